@@ -1,0 +1,14 @@
+import type { HtmlFacts } from '../html.ts';
+import type { Observation, ScanEvidence } from '../types.ts';
+
+/** Evidence plus what is derived from it once (parsed HTML) for the pure checks. */
+export interface AnalysisContext {
+  evidence: ScanEvidence;
+  html: HtmlFacts | null;
+}
+
+export type Check = (ctx: AnalysisContext) => Observation[];
+
+export function observe(type: string, endpoint: string, actual_value: string | null = null): Observation {
+  return { type, endpoint, actual_value };
+}

@@ -1,0 +1,29 @@
+import { getDomain } from 'tldts';
+import { firstHeader } from '../headers.ts';
+import { isHtmlContentType } from '../html.ts';
+import { observe, type Check } from './context.ts';
+
+function siteOf(hostname: string): string {
+  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+}
+
+/** External scripts (another registrable domain) should be loaded over https with an integrity hash. */
+export const checkSubresourceIntegrity: Check = (ctx) => {
+  const page = ctx.evidence.page;
+  if (!page || !ctx.html || !isHtmlContentType(firstHeader(page.headers, 'content-type'))) return [];
+  const pageSite = siteOf(new URL(page.url).hostname);
+  const byType = new Map<string, string[]>();
+  const add = (type: string, src: string) => byType.set(type, [...(byType.get(type) ?? []), src]);
+  for (const script of ctx.html.scripts) {
+    if (script.src.startsWith('//')) {
+      add('script_protocol_relative', script.src);
+      continue;
+    }
+    if (!/^https?:\/\//i.test(script.src)) continue;
+    const url = new URL(script.src);
+    if (siteOf(url.hostname) === pageSite) continue;
+    if (url.protocol === 'http:') add('external_script_insecure', script.src);
+    else if (!script.integrity) add('sri_missing', script.src);
+  }
+  return [...byType].map(([type, sources]) => observe(type, page.url, sources.slice(0, 10).join(' ')));
+};

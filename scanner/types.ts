@@ -1,0 +1,123 @@
+import type { Category, Grade, ObservatoryTest, Platform, Severity } from './vocabulary.ts';
+
+/** Response headers with lowercase names; every header keeps all of its values. */
+export type HeaderMap = Record<string, string[]>;
+
+export interface FetchedResponse {
+  url: string;
+  status: number;
+  headers: HeaderMap;
+  /** First bytes of the body (capped); empty for HEAD-like probes. */
+  body: Buffer;
+}
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+/** The page whose headers and HTML are analysed (the Observatory's "auto" response). */
+export interface PageEvidence {
+  url: string;
+  status: number;
+  headers: HeaderMap;
+  html: string | null;
+  /** The Origin header sent with the page request, to detect reflected CORS origins. */
+  requestOrigin: string;
+}
+
+export interface HttpsEvidence {
+  /** Whether the certificate chain validated against the trust store and matched the host. */
+  verified: boolean;
+  headers: HeaderMap;
+}
+
+export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+
+export interface CertificateEvidence {
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+  /** OpenSSL verification error code, null when the chain is trusted. */
+  chainError: string | null;
+  hostnameMatches: boolean;
+  selfSigned: boolean;
+}
+
+export interface TlsEvidence {
+  host: string;
+  port: number;
+  /** Which protocol versions the server accepted in separate handshakes. */
+  protocols: Record<TlsVersion, boolean>;
+  certificate: CertificateEvidence | null;
+}
+
+export interface ProbeEvidence {
+  /** Finding type the probe looks for (a key of EXPOSURE_RULES). */
+  type: string;
+  url: string;
+  response: FetchedResponse | null;
+}
+
+export interface ScanEvidence {
+  target: string;
+  scannedAt: Date;
+  page: PageEvidence | null;
+  /** HTTPS response of the site, null when HTTPS is unavailable. */
+  https: HttpsEvidence | null;
+  /** Redirect chain starting at the http:// variant; empty when plain HTTP is unreachable. */
+  httpRedirects: RedirectHop[];
+  tls: TlsEvidence | null;
+  /** Baseline answer to a random path on the probed origin (soft-404 detection). */
+  notFoundBaseline: FetchedResponse | null;
+  probes: ProbeEvidence[];
+}
+
+/** What a pure check reports; the catalog supplies the rest of the finding. */
+export interface Observation {
+  type: string;
+  endpoint: string;
+  actual_value: string | null;
+}
+
+export interface CatalogEntry {
+  category: Category;
+  severity: Severity;
+  title: string;
+  description: string;
+  impact: string;
+  remediation: string;
+  expected_value: string;
+  reference_url: string;
+  /** The Observatory test this finding is about, when there is one. */
+  observatory?: ObservatoryTest;
+}
+
+export interface ScanFinding {
+  finding_type: string;
+  category: Category;
+  severity: Severity;
+  title: string;
+  description: string;
+  impact: string;
+  remediation: string;
+  endpoint: string;
+  actual_value: string | null;
+  expected_value: string;
+  reference_url: string;
+}
+
+export interface ScanResult {
+  url: string;
+  score: number;
+  grade: Grade;
+  ssl_score: number;
+  headers_score: number;
+  endpoints_score: number;
+  detected_platform: Platform | null;
+  scanned_at: string;
+  findings: ScanFinding[];
+  /** Number of network requests and handshakes the scan made. */
+  requests_made: number;
+}

@@ -1,0 +1,31 @@
+// Single source of truth for the scanner's enumerations; schemas, docs, config and CLI import these.
+
+export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CATEGORIES = ['SSL_TLS', 'SECURITY_HEADER', 'EXPOSED_ENDPOINT'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** Best first; thresholds are the minimum score for each grade. */
+export const GRADES = ['uitstekend', 'goed', 'matig', 'zwak', 'kritiek'] as const;
+export type Grade = (typeof GRADES)[number];
+
+export const PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** The twelve tests of Mozilla's HTTP Observatory; catalog entries name the one they concern. */
+export const OBSERVATORY_TESTS = [
+  'content-security-policy',
+  'cookies',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-frame-options',
+  'x-content-type-options',
+  'cross-origin-opener-policy',
+  'cross-origin-embedder-policy',
+  'cross-origin-resource-policy',
+  'subresource-integrity',
+  'redirection',
+  'cross-origin-resource-sharing',
+] as const;
+export type ObservatoryTest = (typeof OBSERVATORY_TESTS)[number];
