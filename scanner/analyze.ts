@@ -41,15 +41,14 @@ export function contextFor(evidence: ScanEvidence): AnalysisContext {
   return { evidence, html: evidence.page?.html != null ? parseHtml(evidence.page.html) : null };
 }
 
-export function observe(evidence: ScanEvidence, checks: Check[] = CHECKS): Observation[] {
-  const ctx = contextFor(evidence);
+export function observe(ctx: AnalysisContext, checks: Check[] = CHECKS): Observation[] {
   return checks.flatMap((check) => check(ctx));
 }
 
 /** Findings sorted by severity; one per (type, endpoint). */
-export function analyze(evidence: ScanEvidence): ScanFinding[] {
+export function analyze(ctx: AnalysisContext): ScanFinding[] {
   const unique = new Map<string, ScanFinding>();
-  for (const observation of observe(evidence)) {
+  for (const observation of observe(ctx)) {
     const key = `${observation.type} ${observation.endpoint}`;
     if (!unique.has(key)) unique.set(key, toFinding(observation));
   }

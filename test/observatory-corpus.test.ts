@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { observe } from '../scanner/analyze.ts';
+import { contextFor, observe } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { toHeaderMap } from '../scanner/headers.ts';
 import type { ScanEvidence } from '../scanner/types.ts';
@@ -49,7 +49,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
 }
 
 function verdict(c: CorpusCase): { flagged: boolean; severe: boolean } {
-  const about = observe(evidenceFor(c)).map((o) => CATALOG[o.type]!).filter((entry) => entry.observatory === c.test);
+  const about = observe(contextFor(evidenceFor(c))).map((o) => CATALOG[o.type]!).filter((entry) => entry.observatory === c.test);
   return { flagged: about.length > 0, severe: about.some((entry) => entry.severity !== 'LOW') };
 }
 

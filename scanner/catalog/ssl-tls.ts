@@ -60,7 +60,7 @@ export const SSL_TLS_CATALOG: Record<string, Entry> = {
     reference_url: REF.tlsDeprecation,
   },
   tls_modern_protocols_missing: {
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     title: 'Geen TLS 1.2 of TLS 1.3',
     description: 'De server spreekt alleen verouderde TLS-versies.',
     impact: 'Moderne browsers weigeren de verbinding, en de versies die wel werken zijn onveilig.',

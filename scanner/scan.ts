@@ -1,0 +1,49 @@
+import { setMaxListeners } from 'node:events';
+import { analyze, contextFor } from './analyze.ts';
+import { TargetUnreachableError } from './errors.ts';
+import { detectPlatform } from './platform.ts';
+import { parseTarget, retrieve } from './retriever.ts';
+import { computeScores } from './scoring.ts';
+import type { ScanResult } from './types.ts';
+
+export interface ScanOptions {
+  /** Allow loopback and private-network targets (tests, intranets). Default false. */
+  allowPrivateTargets?: boolean;
+  /** Bound of each request or handshake. Default 10 s. */
+  requestTimeoutMs?: number;
+  /** Bound of the whole scan; requests still running then are abandoned. Default 60 s. */
+  deadlineMs?: number;
+  /** Requests in flight at once. Default 8. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
+
+/** Scans one website over the network and scores what it finds. */
+export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const target = parseTarget(url);
+  const deadline = AbortSignal.timeout(options.deadlineMs ?? SCAN_DEFAULTS.deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  // Every in-flight request listens for the abort.
+  setMaxListeners(0, signal);
+  const { evidence, requests } = await retrieve(target, {
+    allowPrivateTargets: options.allowPrivateTargets ?? false,
+    requestTimeoutMs: options.requestTimeoutMs ?? SCAN_DEFAULTS.requestTimeoutMs,
+    concurrency: options.concurrency ?? SCAN_DEFAULTS.concurrency,
+    signal,
+    onProgress: options.onProgress,
+  });
+  if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
+  const ctx = contextFor(evidence);
+  const findings = analyze(ctx);
+  return {
+    url: target.href,
+    ...computeScores(findings),
+    detected_platform: detectPlatform(evidence.page, ctx.html),
+    scanned_at: evidence.scannedAt.toISOString(),
+    findings,
+    requests_made: requests,
+  };
+}

@@ -1,0 +1,91 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
+import { refusalIn } from './errors.ts';
+import type { CertificateEvidence, TlsEvidence, TlsVersion } from './types.ts';
+
+export const TLS_VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
+
+interface Handshake {
+  protocol: string | null;
+  certificate: tls.DetailedPeerCertificate;
+  authorizationError: string | null;
+}
+
+export interface TlsProbeOptions extends AddressPolicy {
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** One handshake limited to a single protocol version; null when the server refuses it. */
+function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) return resolve(null);
+    const socket = tls.connect({
+      host,
+      port,
+      servername: net.isIP(host) ? undefined : host,
+      lookup: guardedLookup(options) as never,
+      minVersion: version,
+      maxVersion: version,
+      // OpenSSL refuses TLS 1.0/1.1 at its default security level, so lower it to test for them.
+      ciphers: 'DEFAULT@SECLEVEL=0',
+      rejectUnauthorized: false,
+    });
+    const done = (result: Handshake | null, error?: unknown) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', abort);
+      socket.destroy();
+      const refusal = error ? refusalIn(error) : null;
+      if (refusal) reject(refusal);
+      else resolve(result);
+    };
+    const abort = () => done(null);
+    const timer = setTimeout(abort, options.timeoutMs);
+    options.signal.addEventListener('abort', abort);
+    socket.once('secureConnect', () =>
+      done({
+        protocol: socket.getProtocol(),
+        certificate: socket.getPeerCertificate(true),
+        authorizationError: chainErrorOf(socket.authorizationError),
+      }),
+    );
+    socket.once('error', (error) => done(null, error));
+  });
+}
+
+/** The chain verification error; a hostname mismatch is judged separately. */
+function chainErrorOf(error: Error | undefined): string | null {
+  if (!error) return null;
+  const code = String((error as NodeJS.ErrnoException).code ?? error);
+  return code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : code;
+}
+
+function describeName(name: tls.Certificate | undefined): string {
+  if (!name) return '';
+  return Object.entries(name).map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`).join(', ');
+}
+
+function certificateEvidence(host: string, shake: Handshake): CertificateEvidence {
+  const cert = shake.certificate;
+  const issuer = cert.issuerCertificate;
+  return {
+    subject: [describeName(cert.subject), cert.subjectaltname].filter(Boolean).join('; '),
+    issuer: describeName(cert.issuer),
+    validFrom: new Date(cert.valid_from).toISOString(),
+    validTo: new Date(cert.valid_to).toISOString(),
+    chainError: shake.authorizationError,
+    hostnameMatches: tls.checkServerIdentity(host, cert) === undefined,
+    selfSigned: !issuer || issuer.fingerprint256 === cert.fingerprint256,
+  };
+}
+
+/** Probes each protocol version with its own handshake and reads the certificate of the best one. */
+export async function probeTls(hostname: string, port: number, options: TlsProbeOptions): Promise<TlsEvidence> {
+  const host = bareHost(hostname);
+  assertLiteralHostAllowed(host, options);
+  const shakes = await Promise.all(TLS_VERSIONS.map((version) => handshake(host, port, version, options)));
+  const protocols = Object.fromEntries(TLS_VERSIONS.map((v, i) => [v, shakes[i] !== null])) as Record<TlsVersion, boolean>;
+  const best = [...shakes].reverse().find((s): s is Handshake => s !== null && Object.keys(s.certificate).length > 0);
+  return { host, port, protocols, certificate: best ? certificateEvidence(host, best) : null };
+}

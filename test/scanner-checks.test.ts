@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, contextFor } from '../scanner/analyze.ts';
+import { CATALOG } from '../scanner/catalog/index.ts';
+import { evidence, type EvidenceOverrides } from './support/evidence.ts';
+
+const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).map((f) => f.finding_type);
+const DAY = 86_400_000;
+const now = new Date();
+
+const ENV_FILE = 'APP_KEY=base64:abc\nDB_PASSWORD=hunter2\n';
+const HTML_404 = '<!doctype html><html><body>APP_KEY=x\nDB_PASSWORD=y</body></html>';
+
+// [finding type, evidence that must raise it, evidence of the same shape that must not]
+const CASES: Array<[string, EvidenceOverrides, EvidenceOverrides]> = [
+  ['https_unavailable', { https: false, tls: { protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': false, 'TLSv1.3': false } } }, {}],
+  ['tls_certificate_expired', { certificate: { validTo: new Date(now.getTime() - DAY).toISOString(), chainError: 'CERT_HAS_EXPIRED' } }, {}],
+  ['tls_certificate_not_yet_valid', { certificate: { validFrom: new Date(now.getTime() + DAY).toISOString() } }, {}],
+  ['tls_certificate_self_signed', { certificate: { chainError: 'DEPTH_ZERO_SELF_SIGNED_CERT', selfSigned: true } }, {}],
+  ['tls_certificate_untrusted', { certificate: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } }, {}],
+  ['tls_certificate_hostname_mismatch', { certificate: { hostnameMatches: false } }, {}],
+  ['tls_certificate_expires_within_14_days', { certificate: { validTo: new Date(now.getTime() + 5 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }],
+  ['tls_certificate_expires_within_30_days', { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 40 * DAY).toISOString() } }],
+  ['tls_1_0_supported', { tls: { protocols: { TLSv1: true, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true } } }, {}],
+  ['tls_1_1_supported', { tls: { protocols: { TLSv1: false, 'TLSv1.1': true, 'TLSv1.2': true, 'TLSv1.3': true } } }, {}],
+  ['tls_modern_protocols_missing', { tls: { protocols: { TLSv1: true, 'TLSv1.1': false, 'TLSv1.2': false, 'TLSv1.3': false } } }, {}],
+  ['tls_1_3_not_supported', { tls: { protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': false } } }, {}],
+  ['http_no_redirect_to_https', { httpRedirects: [{ url: 'http://example.nl/', status: 200 }] }, {}],
+  ['http_redirect_not_to_https', { httpRedirects: [{ url: 'http://example.nl/', status: 301 }, { url: 'http://www.example.nl/', status: 200 }] }, {}],
+  ['http_redirect_initial_not_https', { httpRedirects: [{ url: 'http://example.nl/', status: 301 }, { url: 'http://www.example.nl/', status: 301 }, { url: 'https://www.example.nl/', status: 200 }] }, {}],
+  ['http_redirect_off_host', { httpRedirects: [{ url: 'http://example.nl/', status: 301 }, { url: 'https://www.example.nl/', status: 200 }] }, {}],
+  ['hsts_missing', { headers: { 'strict-transport-security': null } }, {}],
+  ['hsts_invalid', { headers: { 'strict-transport-security': 'includeSubDomains' } }, {}],
+  ['hsts_max_age_too_short', { headers: { 'strict-transport-security': 'max-age=86400; includeSubDomains' } }, { headers: { 'strict-transport-security': 'max-age=15552000; includeSubDomains' } }],
+  ['hsts_no_include_subdomains', { headers: { 'strict-transport-security': 'max-age=63072000' } }, {}],
+  ['hsts_ignored_invalid_certificate', { verified: false }, {}],
+  ['csp_missing', { headers: { 'content-security-policy': null } }, { headers: { 'content-security-policy': null }, html: `<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self'; object-src 'none'; base-uri 'none'"></head></html>` }],
+  ['csp_report_only', { headers: { 'content-security-policy': null, 'content-security-policy-report-only': "default-src 'none'" } }, {}],
+  ['csp_invalid', { headers: { 'content-security-policy': "default-src 'none'; default-src 'self'" } }, {}],
+  ['csp_unsafe_inline', { headers: { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline'; object-src 'none'" } }, { headers: { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline' 'nonce-abc'; object-src 'none'" } }],
+  ['csp_script_src_wildcard', { headers: { 'content-security-policy': "default-src *; object-src 'none'" } }, { headers: { 'content-security-policy': "default-src 'self'; object-src 'none'" } }],
+  ['csp_object_src_unrestricted', { headers: { 'content-security-policy': "script-src 'self'" } }, { headers: { 'content-security-policy': "script-src 'self'; object-src 'none'" } }],
+  ['csp_unsafe_eval', { headers: { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-eval'" } }, {}],
+  ['csp_insecure_scheme', { headers: { 'content-security-policy': "default-src 'self'; script-src http://cdn.example.nl" } }, { url: 'http://example.nl/', headers: { 'content-security-policy': "default-src 'self'; script-src http://cdn.example.nl" } }],
+  ['csp_insecure_scheme_passive', { headers: { 'content-security-policy': "default-src 'self'; img-src http:" } }, {}],
+  ['csp_style_unsafe_inline', { headers: { 'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'" } }, {}],
+  ['csp_frame_ancestors_missing', { headers: { 'content-security-policy': "default-src 'self'; base-uri 'none'" } }, {}],
+  ['csp_frame_ancestors_wildcard', { headers: { 'content-security-policy': "default-src 'self'; frame-ancestors *" } }, {}],
+  ['csp_base_uri_missing', { headers: { 'content-security-policy': "default-src 'self'; frame-ancestors 'none'" } }, {}],
+  ['csp_meta_only', { headers: { 'content-security-policy': null }, html: `<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self'"></head></html>` }, {}],
+  ['x_frame_options_missing', { headers: { 'x-frame-options': null, 'content-security-policy': "default-src 'self'" } }, { headers: { 'x-frame-options': null } }],
+  ['x_frame_options_invalid', { headers: { 'x-frame-options': 'whimsy', 'content-security-policy': "default-src 'self'" } }, {}],
+  ['x_frame_options_allow_from', { headers: { 'x-frame-options': 'ALLOW-FROM https://a.nl', 'content-security-policy': "default-src 'self'" } }, {}],
+  ['x_content_type_options_missing', { headers: { 'x-content-type-options': null } }, {}],
+  ['x_content_type_options_invalid', { headers: { 'x-content-type-options': 'sniff' } }, { headers: { 'x-content-type-options': 'NoSniff ' } }],
+  ['referrer_policy_missing', { headers: { 'referrer-policy': null } }, { headers: { 'referrer-policy': null }, html: '<html><head><meta name="referrer" content="no-referrer"></head></html>' }],
+  ['referrer_policy_unsafe', { headers: { 'referrer-policy': 'unsafe-url' } }, { headers: { 'referrer-policy': 'unsafe-url, strict-origin' } }],
+  ['referrer_policy_invalid', { headers: { 'referrer-policy': 'whimsy' } }, {}],
+  ['permissions_policy_missing', { headers: { 'permissions-policy': null } }, {}],
+  ['coop_missing', { headers: { 'cross-origin-opener-policy': null } }, {}],
+  ['coop_invalid', { headers: { 'cross-origin-opener-policy': 'Same-Origin' } }, { headers: { 'cross-origin-opener-policy': 'same-origin; report-to="x"' } }],
+  ['coep_invalid', { headers: { 'cross-origin-embedder-policy': '"require-corp"' } }, { headers: { 'cross-origin-embedder-policy': 'require-corp' } }],
+  ['corp_invalid', { headers: { 'cross-origin-resource-policy': 'whimsy' } }, { headers: { 'cross-origin-resource-policy': 'same-site' } }],
+  ['cookie_missing_secure', { headers: { 'set-cookie': 'theme=dark; Path=/; SameSite=Lax' } }, { headers: { 'set-cookie': 'theme=dark; Path=/; Secure; SameSite=Lax' } }],
+  ['session_cookie_missing_secure', { headers: { 'set-cookie': 'sessionid=1; HttpOnly; SameSite=Lax' } }, {}],
+  ['session_cookie_missing_httponly', { headers: { 'set-cookie': 'sessionid=1; Secure; SameSite=Lax' } }, {}],
+  ['cookie_samesite_invalid', { headers: { 'set-cookie': 'a=1; Secure; SameSite=True' } }, {}],
+  ['cookie_samesite_none_without_secure', { headers: { 'set-cookie': 'a=1; SameSite=None' } }, { headers: { 'set-cookie': 'a=1; Secure; SameSite=None' } }],
+  ['csrf_cookie_missing_samesite', { headers: { 'set-cookie': 'csrftoken=1; Secure' } }, { headers: { 'set-cookie': 'csrftoken=1; Secure; SameSite=Strict' } }],
+  ['cookie_missing_samesite', { headers: { 'set-cookie': 'a=1; Secure' } }, {}],
+  ['cookie_prefix_invalid', { headers: { 'set-cookie': '__Host-a=1; Secure; Domain=example.nl; Path=/; SameSite=Lax' } }, {}],
+  ['cors_reflected_origin_with_credentials', { headers: { 'access-control-allow-origin': 'https://cors-check.scanner.invalid', 'access-control-allow-credentials': 'true' } }, { headers: { 'access-control-allow-origin': 'https://app.example.nl', 'access-control-allow-credentials': 'true' } }],
+  ['cors_reflected_origin', { headers: { 'access-control-allow-origin': 'https://cors-check.scanner.invalid' } }, { headers: { 'access-control-allow-origin': '*' } }],
+  ['cors_wildcard_with_credentials', { headers: { 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' } }, {}],
+  ['cors_null_origin_with_credentials', { headers: { 'access-control-allow-origin': 'null', 'access-control-allow-credentials': 'true' } }, {}],
+  ['sri_missing', { html: '<script src="https://cdn.other.com/a.js"></script>' }, { html: '<script src="https://static.example.nl/a.js"></script><script src="https://cdn.other.com/a.js" integrity="sha384-x"></script>' }],
+  ['external_script_insecure', { html: '<script src="http://cdn.other.com/a.js" integrity="sha384-x"></script>' }, {}],
+  ['script_protocol_relative', { html: '<script src="//cdn.other.com/a.js"></script>' }, {}],
+  ['server_version_disclosure', { headers: { server: 'nginx/1.18.0' } }, { headers: { server: 'nginx' } }],
+  ['x_powered_by_disclosure', { headers: { 'x-powered-by': 'Express' } }, {}],
+  ['exposed_git_config', { probes: [{ type: 'exposed_git_config', path: '/.git/config', response: { text: '[core]\n\trepositoryformatversion = 0\n' } }] }, { probes: [{ type: 'exposed_git_config', path: '/.git/config', response: { status: 403, text: '[core]\n\trepositoryformatversion = 0\n' } }] }],
+  ['exposed_env_file', { probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: ENV_FILE } }] }, { probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: HTML_404 } }] }],
+  ['exposed_private_key', { probes: [{ type: 'exposed_private_key', path: '/id_rsa', response: { text: '-----BEGIN RSA PRIVATE KEY-----\nMIIE' } }] }, { probes: [{ type: 'exposed_private_key', path: '/id_rsa', response: { text: '-----BEGIN PUBLIC KEY-----' } }] }],
+  ['exposed_backup_archive', { probes: [{ type: 'exposed_backup_archive', path: '/backup.zip', response: { body: Buffer.from([0x50, 0x4b, 3, 4, 0]) } }] }, { probes: [{ type: 'exposed_backup_archive', path: '/backup.zip', response: { text: 'PK but not a zip' } }] }],
+  ['exposed_ds_store', { probes: [{ type: 'exposed_ds_store', path: '/.DS_Store', response: { body: Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0]) } }] }, {}],
+  ['exposed_config_backup', { probes: [{ type: 'exposed_config_backup', path: '/wp-config.php.bak', response: { text: "<?php define('DB_PASSWORD', 'x');" } }] }, { probes: [{ type: 'exposed_config_backup', path: '/wp-config.php.bak', response: { text: '' } }] }],
+  ['exposed_heapdump', { probes: [{ type: 'exposed_heapdump', path: '/actuator/heapdump', response: { text: 'JAVA PROFILE 1.0.2\0' } }] }, {}],
+  ['wordpress_user_enumeration', { probes: [{ type: 'wordpress_user_enumeration', path: '/wp-json/wp/v2/users', response: { text: '[{"id":1,"slug":"admin"}]' } }] }, { probes: [{ type: 'wordpress_user_enumeration', path: '/wp-json/wp/v2/users', response: { text: '{"code":"rest_no_route"}' } }] }],
+  ['graphql_introspection_enabled', { probes: [{ type: 'graphql_introspection_enabled', path: '/graphql', response: { text: '{"data":{"__schema":{"queryType":{"name":"Query"}}}}' } }] }, { probes: [{ type: 'graphql_introspection_enabled', path: '/graphql', response: { text: '{"errors":[{"message":"introspection disabled"}]}' } }] }],
+  ['directory_listing', { probes: [{ type: 'directory_listing', path: '/uploads/', response: { text: '<html><head><title>Index of /uploads</title></head></html>' } }] }, {}],
+];
+
+describe('pure checks: every finding type has a true positive and a true negative', () => {
+  it('a hardened site has no findings at all', () => {
+    expect(typesOf({})).toEqual([]);
+  });
+
+  it.each(CASES)('%s', (type, positive, negative) => {
+    expect(CATALOG[type], `catalog entry for ${type}`).toBeDefined();
+    expect(typesOf(positive)).toContain(type);
+    expect(typesOf(negative)).not.toContain(type);
+  });
+
+  it('treats an answer that looks like the random-path baseline as not found (soft 404)', () => {
+    const probe = { type: 'exposed_env_file', path: '/.env', response: { text: `page for /.env\n${ENV_FILE}` } };
+    expect(typesOf({ probes: [probe] })).toContain('exposed_env_file');
+    expect(typesOf({ probes: [probe], baseline: { text: `page for /random-404\n${ENV_FILE}` } })).not.toContain('exposed_env_file');
+  });
+
+  it('lets CSP frame-ancestors stand in for X-Frame-Options', () => {
+    expect(typesOf({ headers: { 'x-frame-options': null } })).not.toContain('x_frame_options_missing');
+  });
+
+  it('never stores secrets from an exposed file in the finding', () => {
+    const [finding] = analyze(contextFor(evidence({ probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: ENV_FILE } }] })));
+    expect(finding!.actual_value).not.toContain('hunter2');
+  });
+});
+
+describe('finding catalog', () => {
+  it('uses stable snake_case types, Dutch texts and reference URLs of known authorities', () => {
+    for (const [type, entry] of Object.entries(CATALOG)) {
+      expect(type).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+      expect(entry.reference_url).toMatch(/^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org)\//);
+      for (const text of [entry.title, entry.description, entry.impact, entry.remediation]) expect(text.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('covers every finding type a check can report', () => {
+    const reported = new Set(CASES.map(([type]) => type));
+    const untested = Object.keys(CATALOG).filter((type) => !reported.has(type));
+    // Exposure rules share one confirmation path; the network tests cover the rest of them.
+    expect(untested.every((type) => CATALOG[type]!.category === 'EXPOSED_ENDPOINT')).toBe(true);
+  });
+});

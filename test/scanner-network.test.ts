@@ -1,0 +1,135 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanSite, TargetRefusedError, TargetUnreachableError, type ScanResult } from '../scanner/index.ts';
+import { startSite, type FixtureSite } from './support/fixture-sites.ts';
+import { hardenedSite, httpsSite, leakyWordPressSite, singlePageAppSite, softNotFoundSite } from './support/sites.ts';
+
+const DAY = 86_400_000;
+const scan = (site: FixtureSite, extra = {}) => scanSite(site.url, { allowPrivateTargets: true, ...extra });
+const types = (result: ScanResult) => result.findings.map((f) => f.finding_type);
+const sites: FixtureSite[] = [];
+const keep = async (site: Promise<FixtureSite>) => {
+  const started = await site;
+  sites.push(started);
+  return started;
+};
+afterAll(async () => Promise.all(sites.map((s) => s.close())));
+
+describe('scanSite against loopback fixture sites', () => {
+  it('grades a hardened HTTPS site with a trusted certificate uitstekend', async () => {
+    const result = await scan(await keep(hardenedSite()));
+    expect(result.grade).toBe('uitstekend');
+    expect(result.score).toBeGreaterThanOrEqual(90);
+    expect(result.findings.filter((f) => f.severity !== 'LOW')).toEqual([]);
+    expect(result.scanned_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(result.requests_made).toBeGreaterThan(35);
+  });
+
+  it('grades a plain-HTTP WordPress site leaking .git and .env kritiek, confirming each leak by content', async () => {
+    const result = await scan(await keep(leakyWordPressSite()));
+    expect(['zwak', 'kritiek']).toContain(result.grade);
+    expect(result.detected_platform).toBe('wordpress');
+    const found = types(result);
+    for (const type of ['https_unavailable', 'exposed_git_config', 'exposed_git_head', 'exposed_env_file', 'exposed_config_backup', 'exposed_private_key', 'exposed_backup_archive', 'wordpress_user_enumeration', 'wordpress_xmlrpc_enabled', 'exposed_debug_log', 'directory_listing', 'session_cookie_missing_secure', 'server_version_disclosure', 'x_powered_by_disclosure', 'external_script_insecure']) {
+      expect(found, type).toContain(type);
+    }
+    const git = result.findings.find((f) => f.finding_type === 'exposed_git_config')!;
+    expect(git).toMatchObject({ category: 'EXPOSED_ENDPOINT', severity: 'CRITICAL' });
+    expect(git.endpoint).toMatch(/\/\.git\/config$/);
+    expect(result.findings.find((f) => f.finding_type === 'https_unavailable')).toMatchObject({ category: 'SSL_TLS', severity: 'CRITICAL' });
+  });
+
+  it('reports no exposures on a soft-404 site that answers 200 for every path', async () => {
+    const result = await scan(await keep(softNotFoundSite()));
+    expect(result.findings.filter((f) => f.category === 'EXPOSED_ENDPOINT')).toEqual([]);
+    expect(result.endpoints_score).toBe(100);
+  });
+
+  it('reports no exposures on a single-page app that serves its shell for every path', async () => {
+    const result = await scan(await keep(singlePageAppSite()));
+    expect(result.findings.filter((f) => f.category === 'EXPOSED_ENDPOINT')).toEqual([]);
+  });
+
+  it.each([
+    ['self-signed', { selfSigned: true }, 'tls_certificate_self_signed'],
+    ['expired', { notBefore: new Date(Date.now() - 90 * DAY), notAfter: new Date(Date.now() - DAY) }, 'tls_certificate_expired'],
+    ['wrong-host', { hosts: ['elders.example'] }, 'tls_certificate_hostname_mismatch'],
+    ['expiring', { notAfter: new Date(Date.now() + 7 * DAY) }, 'tls_certificate_expires_within_14_days'],
+  ])('flags a %s certificate', async (_name, options, expected) => {
+    const result = await scan(await keep(httpsSite(options)));
+    expect(types(result)).toContain(expected);
+    if (expected !== 'tls_certificate_expires_within_14_days') expect(['zwak', 'kritiek']).toContain(result.grade);
+    expect(types(result)).not.toContain('tls_certificate_untrusted');
+  });
+
+  it('trusts the test CA through NODE_EXTRA_CA_CERTS (no certificate findings for a CA-issued certificate)', async () => {
+    const result = await scan(await keep(httpsSite({})));
+    expect(result.findings.filter((f) => f.finding_type.startsWith('tls_certificate'))).toEqual([]);
+  });
+
+  it('still scans a server that only speaks TLS 1.0, reporting the legacy protocol', async () => {
+    const result = await scan(await keep(httpsSite({}, 'legacy')));
+    expect(types(result)).toEqual(expect.arrayContaining(['tls_1_0_supported', 'tls_modern_protocols_missing']));
+    expect(types(result)).not.toContain('https_unavailable');
+  });
+
+  it('does not report TLS 1.0/1.1 for a modern server', async () => {
+    const result = await scan(await keep(hardenedSite()));
+    expect(types(result)).not.toContain('tls_1_0_supported');
+    expect(types(result)).not.toContain('tls_1_1_supported');
+  });
+
+  it('finds exposed source maps of the page scripts and public GraphQL introspection', async () => {
+    const site = await keep(
+      startSite({
+        routes: {
+          '/': { headers: { 'content-type': 'text/html' }, body: '<html><script src="/static/main.js"></script></html>' },
+          '/static/main.js.map': { headers: { 'content-type': 'application/json' }, body: '{"version":3,"sources":["a.ts"],"mappings":"AAAA"}' },
+          '/graphql': (req) => (req.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{"data":{"__schema":{"queryType":{"name":"Query"}}}}' } : { status: 405 }),
+        },
+      }),
+    );
+    const result = await scan(site);
+    expect(types(result)).toEqual(expect.arrayContaining(['exposed_source_map', 'graphql_introspection_enabled']));
+    expect(site.requests).toContain('POST /graphql');
+  });
+});
+
+describe('safety', () => {
+  it('refuses loopback targets unless private targets are allowed', async () => {
+    const site = await keep(hardenedSite());
+    await expect(scanSite(site.url)).rejects.toBeInstanceOf(TargetRefusedError);
+    await expect(scanSite(site.url.replace('127.0.0.1', 'localhost'))).rejects.toBeInstanceOf(TargetRefusedError);
+    await expect(scanSite(`http://[::ffff:127.0.0.1]:${site.port}/`)).rejects.toBeInstanceOf(TargetRefusedError);
+    expect(site.requests).toEqual([]);
+  });
+
+  it('refuses a redirect hop to the cloud metadata address even when private targets are allowed', async () => {
+    const site = await keep(startSite({ routes: { '/': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } } } }));
+    await expect(scan(site)).rejects.toBeInstanceOf(TargetRefusedError);
+  });
+
+  it('rejects non-http schemes', async () => {
+    await expect(scanSite('file:///etc/passwd')).rejects.toThrow(/http/);
+    await expect(scanSite('ftp://example.nl/')).rejects.toThrow(/http/);
+  });
+
+  it('ends a scan of a dead site with a clear error', async () => {
+    const site = await keep(hardenedSite());
+    await site.close();
+    await expect(scan(site)).rejects.toBeInstanceOf(TargetUnreachableError);
+  });
+
+  it('ends a scan of a site that never answers within its bounds', async () => {
+    // Accepts connections and never says a word.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const result = scanSite(`http://127.0.0.1:${port}/`, { allowPrivateTargets: true, requestTimeoutMs: 300, deadlineMs: 5_000 });
+      await expect(result).rejects.toBeInstanceOf(TargetUnreachableError);
+    } finally {
+      silent.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { issueCertificate, type KeyAndCert, type LeafOptions } from './test-ca.ts';
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+}
+
+export type Route = Reply | ((req: http.IncomingMessage, body: string) => Reply);
+
+export interface SiteDefinition {
+  routes: Record<string, Route>;
+  /** Answer for paths without a route; a plain 404 by default. */
+  fallback?: Route;
+  /** Serve HTTPS with this TLS configuration. */
+  tls?: { certificate: KeyAndCert; minVersion?: 'TLSv1' | 'TLSv1.2'; maxVersion?: 'TLSv1' | 'TLSv1.3' };
+}
+
+export interface FixtureSite {
+  url: string;
+  port: number;
+  /** Requests seen, as "METHOD path". */
+  requests: string[];
+  close: () => Promise<void>;
+}
+
+export function testCa(): KeyAndCert {
+  const dir = process.env.TEST_CA_DIR!;
+  return { certPem: readFileSync(join(dir, 'ca.pem'), 'utf8'), keyPem: readFileSync(join(dir, 'ca-key.pem'), 'utf8') };
+}
+
+export function certificate(options: LeafOptions = {}): KeyAndCert {
+  return issueCertificate(testCa(), options);
+}
+
+const NOT_FOUND: Reply = { status: 404, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body><h1>Not Found</h1></body></html>' };
+
+/** Starts a website on 127.0.0.1 with an ephemeral port. */
+export async function startSite(definition: SiteDefinition): Promise<FixtureSite> {
+  const requests: string[] = [];
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://fixture').pathname;
+      requests.push(`${req.method} ${path}`);
+      const route = definition.routes[path] ?? definition.fallback ?? NOT_FOUND;
+      const reply = typeof route === 'function' ? route(req, body) : route;
+      res.writeHead(reply.status ?? 200, reply.headers ?? { 'content-type': 'text/plain' });
+      res.end(reply.body ?? '');
+    });
+  };
+  const tls = definition.tls;
+  const server = tls
+    ? https.createServer(
+        {
+          key: tls.certificate.keyPem,
+          cert: tls.certificate.certPem,
+          minVersion: tls.minVersion,
+          maxVersion: tls.maxVersion,
+          ciphers: tls.minVersion === 'TLSv1' ? 'DEFAULT@SECLEVEL=0' : undefined,
+        },
+        handler,
+      )
+    : http.createServer(handler);
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
