@@ -13,6 +13,8 @@ export interface RetrieveOptions extends AddressPolicy {
   /** Requests in flight at once against the probed host. */
   concurrency: number;
   signal: AbortSignal;
+  /** Run the exposed-endpoint probes (feature flag exposure_probes). */
+  probeExposures: boolean;
   onProgress?: (message: string) => void;
 }
 
@@ -81,6 +83,24 @@ function sourceMapProbes(page: FetchedResponse, html: string | null): ExposurePr
 
 const originOf = (url: URL) => `${url.protocol}//${url.host}`;
 
+async function probeExposures(client: HttpClient, page: FetchedResponse, html: string | null, options: RetrieveOptions) {
+  const probeOrigin = originOf(new URL(page.url));
+  options.onProgress?.(`Blootgestelde bestanden controleren op ${probeOrigin}`);
+  const notFoundBaseline = await client.fetch(`${probeOrigin}/${randomBytes(8).toString('hex')}-niet-gevonden.txt`, { maxBytes: PROBE_BYTES });
+  const probes = [...EXPOSURE_PROBES, ...sourceMapProbes(page, html)];
+  const probeEvidence = await mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
+    const url = `${probeOrigin}${probe.path}`;
+    const response = await client.fetch(url, {
+      method: probe.method,
+      body: probe.body,
+      headers: probe.body ? { 'content-type': 'application/json' } : undefined,
+      maxBytes: PROBE_BYTES,
+    });
+    return { type: probe.type, url, response };
+  });
+  return { notFoundBaseline, probeEvidence };
+}
+
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
 export async function retrieve(target: URL, options: RetrieveOptions): Promise<{ evidence: ScanEvidence; requests: number }> {
   const progress = options.onProgress ?? (() => {});
@@ -115,20 +135,9 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const contentType = firstHeader(pageResponse.headers, 'content-type');
     const html = isHtmlContentType(contentType) ? pageResponse.body.toString('utf8') : null;
 
-    const probeOrigin = originOf(new URL(pageResponse.url));
-    progress(`Blootgestelde bestanden controleren op ${probeOrigin}`);
-    const notFoundBaseline = await client.fetch(`${probeOrigin}/${randomBytes(8).toString('hex')}-niet-gevonden.txt`, { maxBytes: PROBE_BYTES });
-    const probes = [...EXPOSURE_PROBES, ...sourceMapProbes(pageResponse, html)];
-    const probeEvidence = await mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
-      const url = `${probeOrigin}${probe.path}`;
-      const response = await client.fetch(url, {
-        method: probe.method,
-        body: probe.body,
-        headers: probe.body ? { 'content-type': 'application/json' } : undefined,
-        maxBytes: PROBE_BYTES,
-      });
-      return { type: probe.type, url, response };
-    });
+    const { notFoundBaseline, probeEvidence } = options.probeExposures
+      ? await probeExposures(client, pageResponse, html, options)
+      : { notFoundBaseline: null, probeEvidence: [] };
 
     const evidence: ScanEvidence = {
       target: target.href,

@@ -16,6 +16,8 @@ export interface ScanOptions {
   /** Requests in flight at once. Default 8. */
   concurrency?: number;
   signal?: AbortSignal;
+  /** Probe for exposed files and endpoints. Default true. */
+  probeExposures?: boolean;
   onProgress?: (message: string) => void;
 }
 
@@ -33,6 +35,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     requestTimeoutMs: options.requestTimeoutMs ?? SCAN_DEFAULTS.requestTimeoutMs,
     concurrency: options.concurrency ?? SCAN_DEFAULTS.concurrency,
     signal,
+    probeExposures: options.probeExposures ?? true,
     onProgress: options.onProgress,
   });
   if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);

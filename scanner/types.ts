@@ -94,19 +94,8 @@ export interface CatalogEntry {
   observatory?: ObservatoryTest;
 }
 
-export interface ScanFinding {
-  finding_type: string;
-  category: Category;
-  severity: Severity;
-  title: string;
-  description: string;
-  impact: string;
-  remediation: string;
-  endpoint: string;
-  actual_value: string | null;
-  expected_value: string;
-  reference_url: string;
-}
+/** A finding as the scanner reports it: the catalog's texts plus what was observed. */
+export type ScanFinding = { finding_type: string } & Omit<CatalogEntry, 'observatory'> & Omit<Observation, 'type'>;
 
 export interface ScanResult {
   url: string;

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { scanSite, TargetRefusedError, TargetUnreachableError, type ScanResult } from '../scanner/index.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite, httpsSite, leakyWordPressSite, singlePageAppSite, softNotFoundSite } from './support/sites.ts';

@@ -1,0 +1,153 @@
+import type { Generated } from 'kysely';
+
+// Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
+// booleans are 0/1: portable across SQLite and PostgreSQL.
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  tier: string;
+  monthly_price_eur: number;
+  max_sites: number;
+  max_api_calls_per_month: number;
+  max_scans_per_month: number;
+  features: string;
+}
+
+export interface FeatureFlagsTable {
+  key: string;
+  description: string;
+  enabled: number;
+  rollout_percentage: number;
+}
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  plan_id: string;
+  suspended_at: string | null;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  blocked_at: string | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  permissions: string;
+  rate_limit: number;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface SitesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  url: string;
+  detected_platform: string | null;
+  created_at: string;
+}
+
+export interface ScansTable {
+  id: string;
+  tenant_id: string;
+  site_id: string;
+  url: string;
+  score: number;
+  grade: string;
+  ssl_score: number;
+  headers_score: number;
+  endpoints_score: number;
+  detected_platform: string | null;
+  findings_count: number;
+  critical_count: number;
+  high_count: number;
+  medium_count: number;
+  low_count: number;
+  scanned_at: string;
+}
+
+export interface FindingsTable {
+  id: string;
+  tenant_id: string;
+  site_id: string;
+  /** The latest scan that saw this finding. */
+  scan_id: string;
+  finding_type: string;
+  category: string;
+  severity: string;
+  /** 0 for CRITICAL … 3 for LOW, for sorting. */
+  severity_rank: number;
+  status: string;
+  title: string;
+  description: string;
+  impact: string;
+  remediation: string;
+  endpoint: string;
+  actual_value: string | null;
+  expected_value: string;
+  reference_url: string;
+  created_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+}
+
+export interface ScanFindingsTable {
+  scan_id: string;
+  finding_id: string;
+  actual_value: string | null;
+}
+
+export interface SuggestionsTable {
+  id: string;
+  tenant_id: string;
+  api_key_id: string;
+  type: string;
+  title: string;
+  description: string;
+  diff: string | null;
+  file_path: string | null;
+  metadata: string | null;
+  status: string;
+  review_notes: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  events: string;
+  secret: string;
+  enabled: number;
+  last_triggered_at: string | null;
+  failure_count: Generated<number>;
+  created_at: string;
+}
+
+export interface Database {
+  plans: PlansTable;
+  feature_flags: FeatureFlagsTable;
+  tenants: TenantsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  sites: SitesTable;
+  scans: ScansTable;
+  findings: FindingsTable;
+  scan_findings: ScanFindingsTable;
+  suggestions: SuggestionsTable;
+  webhooks: WebhooksTable;
+}

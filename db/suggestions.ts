@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { DB } from './database.ts';
+import type { SuggestionsTable } from './schema.ts';
+
+export type SuggestionRow = Selectable<SuggestionsTable>;
+
+export interface NewSuggestion {
+  type: string;
+  title: string;
+  description: string;
+  diff?: string;
+  file_path?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export async function insertSuggestion(db: DB, tenantId: string, apiKeyId: string, input: NewSuggestion): Promise<SuggestionRow> {
+  const row: SuggestionRow = {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    api_key_id: apiKeyId,
+    type: input.type,
+    title: input.title,
+    description: input.description,
+    diff: input.diff ?? null,
+    file_path: input.file_path ?? null,
+    metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+    status: 'pending',
+    review_notes: null,
+    reviewed_at: null,
+    created_at: new Date().toISOString(),
+  };
+  await db.insertInto('suggestions').values(row).execute();
+  return row;
+}
+
+export async function listSuggestions(db: DB, tenantId: string, status: string | undefined, page: { limit: number; offset: number }) {
+  let query = db.selectFrom('suggestions').where('tenant_id', '=', tenantId);
+  if (status) query = query.where('status', '=', status);
+  const [rows, total] = await Promise.all([
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function findSuggestion(db: DB, id: string): Promise<SuggestionRow | undefined> {
+  return db.selectFrom('suggestions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function reviewSuggestion(db: DB, id: string, status: string, notes: string | null): Promise<SuggestionRow | undefined> {
+  await db.updateTable('suggestions').set({ status, review_notes: notes, reviewed_at: new Date().toISOString() }).where('id', '=', id).execute();
+  return findSuggestion(db, id);
+}

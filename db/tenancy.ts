@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { DB } from './database.ts';
+import type { PlansTable } from './schema.ts';
+
+const now = () => new Date().toISOString();
+
+export async function planByTier(db: DB, tier: string): Promise<PlansTable | undefined> {
+  return db.selectFrom('plans').selectAll().where('tier', '=', tier).executeTakeFirst();
+}
+
+export async function planOfTenant(db: DB, tenantId: string): Promise<PlansTable> {
+  return db
+    .selectFrom('plans')
+    .innerJoin('tenants', 'tenants.plan_id', 'plans.id')
+    .selectAll('plans')
+    .where('tenants.id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertTenant(db: DB, name: string, planId: string) {
+  const tenant = { id: randomUUID(), name, plan_id: planId, suspended_at: null, created_at: now() };
+  await db.insertInto('tenants').values(tenant).execute();
+  return tenant;
+}
+
+export async function findTenant(db: DB, id: string) {
+  return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function suspendTenant(db: DB, id: string): Promise<boolean> {
+  const result = await db.updateTable('tenants').set({ suspended_at: now() }).where('id', '=', id).where('suspended_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertUser(db: DB, tenantId: string, email: string) {
+  const user = { id: randomUUID(), tenant_id: tenantId, email, blocked_at: null, created_at: now() };
+  await db.insertInto('users').values(user).execute();
+  return user;
+}
+
+export async function findUser(db: DB, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: DB, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function blockUser(db: DB, id: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ blocked_at: now() }).where('id', '=', id).where('blocked_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { DB } from './database.ts';
+import type { WebhooksTable } from './schema.ts';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+export async function insertWebhook(db: DB, tenantId: string, url: string, events: string[], secret: string): Promise<WebhookRow> {
+  const row: WebhookRow = {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    url,
+    events: JSON.stringify(events),
+    secret,
+    enabled: 1,
+    last_triggered_at: null,
+    failure_count: 0,
+    created_at: new Date().toISOString(),
+  };
+  await db.insertInto('webhooks').values(row).execute();
+  return row;
+}
+
+export async function listWebhooks(db: DB, tenantId: string): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+}
+
+/** Deletes a webhook of the tenant; false when there is none with that id. */
+export async function deleteWebhook(db: DB, tenantId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

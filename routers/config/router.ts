@@ -1,0 +1,15 @@
+import { platformConfiguration } from '../../server/services/platform-config.ts';
+import { NoInput, PROTECTED_ERRORS } from '../common.ts';
+import { protectedProcedure, router } from '../trpc.ts';
+import { ConfigOutput } from './schemas.ts';
+
+export const configRouter = router({
+  get: protectedProcedure
+    .meta({
+      permission: 'read_config',
+      openapi: { method: 'GET', path: '/api/agent/config', tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
+    })
+    .input(NoInput)
+    .output(ConfigOutput)
+    .query(({ ctx }) => platformConfiguration(ctx.db)),
+});

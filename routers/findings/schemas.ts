@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../server/vocabulary.ts';
+import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+
+export const Finding = z.object({
+  id: Uuid,
+  scan_id: Uuid,
+  site_id: Uuid,
+  site_name: z.string(),
+  site_url: z.string(),
+  finding_type: z.string().meta({ description: 'Stabiele, machineleesbare snake_case-id', example: 'exposed_git_config' }),
+  category: z.enum(CATEGORIES),
+  severity: z.enum(SEVERITIES),
+  status: z.enum(FINDING_STATUSES),
+  title: z.string(),
+  description: z.string(),
+  impact: z.string(),
+  remediation: z.string(),
+  endpoint: z.string(),
+  actual_value: z.string().nullable(),
+  expected_value: z.string(),
+  reference_url: z.string(),
+  created_at: Timestamp,
+});
+
+export const FindingListInput = z.object({
+  ...pageParams(50, 200),
+  severity: z.enum(SEVERITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  status: z.enum(FINDING_STATUSES).optional(),
+  site_id: Uuid.optional(),
+  search: z.string().trim().min(1).max(200).optional().meta({ description: 'Zoekt (hoofdletterongevoelig) in titel en beschrijving' }),
+}).prefault({});
+
+export const FindingListOutput = z.object({
+  findings: z.array(Finding),
+  summary: z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
+  pagination: Pagination,
+});

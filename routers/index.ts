@@ -1,0 +1,21 @@
+import { authRouter } from './auth/router.ts';
+import { configRouter } from './config/router.ts';
+import { docsRouter } from './docs/router.ts';
+import { findingsRouter } from './findings/router.ts';
+import { scansRouter } from './scans/router.ts';
+import { suggestionsRouter } from './suggestions/router.ts';
+import { router } from './trpc.ts';
+import { webhooksRouter } from './webhooks/router.ts';
+
+export const appRouter = router({
+  auth: authRouter,
+  scans: scansRouter,
+  findings: findingsRouter,
+  suggestions: suggestionsRouter,
+  config: configRouter,
+  webhooks: webhooksRouter,
+  docs: docsRouter,
+});
+
+/** Import this type in TypeScript clients: `import type { AppRouter } from '<repo>/routers/index.ts'`. */
+export type AppRouter = typeof appRouter;

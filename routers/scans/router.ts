@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { findingsOfScan } from '../../db/findings.ts';
+import { findScan, listScans } from '../../db/scans.ts';
+import { notFound } from '../../server/errors.ts';
+import { triggerScan } from '../../server/services/scan-trigger.ts';
+import { pagination, PROTECTED_ERRORS } from '../common.ts';
+import { protectedProcedure, router } from '../trpc.ts';
+import { ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
+
+export const scansRouter = router({
+  trigger: protectedProcedure
+    .meta({
+      permission: 'write_scans',
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/api/agent/scan', tags: ['scans'], summary: 'Scan starten op een bestaande site', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    })
+    .input(ScanTriggerInput)
+    .output(ScanCreated)
+    .mutation(async ({ ctx, input }) => {
+      const { scan } = await triggerScan(ctx, ctx.principal.tenantId, input);
+      return {
+        scan_id: scan.id,
+        site_id: scan.site_id,
+        url: scan.url,
+        score: scan.score,
+        grade: scan.grade as z.infer<typeof ScanCreated>['grade'],
+        counts: { critical: scan.critical_count, high: scan.high_count, medium: scan.medium_count, low: scan.low_count },
+        findings_count: scan.findings_count,
+        scanned_at: scan.scanned_at,
+        detail_url: `/api/agent/scans/${scan.id}`,
+      };
+    }),
+
+  list: protectedProcedure
+    .meta({
+      permission: 'read_scans',
+      openapi: { method: 'GET', path: '/api/agent/scans', tags: ['scans'], summary: 'Recente scans weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
+    })
+    .input(ScanListInput)
+    .output(ScanListOutput)
+    .query(async ({ ctx, input }) => {
+      const { rows, total } = await listScans(ctx.db, ctx.principal.tenantId, { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until }, input);
+      const scans = rows.map(({ url: _url, ...item }) => item) as z.infer<typeof ScanListOutput>['scans'];
+      return { scans, pagination: pagination(total, input.limit, input.offset) };
+    }),
+
+  get: protectedProcedure
+    .meta({
+      permission: 'read_scans',
+      openapi: { method: 'GET', path: '/api/agent/scans/{scan_id}', tags: ['scans'], summary: 'Eén scan met zijn bevindingen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    })
+    .input(ScanGetInput)
+    .output(ScanDetail)
+    .query(async ({ ctx, input }) => {
+      const scan = await findScan(ctx.db, ctx.principal.tenantId, input.scan_id);
+      if (!scan) throw notFound('Scan');
+      const findings = await findingsOfScan(ctx.db, ctx.principal.tenantId, scan.id);
+      return { ...scan, findings } as z.infer<typeof ScanDetail>;
+    }),
+});

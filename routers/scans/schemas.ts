@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
+import { IsoMoment, pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+import { Finding } from '../findings/schemas.ts';
+
+export const ScanTriggerInput = z.object({
+  site_id: Uuid,
+  url: z.string().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
+});
+
+const Counts = z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() });
+
+export const ScanCreated = z.object({
+  scan_id: Uuid,
+  site_id: Uuid,
+  url: z.string(),
+  score: z.number().int(),
+  grade: z.enum(GRADES),
+  counts: Counts,
+  findings_count: z.number().int(),
+  scanned_at: Timestamp,
+  detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
+});
+
+export const ScanListInput = z.object({
+  ...pageParams(20, 100),
+  site_id: Uuid.optional(),
+  grade: z.enum(GRADES).optional(),
+  since: IsoMoment.optional().meta({ description: 'Alleen scans na dit moment' }),
+  until: IsoMoment.optional().meta({ description: 'Alleen scans voor dit moment' }),
+}).prefault({});
+
+export const ScanListItem = z.object({
+  id: Uuid,
+  site_id: Uuid,
+  site_name: z.string(),
+  site_url: z.string(),
+  score: z.number().int(),
+  grade: z.enum(GRADES),
+  ssl_score: z.number().int(),
+  headers_score: z.number().int(),
+  endpoints_score: z.number().int(),
+  detected_platform: z.enum(PLATFORMS).nullable(),
+  findings_count: z.number().int(),
+  critical_count: z.number().int(),
+  high_count: z.number().int(),
+  medium_count: z.number().int(),
+  low_count: z.number().int(),
+  scanned_at: Timestamp,
+});
+
+export const ScanListOutput = z.object({ scans: z.array(ScanListItem), pagination: Pagination });
+
+export const ScanGetInput = z.object({ scan_id: Uuid });
+
+export const ScanDetail = ScanListItem.extend({ url: z.string(), findings: z.array(Finding) });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../../server/vocabulary.ts';
+import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+
+export const SuggestionCreateInput = z.object({
+  type: z.enum(SUGGESTION_TYPES),
+  title: z.string().trim().min(5).max(200),
+  description: z.string().trim().min(10).max(20_000),
+  diff: z.string().max(500_000).optional().meta({ description: 'Unified diff (wordt opgeslagen, niet teruggegeven)' }),
+  file_path: z.string().min(1).max(1024).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'Extra JSON-context (wordt opgeslagen, niet teruggegeven)' }),
+});
+
+export const SuggestionCreated = z.object({
+  suggestion: z.object({ id: Uuid, type: z.enum(SUGGESTION_TYPES), title: z.string(), status: z.enum(SUGGESTION_STATUSES), created_at: Timestamp }),
+  message: z.string(),
+});
+
+export const SuggestionListInput = z.object({
+  status: z.enum(SUGGESTION_STATUSES).optional(),
+  ...pageParams(20, 100),
+}).prefault({});
+
+export const SuggestionListItem = z.object({
+  id: Uuid,
+  type: z.enum(SUGGESTION_TYPES),
+  title: z.string(),
+  description: z.string(),
+  file_path: z.string().optional(),
+  status: z.enum(SUGGESTION_STATUSES),
+  review_notes: z.string().optional(),
+  reviewed_at: Timestamp.optional(),
+  created_at: Timestamp,
+});
+
+export const SuggestionListOutput = z.object({ suggestions: z.array(SuggestionListItem), pagination: Pagination });

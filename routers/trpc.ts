@@ -1,0 +1,35 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { z } from 'zod';
+import type { Context } from './context.ts';
+import { ERRORS } from '../server/errors.ts';
+import type { Permission } from '../server/vocabulary.ts';
+
+// Validation messages are user-facing, so zod speaks Dutch.
+z.config(z.locales.nl());
+
+export type Meta = {
+  /** HTTP status of a successful REST call (default 200). */
+  successStatus?: 200 | 201;
+  /** Permission a key needs; absent for the public auth endpoint. */
+  permission?: Permission;
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta<Meta>>()
+  .create({ isDev: false });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Requires a valid key holding the procedure's permission (set in meta). */
+export const protectedProcedure = t.procedure.use(({ ctx, meta, next }) => {
+  const principal = ctx.principal;
+  if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: ERRORS.unauthorized });
+  if (meta?.permission && !principal.permissions.includes(meta.permission)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.forbidden(meta.permission) });
+  }
+  return next({ ctx: { ...ctx, principal } });
+});

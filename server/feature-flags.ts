@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+import type { DB } from '../db/database.ts';
+import { findFeatureFlag } from '../db/platform.ts';
+import type { FeatureFlag } from './vocabulary.ts';
+
+/** A tenant's stable bucket 0-99 for a flag, so a rollout percentage picks the same tenants every time. */
+export function rolloutBucket(flag: string, tenantId: string): number {
+  return createHash('sha256').update(`${flag}:${tenantId}`).digest().readUInt32BE(0) % 100;
+}
+
+export async function isFeatureEnabled(db: DB, flag: FeatureFlag, tenantId: string): Promise<boolean> {
+  const row = await findFeatureFlag(db, flag);
+  if (!row || !row.enabled) return false;
+  return rolloutBucket(flag, tenantId) < row.rollout_percentage;
+}

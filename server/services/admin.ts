@@ -1,0 +1,143 @@
+import { insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
+import type { DB } from '../../db/database.ts';
+import { findFinding, setFindingStatus } from '../../db/findings.ts';
+import { findFeatureFlag, updateFeatureFlag } from '../../db/platform.ts';
+import { countSites, insertSite } from '../../db/sites.ts';
+import { findSuggestion, reviewSuggestion } from '../../db/suggestions.ts';
+import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, planByTier, planOfTenant, suspendTenant } from '../../db/tenancy.ts';
+import { generateApiKey } from '../api-keys.ts';
+import { suggestionListItem } from './suggestion-view.ts';
+import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../vocabulary.ts';
+import { randomUUID } from 'node:crypto';
+
+/** An operator mistake: shown as is, exit code 1. */
+export class AdminError extends Error {}
+
+const oneOf = <T extends string>(value: string, allowed: readonly T[], what: string): T => {
+  if (!allowed.includes(value as T)) throw new AdminError(`${what} must be one of: ${allowed.join(', ')} (got "${value}")`);
+  return value as T;
+};
+
+export async function createTenant(db: DB, name: string, tier = 'free') {
+  const plan = await planByTier(db, oneOf(tier, PLAN_TIERS, 'plan'));
+  const tenant = await insertTenant(db, name, plan!.id);
+  return { ...tenant, plan: plan!.tier };
+}
+
+export async function suspend(db: DB, tenantId: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  await suspendTenant(db, tenantId);
+  return { id: tenantId, suspended: true };
+}
+
+export async function createUser(db: DB, tenantId: string, email: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AdminError(`invalid email address "${email}"`);
+  if (await findUserByEmail(db, email)) throw new AdminError(`a user with email ${email} already exists`);
+  return insertUser(db, tenantId, email);
+}
+
+export async function block(db: DB, userId: string) {
+  if (!(await findUser(db, userId))) throw new AdminError(`user ${userId} not found`);
+  await blockUser(db, userId);
+  return { id: userId, blocked: true };
+}
+
+export interface KeyRequest {
+  userId: string;
+  name: string;
+  permissions: string[];
+  rateLimit?: number;
+}
+
+/** Creates a key; the returned `key` is the only time the key string exists outside its holder. */
+export async function createKey(db: DB, request: KeyRequest) {
+  const user = await findUser(db, request.userId);
+  if (!user) throw new AdminError(`user ${request.userId} not found`);
+  if (user.blocked_at) throw new AdminError('user is blocked and cannot create keys');
+  const tenant = await findTenant(db, user.tenant_id);
+  if (tenant?.suspended_at) throw new AdminError('tenant is suspended and cannot create keys');
+  if (!request.name.trim()) throw new AdminError('--name is required');
+  const permissions = [...new Set(request.permissions.map((p) => oneOf(p, PERMISSIONS, 'permission')))] as Permission[];
+  if (permissions.length === 0) throw new AdminError(`--permissions needs at least one of: ${PERMISSIONS.join(', ')}`);
+  const rateLimit = request.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 100_000) throw new AdminError('--rate-limit must be an integer from 1 to 100000');
+  const generated = generateApiKey();
+  const row = {
+    id: randomUUID(),
+    tenant_id: user.tenant_id,
+    user_id: user.id,
+    name: request.name.trim(),
+    key_hash: generated.hash,
+    key_prefix: generated.prefix,
+    permissions: JSON.stringify(permissions),
+    rate_limit: rateLimit,
+    created_at: new Date().toISOString(),
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await insertApiKey(db, row);
+  return { key_id: row.id, key: generated.key, name: row.name, permissions, rate_limit: rateLimit };
+}
+
+export async function revokeKey(db: DB, keyId: string) {
+  if (!(await revokeApiKey(db, keyId))) throw new AdminError(`active key ${keyId} not found`);
+  return { key_id: keyId, revoked: true };
+}
+
+export async function listKeys(db: DB, userId: string) {
+  if (!(await findUser(db, userId))) throw new AdminError(`user ${userId} not found`);
+  return (await listApiKeysOfUser(db, userId)).map((k) => ({
+    key_id: k.id,
+    name: k.name,
+    prefix: k.key_prefix,
+    permissions: JSON.parse(k.permissions) as string[],
+    rate_limit: k.rate_limit,
+    created_at: k.created_at,
+    revoked_at: k.revoked_at,
+  }));
+}
+
+export async function createSite(db: DB, tenantId: string, name: string, url: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AdminError(`invalid URL "${url}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new AdminError('site URL must be http:// or https://');
+  if (!name.trim()) throw new AdminError('--name is required');
+  const plan = await planOfTenant(db, tenantId);
+  if ((await countSites(db, tenantId)) >= plan.max_sites) {
+    throw new AdminError(`plan ${plan.tier} allows at most ${plan.max_sites} site(s); upgrade the plan to add more`);
+  }
+  return insertSite(db, tenantId, name.trim(), parsed.href);
+}
+
+export async function review(db: DB, suggestionId: string, status: string, notes: string | undefined) {
+  if (!(await findSuggestion(db, suggestionId))) throw new AdminError(`suggestion ${suggestionId} not found`);
+  const row = await reviewSuggestion(db, suggestionId, oneOf(status, REVIEW_STATUSES, 'status'), notes ?? null);
+  return suggestionListItem(row!);
+}
+
+export async function setStatusOfFinding(db: DB, findingId: string, status: string) {
+  if (!(await findFinding(db, findingId))) throw new AdminError(`finding ${findingId} not found`);
+  await setFindingStatus(db, findingId, oneOf(status, FINDING_STATUSES, 'status'));
+  return findFinding(db, findingId);
+}
+
+export async function setFlag(db: DB, key: string, enabled: string | undefined, rollout: string | undefined) {
+  oneOf(key, FEATURE_FLAGS, 'flag');
+  const changes: { enabled?: boolean; rollout_percentage?: number } = {};
+  if (enabled !== undefined) changes.enabled = oneOf(enabled, ['true', 'false'], '--enabled') === 'true';
+  if (rollout !== undefined) {
+    const value = Number(rollout);
+    if (!Number.isInteger(value) || value < 0 || value > 100) throw new AdminError('--rollout must be an integer from 0 to 100');
+    changes.rollout_percentage = value;
+  }
+  await updateFeatureFlag(db, key, changes);
+  const flag = (await findFeatureFlag(db, key))!;
+  return { ...flag, enabled: flag.enabled === 1 };
+}
+

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import type { DB } from '../../db/database.ts';
+import { listFeatureFlags, listPlans, platformStats } from '../../db/platform.ts';
+import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../vocabulary.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export const PLATFORM_VERSION = pkg.version;
+
+/** The platform configuration of SPEC 2.7; contains nothing sensitive. */
+export async function platformConfiguration(db: DB) {
+  const [stats, plans, flags] = await Promise.all([platformStats(db), listPlans(db), listFeatureFlags(db)]);
+  return {
+    platform: {
+      name: 'Website Security Scanner',
+      version: PLATFORM_VERSION,
+      description: 'Beveiligingsscans van websites (SSL/TLS, beveiligingsheaders, blootgestelde endpoints) met een API voor agents.',
+    },
+    stats: { ...stats, platforms: Object.fromEntries(PLATFORMS.map((p) => [p, stats.platforms[p] ?? 0])) as Record<(typeof PLATFORMS)[number], number> },
+    plans: plans.map((p) => ({ ...p, features: JSON.parse(p.features) as string[] })),
+    feature_flags: flags.map((f) => ({ ...f, enabled: f.enabled === 1 })),
+    scanner: { categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...PLATFORMS] },
+    api: { version: API_VERSION, rate_limit_default: DEFAULT_RATE_LIMIT, permissions: [...PERMISSIONS] },
+  };
+}

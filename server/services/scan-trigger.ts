@@ -1,0 +1,45 @@
+import { recordScan, type RecordedScan } from '../../db/scans.ts';
+import { findSite } from '../../db/sites.ts';
+import { scanSite, ScanError } from '../../scanner/index.ts';
+import type { Config } from '../config.ts';
+import type { DB } from '../../db/database.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { isFeatureEnabled } from '../feature-flags.ts';
+
+export interface TriggerInput {
+  site_id: string;
+  url?: string;
+}
+
+/** The URL to scan: the site's, or an override on the site's host or one of its subdomains. */
+export function scanTargetFor(siteUrl: string, override: string | undefined): string {
+  if (override === undefined) return siteUrl;
+  let url: URL;
+  try {
+    url = new URL(override);
+  } catch {
+    throw badRequest('url: ongeldige URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url: alleen http:// en https:// zijn toegestaan.');
+  const siteHost = new URL(siteUrl).hostname;
+  if (url.hostname !== siteHost && !url.hostname.endsWith(`.${siteHost}`)) {
+    throw badRequest(`url: de URL moet op ${siteHost} of een subdomein daarvan liggen.`);
+  }
+  return url.href;
+}
+
+/** Runs a scan of one of the tenant's sites and stores it with its findings. */
+export async function triggerScan(deps: { db: DB; config: Config }, tenantId: string, input: TriggerInput): Promise<RecordedScan> {
+  const site = await findSite(deps.db, tenantId, input.site_id);
+  if (!site) throw notFound('Site');
+  const target = scanTargetFor(site.url, input.url);
+  const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
+  let result;
+  try {
+    result = await scanSite(target, { allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS, probeExposures });
+  } catch (error) {
+    if (error instanceof ScanError) throw badRequest(error.message);
+    throw error;
+  }
+  return recordScan(deps.db, tenantId, site.id, result);
+}

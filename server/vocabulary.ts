@@ -1,0 +1,30 @@
+// Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database).
+export { CATEGORIES, GRADES, PLATFORMS, SEVERITIES } from '../scanner/vocabulary.ts';
+export type { Category, Grade, Platform, Severity } from '../scanner/vocabulary.ts';
+
+export const PERMISSIONS = ['read_scans', 'write_scans', 'read_findings', 'suggest_fixes', 'read_config', 'write_config', 'read_docs'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const FINDING_STATUSES = ['OPEN', 'IN_PROGRESS', 'RESOLVED', 'ACCEPTED_RISK'] as const;
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+export const SUGGESTION_TYPES = ['code_fix', 'config_change', 'security_improvement'] as const;
+export type SuggestionType = (typeof SUGGESTION_TYPES)[number];
+
+export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected', 'applied'] as const;
+export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
+/** Statuses a reviewer can set. */
+export const REVIEW_STATUSES = ['approved', 'rejected', 'applied'] as const;
+
+export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const PLAN_TIERS = ['free', 'pro', 'enterprise'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+/** Feature flags; each gates real behaviour (see README). */
+export const FEATURE_FLAGS = ['exposure_probes', 'suggestions', 'webhooks'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+export const DEFAULT_RATE_LIMIT = 100;
+export const API_VERSION = '1.0';
