@@ -3,7 +3,8 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { Context } from './context.ts';
 import { ERRORS } from '../server/errors.ts';
-import type { Permission } from '../server/vocabulary.ts';
+import { isFeatureEnabled } from '../server/feature-flags.ts';
+import type { FeatureFlag, Permission } from '../server/vocabulary.ts';
 
 // Validation messages are user-facing, so zod speaks Dutch.
 z.config(z.locales.nl());
@@ -33,3 +34,13 @@ export const protectedProcedure = t.procedure.use(({ ctx, meta, next }) => {
   }
   return next({ ctx: { ...ctx, principal } });
 });
+
+/** A protected procedure that is only available while the feature flag is on for the tenant. */
+export function featureProcedure(flag: FeatureFlag) {
+  return protectedProcedure.use(async ({ ctx, next }) => {
+    if (!(await isFeatureEnabled(ctx.db, flag, ctx.principal.tenantId))) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.featureDisabled(flag) });
+    }
+    return next();
+  });
+}

@@ -1,18 +1,10 @@
-import { TRPCError } from '@trpc/server';
 import { insertSuggestion, listSuggestions } from '../../db/suggestions.ts';
-import { ERRORS } from '../../server/errors.ts';
-import { isFeatureEnabled } from '../../server/feature-flags.ts';
 import { suggestionListItem } from '../../server/services/suggestion-view.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { featureProcedure, router } from '../trpc.ts';
 import { SuggestionCreated, SuggestionCreateInput, SuggestionListInput, SuggestionListOutput } from './schemas.ts';
 
-const suggestionsEnabled = protectedProcedure.use(async ({ ctx, next }) => {
-  if (!(await isFeatureEnabled(ctx.db, 'suggestions', ctx.principal.tenantId))) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.featureDisabled('suggestions') });
-  }
-  return next();
-});
+const suggestionsEnabled = featureProcedure('suggestions');
 
 export const suggestionsRouter = router({
   create: suggestionsEnabled

@@ -1,19 +1,12 @@
-import { TRPCError } from '@trpc/server';
 import { deleteWebhook, insertWebhook, listWebhooks, type WebhookRow } from '../../db/webhooks.ts';
-import { ERRORS, notFound } from '../../server/errors.ts';
-import { isFeatureEnabled } from '../../server/feature-flags.ts';
+import { notFound } from '../../server/errors.ts';
 import { generateWebhookSecret, validateReceiverUrl } from '../../server/services/webhook-registration.ts';
 import type { WebhookEvent } from '../../server/vocabulary.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { featureProcedure, router } from '../trpc.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookDeleteInput, WebhookListOutput } from './schemas.ts';
 
-const webhooksEnabled = protectedProcedure.use(async ({ ctx, next }) => {
-  if (!(await isFeatureEnabled(ctx.db, 'webhooks', ctx.principal.tenantId))) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.featureDisabled('webhooks') });
-  }
-  return next();
-});
+const webhooksEnabled = featureProcedure('webhooks');
 
 const view = (row: WebhookRow) => ({
   id: row.id,

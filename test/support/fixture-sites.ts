@@ -26,6 +26,8 @@ export interface FixtureSite {
   port: number;
   /** Requests seen, as "METHOD path". */
   requests: string[];
+  /** The live route table: tests change a site between scans through it. */
+  routesRef: Record<string, Route>;
   close: () => Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
     port,
     requests,
+    routesRef: definition.routes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openMigratedDatabase } from '../db/database.ts';
+import { authenticate } from '../server/auth.ts';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'scanner-cli-'));
+const DATABASE_PATH = join(dir, 'cli.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function adminCli(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '-s', 'admin', '--', ...args], { env: { ...process.env, DATABASE_PATH } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+const json = async (...args: string[]) => {
+  const result = await adminCli(...args, '--json');
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+};
+
+describe('admin CLI', () => {
+  it('creates a tenant, user, key and site; the key works and is shown only at creation', async () => {
+    const tenant = await json('tenant', 'create', '--name', 'Bakkerij', '--plan', 'free');
+    expect(tenant).toMatchObject({ id: expect.any(String), name: 'Bakkerij', plan: 'free' });
+    const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'eigenaar@bakkerij.nl');
+    const key = await json('key', 'create', '--user', user.id, '--name', 'ci', '--permissions', 'read_scans,write_scans', '--rate-limit', '250');
+    expect(key).toEqual({ key_id: expect.any(String), key: expect.stringMatching(/^sak_[0-9A-Za-z]{46}$/), name: 'ci', permissions: ['read_scans', 'write_scans'], rate_limit: 250 });
+
+    const db = await openMigratedDatabase(DATABASE_PATH);
+    try {
+      expect(await authenticate(db, key.key)).toMatchObject({ keyId: key.key_id, tenantId: tenant.id, rateLimit: 250 });
+      const stored = await db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
+      expect(JSON.stringify(stored)).not.toContain(key.key);
+    } finally {
+      await db.destroy();
+    }
+
+    const listed = await json('key', 'list', '--user', user.id);
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+    const readable = await adminCli('key', 'list', '--user', user.id);
+    expect(readable.stdout).toContain('name=ci');
+
+    const site = await json('site', 'create', '--tenant', tenant.id, '--name', 'Winkel', '--url', 'https://bakkerij.nl/');
+    expect(site).toMatchObject({ id: expect.any(String), url: 'https://bakkerij.nl/' });
+    const second = await adminCli('site', 'create', '--tenant', tenant.id, '--name', 'Tweede', '--url', 'https://b.nl/', '--json');
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toMatch(/at most 1 site/);
+
+    expect(await json('key', 'revoke', '--id', key.key_id)).toEqual({ key_id: key.key_id, revoked: true });
+  });
+
+  it('refuses a key for a blocked user and rejects unknown permissions', async () => {
+    const tenant = await json('tenant', 'create', '--name', 'Tweede');
+    const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'geblokkeerd@example.nl');
+    const bad = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_everything');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/permission must be one of/);
+    await json('user', 'block', '--id', user.id);
+    const refused = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_scans');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/blocked/);
+  });
+
+  it('sets feature flags and reports usage errors with a non-zero exit', async () => {
+    expect(await json('flag', 'set', '--key', 'webhooks', '--enabled', 'false', '--rollout', '30')).toMatchObject({ key: 'webhooks', enabled: false, rollout_percentage: 30 });
+    expect((await adminCli('flag', 'set', '--key', 'nope')).code).toBe(1);
+    expect((await adminCli('tenant', 'create')).stderr).toMatch(/--name is required/);
+    expect((await adminCli('frobnicate')).code).toBe(2);
+    expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(/plan must be one of/);
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openMigratedDatabase, type DB } from '../../db/database.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import * as admin from '../../server/services/admin.ts';
+import { PERMISSIONS, type Permission } from '../../server/vocabulary.ts';
+
+export interface TestApi {
+  url: string;
+  app: FastifyInstance;
+  db: DB;
+  config: Config;
+  dbPath: string;
+  call: (method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: any; headers: Headers }>;
+  close: () => Promise<void>;
+}
+
+/** A real server on loopback over a fresh SQLite file. */
+export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const dir = mkdtempSync(join(tmpdir(), 'scanner-api-'));
+  const dbPath = join(dir, 'test.db');
+  const config = loadConfig({ DATABASE_PATH: dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env });
+  const db = await openMigratedDatabase(dbPath);
+  const app = await buildApp({ db, config });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    app,
+    db,
+    config,
+    dbPath,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${address}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Non-JSON bodies (the docs page) stay text.
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Tenant {
+  tenantId: string;
+  userId: string;
+  key: string;
+  keyId: string;
+  siteId: string;
+}
+
+/** A tenant with a user, a key (all permissions unless given) and one site. */
+export async function seedTenant(db: DB, siteUrl: string, options: { permissions?: Permission[]; plan?: string; rateLimit?: number } = {}): Promise<Tenant> {
+  const tenant = await admin.createTenant(db, `Tenant ${Math.random().toString(36).slice(2, 8)}`, options.plan ?? 'pro');
+  const user = await admin.createUser(db, tenant.id, `u${Math.random().toString(36).slice(2, 10)}@example.nl`);
+  const key = await admin.createKey(db, { userId: user.id, name: 'test agent', permissions: options.permissions ?? [...PERMISSIONS], rateLimit: options.rateLimit });
+  const site = await admin.createSite(db, tenant.id, 'Testsite', siteUrl);
+  return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
+}
