@@ -15,7 +15,10 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site create --tenant T --name N --url URL
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
   finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK
-  flag set --key K [--enabled true|false] [--rollout N]`;
+  flag set --key K [--enabled true|false] [--rollout N]
+  webhook list --tenant T
+  webhook enable --id W
+  webhook deliveries --id W`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -62,6 +65,9 @@ const COMMANDS: Record<string, (db: DB, v: Values) => Promise<unknown>> = {
   'suggestion review': (db, v) => admin.review(db, required(v, 'id'), required(v, 'status'), v.notes),
   'finding set-status': (db, v) => admin.setStatusOfFinding(db, required(v, 'id'), required(v, 'status')),
   'flag set': (db, v) => admin.setFlag(db, required(v, 'key'), v.enabled, v.rollout),
+  'webhook list': (db, v) => admin.webhooksOfTenant(db, required(v, 'tenant')),
+  'webhook enable': (db, v) => admin.enableWebhook(db, required(v, 'id')),
+  'webhook deliveries': (db, v) => admin.deliveriesOfWebhook(db, required(v, 'id')),
 };
 
 /** One line per object: key=value pairs; a table row per element for lists. */

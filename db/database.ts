@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
+import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -10,6 +11,7 @@ export type DB = Kysely<Database>;
 /** Migrations are imported statically so they work from any working directory and in bundles. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_webhook_outbox': webhookOutbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -138,6 +138,39 @@ export interface WebhooksTable {
   created_at: string;
 }
 
+/** Outbox: one row per event, written in the transaction of the change that caused it. */
+export interface WebhookMessagesTable {
+  /** The webhook-id header: the same on every attempt and every endpoint. */
+  id: string;
+  tenant_id: string;
+  event_type: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  created_at: string;
+}
+
+/** One row per message and subscribed webhook. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  message_id: string;
+  webhook_id: string;
+  /** pending, delivered or failed (retries exhausted or webhook gone). */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   plans: PlansTable;
   feature_flags: FeatureFlagsTable;
@@ -150,4 +183,7 @@ export interface Database {
   scan_findings: ScanFindingsTable;
   suggestions: SuggestionsTable;
   webhooks: WebhooksTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

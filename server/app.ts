@@ -10,6 +10,7 @@ import { appRouter } from '../routers/index.ts';
 import { authenticate, bearerToken, type Principal } from './auth.ts';
 import type { Config } from './config.ts';
 import { ERRORS } from './errors.ts';
+import { WebhookWorker } from './webhooks/worker.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,6 +70,19 @@ export async function buildApp(deps: { db: DB; config: Config }, options: Fastif
     prefix: '/trpc',
     trpcOptions: { router: appRouter, createContext: ({ req }: { req: { principal: Principal | null } }) => ({ ...deps, principal: req.principal }) },
   });
+
+  const worker = new WebhookWorker(
+    deps.db,
+    {
+      retrySchedule: deps.config.WEBHOOK_RETRY_SCHEDULE,
+      pollIntervalMs: deps.config.WEBHOOK_POLL_INTERVAL,
+      disableAfter: deps.config.WEBHOOK_DISABLE_AFTER,
+      allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
+    },
+    app.log,
+  );
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => worker.stop());
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/openapi.json', async () => openApiDocument());

@@ -5,12 +5,32 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { message: 'verwacht true of false' })
   .transform((value) => value === 'true' || value === '1');
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** "500ms", "5s", "5m", "2h" as milliseconds. */
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)$/, { message: 'expected a duration such as 500ms, 5s, 5m or 2h' })
+  .transform((value) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(value)!;
+    return Number(amount) * UNIT_MS[unit!]!;
+  });
+
+const durationList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()))
+  .pipe(z.array(duration).min(1));
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_PATH: z.string().min(1).default('./data/scanner.db'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCANNER_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
+  WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(50),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { DATABASE_PATH: string };

@@ -3,6 +3,7 @@ import { findingsOfScan } from '../../db/findings.ts';
 import { findScan, listScans } from '../../db/scans.ts';
 import { notFound } from '../../server/errors.ts';
 import { triggerScan } from '../../server/services/scan-trigger.ts';
+import { scanCreatedView } from '../../server/services/views.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
@@ -18,17 +19,7 @@ export const scansRouter = router({
     .output(ScanCreated)
     .mutation(async ({ ctx, input }) => {
       const { scan } = await triggerScan(ctx, ctx.principal.tenantId, input);
-      return {
-        scan_id: scan.id,
-        site_id: scan.site_id,
-        url: scan.url,
-        score: scan.score,
-        grade: scan.grade as z.infer<typeof ScanCreated>['grade'],
-        counts: { critical: scan.critical_count, high: scan.high_count, medium: scan.medium_count, low: scan.low_count },
-        findings_count: scan.findings_count,
-        scanned_at: scan.scanned_at,
-        detail_url: `/api/agent/scans/${scan.id}`,
-      };
+      return scanCreatedView(scan);
     }),
 
   list: protectedProcedure

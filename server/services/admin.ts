@@ -1,5 +1,7 @@
 import { insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
 import type { DB } from '../../db/database.ts';
+import { attemptsOfWebhook, enqueueEvents, setWebhookEnabled } from '../../db/outbox.ts';
+import { listWebhooks } from '../../db/webhooks.ts';
 import { findFinding, setFindingStatus } from '../../db/findings.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../../db/platform.ts';
 import { countSites, insertSite } from '../../db/sites.ts';
@@ -115,16 +117,31 @@ export async function createSite(db: DB, tenantId: string, name: string, url: st
   return insertSite(db, tenantId, name.trim(), parsed.href);
 }
 
+/** Records the team's review; suggestion_reviewed goes out in the same transaction. */
 export async function review(db: DB, suggestionId: string, status: string, notes: string | undefined) {
   if (!(await findSuggestion(db, suggestionId))) throw new AdminError(`suggestion ${suggestionId} not found`);
-  const row = await reviewSuggestion(db, suggestionId, oneOf(status, REVIEW_STATUSES, 'status'), notes ?? null);
-  return suggestionListItem(row!);
+  const newStatus = oneOf(status, REVIEW_STATUSES, 'status');
+  return db.transaction().execute(async (trx) => {
+    const row = (await reviewSuggestion(trx, suggestionId, newStatus, notes ?? null))!;
+    const item = suggestionListItem(row);
+    await enqueueEvents(trx, row.tenant_id, [{ type: 'suggestion_reviewed', data: item }]);
+    return item;
+  });
 }
 
+/** An operator's status change; resolving a finding sends finding_resolved. */
 export async function setStatusOfFinding(db: DB, findingId: string, status: string) {
-  if (!(await findFinding(db, findingId))) throw new AdminError(`finding ${findingId} not found`);
-  await setFindingStatus(db, findingId, oneOf(status, FINDING_STATUSES, 'status'));
-  return findFinding(db, findingId);
+  const before = await findFinding(db, findingId);
+  if (!before) throw new AdminError(`finding ${findingId} not found`);
+  const newStatus = oneOf(status, FINDING_STATUSES, 'status');
+  return db.transaction().execute(async (trx) => {
+    await setFindingStatus(trx, findingId, newStatus);
+    const { tenant_id, ...finding } = (await findFinding(trx, findingId))!;
+    if (newStatus === 'RESOLVED' && before.status !== 'RESOLVED') {
+      await enqueueEvents(trx, tenant_id, [{ type: 'finding_resolved', data: finding }]);
+    }
+    return finding;
+  });
 }
 
 export async function setFlag(db: DB, key: string, enabled: string | undefined, rollout: string | undefined) {
@@ -141,3 +158,25 @@ export async function setFlag(db: DB, key: string, enabled: string | undefined, 
   return { ...flag, enabled: flag.enabled === 1 };
 }
 
+
+/** Re-enables a webhook (after 410 Gone or too many failures); its failure count starts again at 0. */
+export async function enableWebhook(db: DB, webhookId: string) {
+  if (!(await setWebhookEnabled(db, webhookId, true))) throw new AdminError(`webhook ${webhookId} not found`);
+  return { id: webhookId, enabled: true };
+}
+
+/** Webhooks of a tenant for operators: never the secret. */
+export async function webhooksOfTenant(db: DB, tenantId: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  return (await listWebhooks(db, tenantId)).map(({ secret: _secret, events, enabled, ...webhook }) => ({
+    ...webhook,
+    events: JSON.parse(events) as string[],
+    enabled: enabled === 1,
+  }));
+}
+
+export async function deliveriesOfWebhook(db: DB, webhookId: string) {
+  const exists = await db.selectFrom('webhooks').select('id').where('id', '=', webhookId).executeTakeFirst();
+  if (!exists) throw new AdminError(`webhook ${webhookId} not found`);
+  return attemptsOfWebhook(db, webhookId);
+}

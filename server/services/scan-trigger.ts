@@ -1,3 +1,4 @@
+import { enqueueEvents } from '../../db/outbox.ts';
 import { recordScan, type RecordedScan } from '../../db/scans.ts';
 import { findSite } from '../../db/sites.ts';
 import { scanSite, ScanError } from '../../scanner/index.ts';
@@ -5,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { DB } from '../../db/database.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { isFeatureEnabled } from '../feature-flags.ts';
+import { findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {
   site_id: string;
@@ -41,5 +43,13 @@ export async function triggerScan(deps: { db: DB; config: Config }, tenantId: st
     if (error instanceof ScanError) throw badRequest(error.message);
     throw error;
   }
-  return recordScan(deps.db, tenantId, site.id, result);
+  return deps.db.transaction().execute(async (trx) => {
+    const recorded = await recordScan(trx, tenantId, site.id, result);
+    await enqueueEvents(trx, tenantId, [
+      { type: 'scan_completed', data: scanCreatedView(recorded.scan) },
+      ...recorded.opened.map((finding) => ({ type: 'finding_new', data: findingView(finding, site) })),
+      ...recorded.resolved.map((finding) => ({ type: 'finding_resolved', data: findingView(finding, site) })),
+    ]);
+    return recorded;
+  });
 }

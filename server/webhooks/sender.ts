@@ -1,0 +1,50 @@
+import got from 'got';
+import { assertLiteralHostAllowed, guardedLookup } from '../../scanner/address-policy.ts';
+import { refusalIn } from '../../scanner/errors.ts';
+import { signWebhook } from './signature.ts';
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface WebhookRequest {
+  url: string;
+  secret: string;
+  messageId: string;
+  body: string;
+}
+
+/**
+ * One delivery attempt: POST the signed body, no redirects, a 15 s bound, and the scanner's
+ * connect-time address guard on the resolved receiver address.
+ */
+export async function sendWebhook(request: WebhookRequest, allowPrivateTargets: boolean): Promise<SendResult> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    const url = new URL(request.url);
+    if (url.protocol !== 'https:') return { statusCode: null, error: 'alleen https-ontvangers' };
+    assertLiteralHostAllowed(url.hostname, { allowPrivateTargets });
+    const response = await got.post(url, {
+      body: request.body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'WebsiteSecurityScanner-Webhooks/1.0',
+        'webhook-id': request.messageId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(request.secret, request.messageId, timestamp, request.body),
+      },
+      dnsLookup: guardedLookup({ allowPrivateTargets }) as never,
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: DELIVERY_TIMEOUT_MS },
+    });
+    return { statusCode: response.statusCode, error: null };
+  } catch (error) {
+    const refusal = refusalIn(error);
+    return { statusCode: null, error: refusal ? refusal.message : ((error as { code?: string }).code ?? (error as Error).message) };
+  }
+}

@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DB } from '../../db/database.ts';
+import { dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
+import { sendWebhook } from './sender.ts';
+
+export interface WorkerOptions {
+  retrySchedule: number[];
+  pollIntervalMs: number;
+  disableAfter: number;
+  allowPrivateTargets: boolean;
+  /** Deliveries in flight at once, over all webhooks. */
+  maxInFlight?: number;
+  /** Deliveries in flight at once to one webhook, so a slow receiver cannot take every slot. */
+  maxPerWebhook?: number;
+}
+
+/**
+ * Delivers the outbox: polls due deliveries and sends them concurrently within bounds. Every state
+ * change is in the database, so a restart resumes where the previous process stopped (at-least-once).
+ */
+export class WebhookWorker {
+  private readonly inFlight = new Map<string, string>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly options: WorkerOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.polling || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.poll(), this.options.pollIntervalMs);
+  }
+
+  /** One polling round; deliveries started here finish on their own time. */
+  async poll(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      const maxInFlight = this.options.maxInFlight ?? 32;
+      const free = maxInFlight - this.inFlight.size;
+      if (free > 0) {
+        const due = await dueDeliveries(this.db, new Date().toISOString(), free * 2, [...this.inFlight.keys()]);
+        const perWebhook = new Map<string, number>();
+        for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
+        for (const delivery of due) {
+          if (this.inFlight.size >= maxInFlight) break;
+          const busy = perWebhook.get(delivery.webhook_id) ?? 0;
+          if (busy >= (this.options.maxPerWebhook ?? 2)) continue;
+          perWebhook.set(delivery.webhook_id, busy + 1);
+          this.inFlight.set(delivery.id, delivery.webhook_id);
+          void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
+        }
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'webhook poll failed');
+    } finally {
+      this.polling = false;
+      this.schedule();
+    }
+  }
+
+  private async deliver(delivery: DueDelivery): Promise<void> {
+    const started = Date.now();
+    const attemptedAt = new Date(started).toISOString();
+    const result = await sendWebhook({ url: delivery.url, secret: delivery.secret, messageId: delivery.message_id, body: delivery.payload }, this.options.allowPrivateTargets);
+    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const retryDelay = this.options.retrySchedule[delivery.attempts];
+    const nextAttemptAt = succeeded || gone || retryDelay === undefined ? null : new Date(started + retryDelay).toISOString();
+    try {
+      await recordAttempt(
+        this.db,
+        { deliveryId: delivery.id, webhookId: delivery.webhook_id, attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: Date.now() - started, succeeded, nextAttemptAt, gone },
+        this.options.disableAfter,
+      );
+    } catch (error) {
+      this.log.error({ err: error, delivery: delivery.id }, 'recording a webhook attempt failed');
+    }
+    if (!succeeded) this.log.warn({ webhook: delivery.webhook_id, message: delivery.message_id, status: result.statusCode, error: result.error }, 'webhook delivery failed');
+  }
+}
