@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import * as admin from '../server/services/admin.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
@@ -47,18 +47,18 @@ function required(values: Values, name: keyof Values): string {
   return value;
 }
 
-const COMMANDS: Record<string, (db: DB, v: Values) => Promise<unknown>> = {
+const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<unknown>> = {
   'tenant create': (db, v) => admin.createTenant(db, required(v, 'name'), v.plan),
   'tenant suspend': (db, v) => admin.suspend(db, required(v, 'id')),
   'user create': (db, v) => admin.createUser(db, required(v, 'tenant'), required(v, 'email')),
   'user block': (db, v) => admin.block(db, required(v, 'id')),
-  'key create': (db, v) =>
+  'key create': (db, v, config) =>
     admin.createKey(db, {
       userId: required(v, 'user'),
       name: required(v, 'name'),
       permissions: required(v, 'permissions').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: v['rate-limit'] === undefined ? undefined : Number(v['rate-limit']),
-    }),
+    }, admin.keyCaps(config)),
   'key revoke': (db, v) => admin.revokeKey(db, required(v, 'id')),
   'key list': (db, v) => admin.listKeys(db, required(v, 'user')),
   'site create': (db, v) => admin.createSite(db, required(v, 'tenant'), required(v, 'name'), required(v, 'url')),
@@ -88,9 +88,10 @@ async function main(): Promise<number> {
     process.stderr.write(`${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const db = await openMigratedDatabase(loadConfig().DATABASE_PATH);
+  const config = loadConfig();
+  const db = await openMigratedDatabase(config.DATABASE_PATH);
   try {
-    const result = await run(db, values as Values);
+    const result = await run(db, values as Values, config);
     process.stdout.write(`${values.json ? JSON.stringify(result) : readable(result)}\n`);
     return 0;
   } finally {

@@ -11,6 +11,7 @@ export async function findKeyByHash(db: DB, keyHash: string) {
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
+    .innerJoin('plans', 'plans.id', 'tenants.plan_id')
     .select([
       'api_keys.id',
       'api_keys.tenant_id',
@@ -22,6 +23,9 @@ export async function findKeyByHash(db: DB, keyHash: string) {
       'api_keys.revoked_at',
       'users.blocked_at as user_blocked_at',
       'tenants.suspended_at as tenant_suspended_at',
+      'plans.tier as plan_tier',
+      'plans.max_api_calls_per_month',
+      'plans.max_scans_per_month',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
+import * as usageCounters from './migrations/0003_usage_counters.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -12,6 +13,7 @@ export type DB = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_webhook_outbox': webhookOutbox,
+  '0003_usage_counters': usageCounters,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

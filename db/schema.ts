@@ -171,6 +171,14 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** Monthly usage per tenant ("YYYY-MM" in UTC), for plan quotas that survive restarts. */
+export interface UsageCountersTable {
+  tenant_id: string;
+  period: string;
+  metric: string;
+  count: number;
+}
+
 export interface Database {
   plans: PlansTable;
   feature_flags: FeatureFlagsTable;
@@ -186,4 +194,5 @@ export interface Database {
   webhook_messages: WebhookMessagesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  usage_counters: UsageCountersTable;
 }

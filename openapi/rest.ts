@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
 import { createCallerFactory } from '../routers/trpc.ts';
-import { ERRORS } from '../server/errors.ts';
+import { ApiError, ERRORS } from '../server/errors.ts';
 import { openApiProcedures } from './procedures.ts';
 
 const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
@@ -23,7 +23,8 @@ interface Issue {
 }
 
 /** Dutch error text: validation issues name the field; other 4xx keep the procedure's message. */
-function errorBody(error: TRPCError): { status: number; body: { error: string } } {
+function errorBody(error: TRPCError): { status: number; body: { error: string }; headers?: Record<string, string> } {
+  if (error.cause instanceof ApiError) return { status: error.cause.statusCode, body: { error: error.cause.message }, headers: error.cause.headers };
   const status = STATUS_OF[error.code] ?? 500;
   if (status === 500) return { status, body: { error: ERRORS.internal } };
   const issues = (error.cause as { issues?: Issue[] } | undefined)?.issues;
@@ -58,9 +59,9 @@ export function registerRestRoutes(app: FastifyInstance, deps: Deps): void {
           return reply.code(meta.successStatus ?? 200).send(output);
         } catch (error) {
           const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
-          const { status, body } = errorBody(trpcError);
+          const { status, body, headers } = errorBody(trpcError);
           if (status === 500) request.log.error({ err: trpcError.cause ?? trpcError, procedure: name }, 'procedure failed');
-          return reply.code(status).send(body);
+          return reply.code(status).headers(headers ?? {}).send(body);
         }
       },
     });

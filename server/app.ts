@@ -2,14 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { DB } from '../db/database.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { registerRestRoutes } from '../openapi/rest.ts';
 import { appRouter } from '../routers/index.ts';
 import { authenticate, bearerToken, type Principal } from './auth.ts';
 import type { Config } from './config.ts';
-import { ERRORS } from './errors.ts';
+import { ApiError, ERRORS } from './errors.ts';
+import { MemoryCounterStore, rateLimitStore, type CounterStore } from './limits/counter-store.ts';
+import { consumeQuota } from './limits/quotas.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
 
 declare module 'fastify' {
@@ -36,10 +39,40 @@ function swaggerUiPage(): string {
 <script src="/docs/init.js"></script></body></html>`;
 }
 
+const TRPC_CODES: Record<number, [string, number]> = {
+  400: ['BAD_REQUEST', -32600],
+  413: ['PAYLOAD_TOO_LARGE', -32013],
+  415: ['UNSUPPORTED_MEDIA_TYPE', -32015],
+  429: ['TOO_MANY_REQUESTS', -32029],
+};
+
+/** /trpc keeps tRPC's error envelope, also for errors raised before the tRPC handler (limits). */
+function trpcErrorEnvelope(error: ApiError) {
+  const [code, jsonRpcCode] = TRPC_CODES[error.statusCode] ?? ['INTERNAL_SERVER_ERROR', -32603];
+  return { error: { message: error.message, code: jsonRpcCode, data: { code, httpStatus: error.statusCode } } };
+}
+
+type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+/** Sets the x-ratelimit-* headers of a per-minute limit; over the limit, 429 with Retry-After. */
+function enforceLimit(result: LimitResult, reply: FastifyReply): void {
+  if (result.isAllowed) return;
+  const headers = {
+    'x-ratelimit-limit': String(result.max),
+    'x-ratelimit-remaining': String(result.remaining),
+    'x-ratelimit-reset': String(result.ttlInSeconds),
+  };
+  reply.headers(headers);
+  if (result.isExceeded) {
+    throw new ApiError(429, `${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, { ...headers, 'retry-after': String(result.ttlInSeconds) });
+  }
+}
+
 /** The HTTP server: REST facade, typed RPC at /trpc, the OpenAPI document and health. */
-export async function buildApp(deps: { db: DB; config: Config }, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: { db: DB; config: Config; counters?: CounterStore }, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.TRUST_PROXY,
     logger: {
       level: deps.config.LOG_LEVEL,
       // Keys and secrets never reach the log.
@@ -48,9 +81,31 @@ export async function buildApp(deps: { db: DB; config: Config }, options: Fastif
     ...options,
   });
   app.decorateRequest('principal', null);
+  const counters = deps.counters ?? new MemoryCounterStore();
+  if (!deps.counters) app.addHook('onClose', async () => counters.close());
+  await app.register(rateLimit, { global: false });
+  const store = rateLimitStore(counters);
+  const ipLimit = app.createRateLimit({ store, timeWindow: 60_000, max: deps.config.IP_RATE_LIMIT_PER_MINUTE, keyGenerator: (request) => `ip:${request.ip}` });
+  const keyLimit = app.createRateLimit({
+    store,
+    timeWindow: 60_000,
+    max: (request) => request.principal!.rateLimit,
+    keyGenerator: (request) => `key:${request.principal!.keyId}`,
+  });
+  // 1. Every request, authenticated or not, counts against its address (guards key guessing).
+  app.addHook('onRequest', async (request, reply) => enforceLimit(await ipLimit(request), reply));
+  // 2. Who is calling.
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     request.principal = token ? await authenticate(deps.db, token) : null;
+  });
+  // 3. The key's own limit per minute, counted per key id, REST and /trpc alike.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.principal) enforceLimit(await keyLimit(request), reply);
+  });
+  // 4. The tenant's monthly API-call quota, in the database so it survives restarts.
+  app.addHook('onRequest', async (request) => {
+    if (request.principal) await consumeQuota(deps.db, request.principal, 'api_calls');
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -59,6 +114,9 @@ export async function buildApp(deps: { db: DB; config: Config }, options: Fastif
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
   app.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).headers(error.headers).send(request.url.startsWith('/trpc') ? trpcErrorEnvelope(error) : { error: error.message });
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'request failed');
     const message = (error.code && FASTIFY_ERRORS[error.code]) ?? (status === 429 ? ERRORS.tooManyRequests : status === 500 ? ERRORS.internal : 'Ongeldig verzoek.');

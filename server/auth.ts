@@ -11,6 +11,7 @@ export interface Principal {
   userId: string;
   permissions: Permission[];
   rateLimit: number;
+  plan: { tier: string; maxApiCallsPerMonth: number; maxScansPerMonth: number };
 }
 
 export async function authenticate(db: DB, key: string): Promise<Principal | null> {
@@ -27,6 +28,7 @@ export async function authenticate(db: DB, key: string): Promise<Principal | nul
     userId: row.user_id,
     permissions: PERMISSIONS.filter((p) => granted.includes(p)),
     rateLimit: row.rate_limit,
+    plan: { tier: row.plan_tier, maxApiCallsPerMonth: row.max_api_calls_per_month, maxScansPerMonth: row.max_scans_per_month },
   };
 }
 

@@ -31,6 +31,11 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(50),
+  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  TRUST_PROXY: booleanFlag.default(false),
+  MAX_ACTIVE_KEYS_PER_USER: z.coerce.number().int().min(1).default(10),
+  MAX_ACTIVE_KEYS_PER_TENANT: z.coerce.number().int().min(1).default(50),
+  MAX_KEYS_CREATED_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { DATABASE_PATH: string };

@@ -17,3 +17,19 @@ export const ERRORS = {
 
 export const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: ERRORS.notFound(what) });
 export const badRequest = (message: string) => new TRPCError({ code: 'BAD_REQUEST', message });
+
+/** An error with its HTTP status and Dutch message, rendered as { error } by the REST facade. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The tRPC form of an ApiError, so /trpc answers with the right status too. */
+export function asTrpcError(error: ApiError): TRPCError {
+  return new TRPCError({ code: error.statusCode === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', message: error.message, cause: error });
+}

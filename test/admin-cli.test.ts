@@ -13,8 +13,12 @@ const DATABASE_PATH = join(dir, 'cli.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function adminCli(...args: string[]) {
+  return adminCliWith({}, ...args);
+}
+
+async function adminCliWith(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run('npm', ['run', '-s', 'admin', '--', ...args], { env: { ...process.env, DATABASE_PATH } });
+    const { stdout, stderr } = await run('npm', ['run', '-s', 'admin', '--', ...args], { env: { ...process.env, DATABASE_PATH, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -70,6 +74,16 @@ describe('admin CLI', () => {
     const refused = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_scans');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/blocked/);
+  });
+
+  it('refuses a key beyond MAX_ACTIVE_KEYS_PER_USER with a clear message', async () => {
+    const tenant = await json('tenant', 'create', '--name', 'Limiet');
+    const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'limiet@example.nl');
+    await json('key', 'create', '--user', user.id, '--name', 'een', '--permissions', 'read_scans');
+    const refused = await adminCliWith({ MAX_ACTIVE_KEYS_PER_USER: '1' }, 'key', 'create', '--user', user.id, '--name', 'twee', '--permissions', 'read_scans', '--json');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/MAX_ACTIVE_KEYS_PER_USER=1/);
   });
 
   it('sets feature flags and reports usage errors with a non-zero exit', async () => {

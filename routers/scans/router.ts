@@ -18,7 +18,7 @@ export const scansRouter = router({
     .input(ScanTriggerInput)
     .output(ScanCreated)
     .mutation(async ({ ctx, input }) => {
-      const { scan } = await triggerScan(ctx, ctx.principal.tenantId, input);
+      const { scan } = await triggerScan(ctx, ctx.principal, input);
       return scanCreatedView(scan);
     }),
 

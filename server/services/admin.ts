@@ -1,4 +1,4 @@
-import { insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
+import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
 import type { DB } from '../../db/database.ts';
 import { attemptsOfWebhook, enqueueEvents, setWebhookEnabled } from '../../db/outbox.ts';
 import { listWebhooks } from '../../db/webhooks.ts';
@@ -8,6 +8,7 @@ import { countSites, insertSite } from '../../db/sites.ts';
 import { findSuggestion, reviewSuggestion } from '../../db/suggestions.ts';
 import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, planByTier, planOfTenant, suspendTenant } from '../../db/tenancy.ts';
 import { generateApiKey } from '../api-keys.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { suggestionListItem } from './suggestion-view.ts';
 import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../vocabulary.ts';
 import { randomUUID } from 'node:crypto';
@@ -45,6 +46,20 @@ export async function block(db: DB, userId: string) {
   return { id: userId, blocked: true };
 }
 
+export interface KeyCaps {
+  activePerUser: number;
+  activePerTenant: number;
+  createdPerUserPerDay: number;
+}
+
+export function keyCaps(config: Pick<Config, 'MAX_ACTIVE_KEYS_PER_USER' | 'MAX_ACTIVE_KEYS_PER_TENANT' | 'MAX_KEYS_CREATED_PER_USER_PER_DAY'>): KeyCaps {
+  return {
+    activePerUser: config.MAX_ACTIVE_KEYS_PER_USER,
+    activePerTenant: config.MAX_ACTIVE_KEYS_PER_TENANT,
+    createdPerUserPerDay: config.MAX_KEYS_CREATED_PER_USER_PER_DAY,
+  };
+}
+
 export interface KeyRequest {
   userId: string;
   name: string;
@@ -53,12 +68,13 @@ export interface KeyRequest {
 }
 
 /** Creates a key; the returned `key` is the only time the key string exists outside its holder. */
-export async function createKey(db: DB, request: KeyRequest) {
+export async function createKey(db: DB, request: KeyRequest, caps: KeyCaps = keyCaps(loadConfig({}))) {
   const user = await findUser(db, request.userId);
   if (!user) throw new AdminError(`user ${request.userId} not found`);
   if (user.blocked_at) throw new AdminError('user is blocked and cannot create keys');
   const tenant = await findTenant(db, user.tenant_id);
   if (tenant?.suspended_at) throw new AdminError('tenant is suspended and cannot create keys');
+  await enforceKeyCaps(db, user.id, user.tenant_id, caps);
   if (!request.name.trim()) throw new AdminError('--name is required');
   const permissions = [...new Set(request.permissions.map((p) => oneOf(p, PERMISSIONS, 'permission')))] as Permission[];
   if (permissions.length === 0) throw new AdminError(`--permissions needs at least one of: ${PERMISSIONS.join(', ')}`);
@@ -80,6 +96,20 @@ export async function createKey(db: DB, request: KeyRequest) {
   };
   await insertApiKey(db, row);
   return { key_id: row.id, key: generated.key, name: row.name, permissions, rate_limit: rateLimit };
+}
+
+async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: KeyCaps): Promise<void> {
+  const startOfDay = `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
+  const [activeOfUser, activeOfTenant, createdToday] = await Promise.all([
+    countKeys(db, { userId, activeOnly: true }),
+    countKeys(db, { tenantId, activeOnly: true }),
+    countKeys(db, { userId, createdSince: startOfDay }),
+  ]);
+  if (activeOfUser >= caps.activePerUser) throw new AdminError(`user already has ${activeOfUser} active keys (MAX_ACTIVE_KEYS_PER_USER=${caps.activePerUser}); revoke one first`);
+  if (activeOfTenant >= caps.activePerTenant) throw new AdminError(`tenant already has ${activeOfTenant} active keys (MAX_ACTIVE_KEYS_PER_TENANT=${caps.activePerTenant}); revoke one first`);
+  if (createdToday >= caps.createdPerUserPerDay) {
+    throw new AdminError(`user created ${createdToday} keys today (MAX_KEYS_CREATED_PER_USER_PER_DAY=${caps.createdPerUserPerDay}); try again after 00:00 UTC`);
+  }
 }
 
 export async function revokeKey(db: DB, keyId: string) {

@@ -4,7 +4,9 @@ import { findSite } from '../../db/sites.ts';
 import { scanSite, ScanError } from '../../scanner/index.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../../db/database.ts';
-import { badRequest, notFound } from '../errors.ts';
+import type { Principal } from '../auth.ts';
+import { ApiError, asTrpcError, badRequest, notFound } from '../errors.ts';
+import { consumeQuota } from '../limits/quotas.ts';
 import { isFeatureEnabled } from '../feature-flags.ts';
 import { findingView, scanCreatedView } from './views.ts';
 
@@ -31,10 +33,14 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
 }
 
 /** Runs a scan of one of the tenant's sites and stores it with its findings. */
-export async function triggerScan(deps: { db: DB; config: Config }, tenantId: string, input: TriggerInput): Promise<RecordedScan> {
+export async function triggerScan(deps: { db: DB; config: Config }, principal: Principal, input: TriggerInput): Promise<RecordedScan> {
+  const tenantId = principal.tenantId;
   const site = await findSite(deps.db, tenantId, input.site_id);
   if (!site) throw notFound('Site');
   const target = scanTargetFor(site.url, input.url);
+  await consumeQuota(deps.db, principal, 'scans').catch((error: unknown) => {
+    throw error instanceof ApiError ? asTrpcError(error) : error;
+  });
   const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
   let result;
   try {

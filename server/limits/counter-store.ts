@@ -1,0 +1,56 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+
+/**
+ * The one interface for short-window counters. In memory by default; a shared store (Redis,
+ * PostgreSQL) implements the same two methods when several processes serve the API.
+ */
+export interface CounterStore {
+  /** Adds one to the key's counter in its current window; the window starts with the first hit. */
+  increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  close(): void;
+}
+
+export class MemoryCounterStore implements CounterStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(sweepEveryMs = 60_000) {
+    // Expired windows are dropped so the map does not grow with every key and address ever seen.
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    }, sweepEveryMs);
+    this.sweeper.unref();
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }> {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, ttlMs: window.resetAt - now };
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+}
+
+/** Adapts a CounterStore to @fastify/rate-limit's store contract. */
+export function rateLimitStore(store: CounterStore): FastifyRateLimitStoreCtor {
+  return class {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+      store.increment(key, timeWindow).then(
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    child() {
+      return this;
+    }
+  } as unknown as FastifyRateLimitStoreCtor;
+}

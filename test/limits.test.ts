@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../routers/index.ts';
+import { monthOf, secondsUntilNextMonth } from '../server/limits/quotas.ts';
+import * as admin from '../server/services/admin.ts';
+import { seedTenant, startApi, type TestApi } from './support/api.ts';
+import type { FixtureSite } from './support/fixture-sites.ts';
+import { hardenedSite } from './support/sites.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'scanner-limits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('per-key rate limit', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(() => api.close());
+
+  it('allows rate_limit requests per minute with headers, then 429 with Retry-After; other keys are unaffected', async () => {
+    const noisy = await seedTenant(api.db, 'https://a.example/', { rateLimit: 3 });
+    const quiet = await seedTenant(api.db, 'https://b.example/', { rateLimit: 3 });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await api.call('GET', '/api/agent/scans', { key: noisy.key });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      remaining.push(response.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await api.call('GET', '/api/agent/scans', { key: noisy.key });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: expect.stringMatching(/Te veel verzoeken/) });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await api.call('GET', '/api/agent/scans', { key: quiet.key })).status).toBe(200);
+  });
+
+  it('counts REST and /trpc calls of one key together', async () => {
+    const tenant = await seedTenant(api.db, 'https://c.example/', { rateLimit: 2 });
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${tenant.key}` } })] });
+    await client.scans.list.query();
+    expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
+    await expect(client.scans.list.query()).rejects.toMatchObject({ data: { httpStatus: 429 } });
+  });
+});
+
+describe('per-IP rate limit', () => {
+  it('limits every request of an address, authenticated or not, including key guessing on /auth', async () => {
+    const api = await startApi({ IP_RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const tenant = await seedTenant(api.db, 'https://d.example/');
+      for (let i = 0; i < 4; i++) expect((await api.call('POST', '/api/agent/auth', { body: { api_key: `sak_guess${i}` } })).status).toBe(401);
+      expect((await api.call('GET', '/healthz')).status).toBe(200);
+      const blocked = await api.call('POST', '/api/agent/auth', { body: { api_key: tenant.key } });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toEqual({ error: expect.any(String) });
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('uses X-Forwarded-For only when TRUST_PROXY is true', async () => {
+    for (const [trust, expected] of [['true', 200], ['false', 429]] as const) {
+      const api = await startApi({ IP_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: trust });
+      try {
+        expect((await api.call('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(200);
+        expect((await api.call('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(expected);
+      } finally {
+        await api.close();
+      }
+    }
+  });
+});
+
+describe('monthly plan quotas', () => {
+  let site: FixtureSite;
+  beforeAll(async () => {
+    site = await hardenedSite();
+  });
+  afterAll(() => site.close());
+
+  it('refuses API calls over max_api_calls_per_month with 429 until the month turns, also after a restart', async () => {
+    const DATABASE_PATH = join(dir, 'quota.db');
+    let api = await startApi({ DATABASE_PATH });
+    const tenant = await seedTenant(api.db, 'https://e.example/', { plan: 'free' });
+    const other = await seedTenant(api.db, 'https://f.example/', { plan: 'pro' });
+    await api.db.updateTable('plans').set({ max_api_calls_per_month: 3 }).where('tier', '=', 'free').execute();
+    for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
+    const refused = await api.call('GET', '/api/agent/scans', { key: tenant.key });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/max_api_calls_per_month/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(Math.abs(retryAfter - secondsUntilNextMonth(new Date()))).toBeLessThan(5);
+    expect((await api.call('GET', '/api/agent/scans', { key: other.key })).status).toBe(200);
+
+    await api.close();
+    api = await startApi({ DATABASE_PATH });
+    try {
+      expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(429);
+      const stored = await api.db.selectFrom('usage_counters').selectAll().where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({ period: monthOf(new Date()), metric: 'api_calls', count: 5 });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses scans over max_scans_per_month with 429 naming the quota', async () => {
+    const api = await startApi();
+    try {
+      const tenant = await seedTenant(api.db, site.url, { plan: 'free' });
+      await api.db.updateTable('plans').set({ max_scans_per_month: 1 }).where('tier', '=', 'free').execute();
+      expect((await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status).toBe(201);
+      const refused = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatch(/max_scans_per_month/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).body.pagination.total).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('counts the month in UTC', () => {
+    expect(monthOf(new Date('2026-11-30T23:59:59.999Z'))).toBe('2026-11');
+    expect(secondsUntilNextMonth(new Date('2026-11-30T23:59:00.000Z'))).toBe(60);
+    expect(secondsUntilNextMonth(new Date('2026-12-31T23:59:59.000Z'))).toBe(1);
+  });
+});
+
+describe('key caps', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(() => api.close());
+
+  const caps = { activePerUser: 2, activePerTenant: 3, createdPerUserPerDay: 4 };
+  const newKey = (userId: string) => admin.createKey(api.db, { userId, name: 'k', permissions: ['read_scans'] }, caps);
+
+  it('caps active keys per user and per tenant, and keys created per user per day', async () => {
+    const tenant = await admin.createTenant(api.db, 'Caps', 'pro');
+    const user = await admin.createUser(api.db, tenant.id, 'caps@example.nl');
+    const first = await newKey(user.id);
+    await newKey(user.id);
+    await expect(newKey(user.id)).rejects.toThrow(/MAX_ACTIVE_KEYS_PER_USER=2/);
+    await admin.revokeKey(api.db, first.key_id);
+    const replacement = await newKey(user.id);
+    await admin.revokeKey(api.db, replacement.key_id);
+    const fourth = await newKey(user.id);
+    await admin.revokeKey(api.db, fourth.key_id);
+    await expect(newKey(user.id)).rejects.toThrow(/MAX_KEYS_CREATED_PER_USER_PER_DAY=4/);
+
+    const colleague = await admin.createUser(api.db, tenant.id, 'collega@example.nl');
+    await newKey(colleague.id);
+    await newKey(colleague.id);
+    const third = await admin.createUser(api.db, tenant.id, 'derde@example.nl');
+    await expect(newKey(third.id)).rejects.toThrow(/MAX_ACTIVE_KEYS_PER_TENANT=3/);
+  });
+});
