@@ -5,6 +5,7 @@ import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import * as usageCounters from './migrations/0003_usage_counters.ts';
+import * as findingsAtScale from './migrations/0004_findings_at_scale.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -14,9 +15,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_webhook_outbox': webhookOutbox,
   '0003_usage_counters': usageCounters,
+  '0004_findings_at_scale': findingsAtScale,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export function openDatabase(path: string): DB {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -29,7 +31,7 @@ export function openDatabase(path: string): DB {
 }
 
 export async function migrate(db: DB): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
 }

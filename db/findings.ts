@@ -1,6 +1,5 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { DB } from './database.ts';
-import type { Database } from './schema.ts';
 
 export interface FindingFilters {
   severity?: string;
@@ -10,7 +9,7 @@ export interface FindingFilters {
   search?: string;
 }
 
-const FINDING_COLUMNS = [
+export const FINDING_COLUMNS = [
   'findings.id',
   'findings.scan_id',
   'findings.site_id',
@@ -20,59 +19,86 @@ const FINDING_COLUMNS = [
   'findings.category',
   'findings.severity',
   'findings.status',
-  'findings.title',
-  'findings.description',
-  'findings.impact',
-  'findings.remediation',
+  'finding_texts.title',
+  'finding_texts.description',
+  'finding_texts.impact',
+  'finding_texts.remediation',
   'findings.endpoint',
   'findings.actual_value',
-  'findings.expected_value',
-  'findings.reference_url',
+  'finding_texts.expected_value',
+  'finding_texts.reference_url',
   'findings.created_at',
 ] as const;
 
-/** A LIKE pattern matching the text anywhere, with the user's wildcards taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * Ids of the distinct finding texts whose title or description contains the search text, ignoring
+ * case. Three characters or more go through the FTS5 trigram index; shorter ones scan the (small)
+ * table of distinct texts.
+ */
+export async function matchingTextIds(db: DB, search: string): Promise<number[]> {
+  if (search.length >= 3) {
+    const phrase = `"${search.replaceAll('"', '""')}"`;
+    const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM finding_texts_fts WHERE finding_texts_fts MATCH ${phrase}`.execute(db);
+    return rows.map((r) => r.id);
+  }
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .selectFrom('finding_texts')
+    .select('id')
+    .where((eb) => eb.or([sql<boolean>`lower(${eb.ref('title')}) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(${eb.ref('description')}) LIKE ${pattern} ESCAPE '\\'`]))
+    .execute();
+  return rows.map((r) => r.id);
 }
 
-function filtered(db: DB, tenantId: string, filters: FindingFilters) {
-  let query = db.selectFrom('findings').where('findings.tenant_id', '=', tenantId);
-  if (filters.severity) query = query.where('findings.severity', '=', filters.severity);
-  if (filters.category) query = query.where('findings.category', '=', filters.category);
-  if (filters.status) query = query.where('findings.status', '=', filters.status);
-  if (filters.siteId) query = query.where('findings.site_id', '=', filters.siteId);
-  if (filters.search) {
-    const pattern = containsPattern(filters.search);
-    query = query.where((eb: ExpressionBuilder<Database, 'findings'>) =>
-      eb.or([
-        sql<boolean>`lower(${eb.ref('findings.title')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('findings.description')}) like ${pattern} escape '\\'`,
-      ]),
-    );
-  }
-  return query;
+interface ResolvedFilters extends Omit<FindingFilters, 'search'> {
+  textIds?: number[];
+}
+
+/** Counts per severity from the finding_counts roll-up: a few dozen rows, whatever the number of findings. */
+async function summaryOf(db: DB, tenantId: string, f: ResolvedFilters) {
+  let query = db
+    .selectFrom('finding_counts')
+    .select(['severity', (eb) => eb.fn.sum<number>('n').as('n')])
+    .where('tenant_id', '=', tenantId)
+    .where('site_id', '=', f.siteId ?? '');
+  if (f.severity) query = query.where('severity', '=', f.severity);
+  if (f.category) query = query.where('category', '=', f.category);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.textIds) query = query.where('text_id', 'in', f.textIds);
+  const summary = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const { severity, n } of await query.groupBy('severity').execute()) summary[severity.toLowerCase() as keyof typeof summary] = Number(n);
+  return summary;
+}
+
+/** Ids of one page in list order, read from an index that covers the filters (no row lookups for skipped rows). */
+function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: number; offset: number }) {
+  let query = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', tenantId);
+  if (f.siteId) query = query.where('findings.site_id', '=', f.siteId);
+  if (f.severity) query = query.where('findings.severity', '=', f.severity);
+  if (f.category) query = query.where('findings.category', '=', f.category);
+  if (f.status) query = query.where('findings.status', '=', f.status);
+  if (f.textIds) query = query.where('findings.text_id', 'in', f.textIds);
+  return query.orderBy('findings.severity_rank', 'asc').orderBy('findings.created_at', 'desc').orderBy('findings.id', 'asc').limit(page.limit).offset(page.offset);
 }
 
 export async function listFindings(db: DB, tenantId: string, filters: FindingFilters, page: { limit: number; offset: number }) {
-  const [rows, counts] = await Promise.all([
-    filtered(db, tenantId, filters)
-      .innerJoin('sites', 'sites.id', 'findings.site_id')
-      .select(FINDING_COLUMNS)
-      .orderBy('findings.severity_rank', 'asc')
-      .orderBy('findings.created_at', 'desc')
-      .orderBy('findings.id', 'asc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    filtered(db, tenantId, filters)
-      .select(['findings.severity', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('findings.severity')
-      .execute(),
-  ]);
-  const summary = { critical: 0, high: 0, medium: 0, low: 0 };
-  for (const { severity, n } of counts) summary[severity.toLowerCase() as keyof typeof summary] = Number(n);
-  return { rows, summary, total: summary.critical + summary.high + summary.medium + summary.low };
+  const { search, ...rest } = filters;
+  const resolved: ResolvedFilters = { ...rest, ...(search === undefined ? {} : { textIds: await matchingTextIds(db, search) }) };
+  if (resolved.textIds?.length === 0) return { rows: [], summary: { critical: 0, high: 0, medium: 0, low: 0 }, total: 0 };
+  const summary = await summaryOf(db, tenantId, resolved);
+  const total = summary.critical + summary.high + summary.medium + summary.low;
+  if (page.offset >= total) return { rows: [], summary, total };
+  const rows = await db
+    .selectFrom(pageIds(db, tenantId, resolved, page).as('page'))
+    .innerJoin('findings', 'findings.id', 'page.id')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .innerJoin('sites', 'sites.id', 'findings.site_id')
+    .select(FINDING_COLUMNS)
+    .orderBy('findings.severity_rank', 'asc')
+    .orderBy('findings.created_at', 'desc')
+    .orderBy('findings.id', 'asc')
+    .execute();
+  return { rows, summary, total };
 }
 
 /** The findings one scan observed, with the value that scan saw. */
@@ -80,6 +106,7 @@ export async function findingsOfScan(db: DB, tenantId: string, scanId: string) {
   return db
     .selectFrom('scan_findings')
     .innerJoin('findings', 'findings.id', 'scan_findings.finding_id')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
     .innerJoin('sites', 'sites.id', 'findings.site_id')
     .select([...FINDING_COLUMNS.filter((c) => c !== 'findings.scan_id' && c !== 'findings.actual_value'), 'scan_findings.scan_id', 'scan_findings.actual_value'])
     .where('scan_findings.scan_id', '=', scanId)
@@ -90,7 +117,13 @@ export async function findingsOfScan(db: DB, tenantId: string, scanId: string) {
 }
 
 export async function findFinding(db: DB, id: string) {
-  return db.selectFrom('findings').innerJoin('sites', 'sites.id', 'findings.site_id').select([...FINDING_COLUMNS, 'findings.tenant_id']).where('findings.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('findings')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .innerJoin('sites', 'sites.id', 'findings.site_id')
+    .select([...FINDING_COLUMNS, 'findings.tenant_id'])
+    .where('findings.id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function setFindingStatus(db: DB, id: string, status: string): Promise<void> {

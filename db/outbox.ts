@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from './ids.ts';
 import type { DB } from './database.ts';
 
 export interface OutboxEvent {
@@ -20,12 +20,12 @@ export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEve
   for (const event of events) {
     const subscribers = webhooks.filter((w) => w.events.includes(event.type));
     if (subscribers.length === 0) continue;
-    const id = `msg_${randomUUID().replaceAll('-', '')}`;
+    const id = `msg_${uuidv7().replaceAll('-', '')}`;
     const payload = JSON.stringify({ type: event.type, timestamp: now, data: event.data });
     await trx.insertInto('webhook_messages').values({ id, tenant_id: tenantId, event_type: event.type, payload, created_at: now }).execute();
     await trx
       .insertInto('webhook_deliveries')
-      .values(subscribers.map((w) => ({ id: randomUUID(), message_id: id, webhook_id: w.id, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })))
+      .values(subscribers.map((w) => ({ id: uuidv7(), message_id: id, webhook_id: w.id, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })))
       .execute();
   }
 }
@@ -85,7 +85,7 @@ export async function recordAttempt(db: DB, outcome: AttemptOutcome, disableAfte
     await trx
       .insertInto('webhook_attempts')
       .values({
-        id: randomUUID(),
+        id: uuidv7(),
         delivery_id: outcome.deliveryId,
         webhook_id: outcome.webhookId,
         attempted_at: outcome.attemptedAt,

@@ -1,19 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ScanResult } from '../scanner/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import type { DB } from './database.ts';
-import type { FindingsTable, ScansTable } from './schema.ts';
+import { uuidv7 } from './ids.ts';
+import type { FindingsTable, FindingTextsTable, ScansTable } from './schema.ts';
 
 export type ScanRow = Selectable<ScansTable>;
-export type FindingRow = Selectable<FindingsTable>;
+export type FindingTexts = Omit<Selectable<FindingTextsTable>, 'id'>;
+/** A finding row with its catalog texts. */
+export type FindingRecord = Selectable<FindingsTable> & FindingTexts;
 
 export interface RecordedScan {
   scan: ScanRow;
   /** Findings seen for the first time on the site, or seen again after being resolved. */
-  opened: FindingRow[];
+  opened: FindingRecord[];
   /** Findings this scan no longer saw on a host it covered. */
-  resolved: FindingRow[];
+  resolved: FindingRecord[];
 }
 
 const identity = (type: string, endpoint: string) => `${type}\n${endpoint}`;
@@ -25,6 +27,22 @@ const hostOf = (url: string) => {
   }
 };
 
+/** The id of a set of catalog texts, stored once however many findings share it. */
+async function textIdOf(trx: DB, texts: FindingTexts): Promise<number> {
+  const existing = await trx
+    .selectFrom('finding_texts')
+    .select('id')
+    .where('title', '=', texts.title)
+    .where('description', '=', texts.description)
+    .where('impact', '=', texts.impact)
+    .where('remediation', '=', texts.remediation)
+    .where('expected_value', '=', texts.expected_value)
+    .where('reference_url', '=', texts.reference_url)
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  return (await trx.insertInto('finding_texts').values(texts).returning('id').executeTakeFirstOrThrow()).id;
+}
+
 /**
  * Stores a scan and updates the site's findings; call it inside a transaction. A finding is identified
  * by site + finding_type + endpoint; only findings on the host the scan covered can be resolved by it.
@@ -32,7 +50,7 @@ const hostOf = (url: string) => {
 export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult): Promise<RecordedScan> {
   const count = (severity: string) => result.findings.filter((f) => f.severity === severity).length;
   const scan: ScanRow = {
-    id: randomUUID(),
+    id: uuidv7(),
     tenant_id: tenantId,
     site_id: siteId,
     url: result.url,
@@ -51,50 +69,60 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
   };
   await trx.insertInto('scans').values(scan).execute();
 
-  const existing = new Map(
-    (await trx.selectFrom('findings').selectAll().where('site_id', '=', siteId).execute()).map((f) => [identity(f.finding_type, f.endpoint), f]),
-  );
-  const opened: FindingRow[] = [];
+  const previous = await trx
+    .selectFrom('findings')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .selectAll('findings')
+    .select(['finding_texts.title', 'finding_texts.description', 'finding_texts.impact', 'finding_texts.remediation', 'finding_texts.expected_value', 'finding_texts.reference_url'])
+    .where('findings.site_id', '=', siteId)
+    .execute();
+  const existing = new Map(previous.map((f) => [identity(f.finding_type, f.endpoint), f]));
+  const opened: FindingRecord[] = [];
   const seen = new Set<string>();
   for (const f of result.findings) {
     const key = identity(f.finding_type, f.endpoint);
     seen.add(key);
-    const previous = existing.get(key);
-    const texts = {
-      scan_id: scan.id,
-      category: f.category,
-      severity: f.severity,
-      severity_rank: SEVERITIES.indexOf(f.severity),
+    const texts: FindingTexts = {
       title: f.title,
       description: f.description,
       impact: f.impact,
       remediation: f.remediation,
-      actual_value: f.actual_value,
       expected_value: f.expected_value,
       reference_url: f.reference_url,
+    };
+    const observed = {
+      scan_id: scan.id,
+      category: f.category,
+      severity: f.severity,
+      severity_rank: SEVERITIES.indexOf(f.severity),
+      text_id: await textIdOf(trx, texts),
+      actual_value: f.actual_value,
       last_seen_at: scan.scanned_at,
     };
-    let row: FindingRow;
-    if (!previous) {
-      row = { id: randomUUID(), tenant_id: tenantId, site_id: siteId, finding_type: f.finding_type, endpoint: f.endpoint, status: 'OPEN', created_at: scan.scanned_at, resolved_at: null, ...texts };
+    const before = existing.get(key);
+    let record: FindingRecord;
+    if (!before) {
+      const row = { id: uuidv7(), tenant_id: tenantId, site_id: siteId, finding_type: f.finding_type, endpoint: f.endpoint, status: 'OPEN', created_at: scan.scanned_at, resolved_at: null, ...observed };
       await trx.insertInto('findings').values(row).execute();
-      opened.push(row);
+      record = { ...row, ...texts };
+      opened.push(record);
     } else {
-      const reopened = previous.status === 'RESOLVED';
-      row = { ...previous, ...texts, status: reopened ? 'OPEN' : previous.status, resolved_at: reopened ? null : previous.resolved_at };
-      await trx.updateTable('findings').set({ ...texts, status: row.status, resolved_at: row.resolved_at }).where('id', '=', row.id).execute();
-      if (reopened) opened.push(row);
+      const reopened = before.status === 'RESOLVED';
+      const changes = { ...observed, status: reopened ? 'OPEN' : before.status, resolved_at: reopened ? null : before.resolved_at };
+      await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
+      record = { ...before, ...changes, ...texts };
+      if (reopened) opened.push(record);
     }
-    await trx.insertInto('scan_findings').values({ scan_id: scan.id, finding_id: row.id, actual_value: f.actual_value }).execute();
+    await trx.insertInto('scan_findings').values({ scan_id: scan.id, finding_id: record.id, actual_value: f.actual_value }).execute();
   }
 
   const scannedHost = hostOf(result.url);
-  const resolved: FindingRow[] = [];
-  for (const [key, previous] of existing) {
-    if (seen.has(key) || !['OPEN', 'IN_PROGRESS'].includes(previous.status) || hostOf(previous.endpoint) !== scannedHost) continue;
-    const row = { ...previous, status: 'RESOLVED', resolved_at: scan.scanned_at };
-    await trx.updateTable('findings').set({ status: row.status, resolved_at: row.resolved_at }).where('id', '=', row.id).execute();
-    resolved.push(row);
+  const resolved: FindingRecord[] = [];
+  for (const [key, before] of existing) {
+    if (seen.has(key) || !['OPEN', 'IN_PROGRESS'].includes(before.status) || hostOf(before.endpoint) !== scannedHost) continue;
+    const record = { ...before, status: 'RESOLVED', resolved_at: scan.scanned_at };
+    await trx.updateTable('findings').set({ status: record.status, resolved_at: record.resolved_at }).where('id', '=', record.id).execute();
+    resolved.push(record);
   }
   if (result.detected_platform) {
     await trx.updateTable('sites').set({ detected_platform: result.detected_platform }).where('id', '=', siteId).execute();

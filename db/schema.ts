@@ -91,17 +91,34 @@ export interface FindingsTable {
   /** 0 for CRITICAL … 3 for LOW, for sorting. */
   severity_rank: number;
   status: string;
+  /** The catalog texts (title, description, impact, remediation, expected value, reference). */
+  text_id: number;
+  endpoint: string;
+  actual_value: string | null;
+  created_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+}
+
+export interface FindingTextsTable {
+  id: Generated<number>;
   title: string;
   description: string;
   impact: string;
   remediation: string;
-  endpoint: string;
-  actual_value: string | null;
   expected_value: string;
   reference_url: string;
-  created_at: string;
-  last_seen_at: string;
-  resolved_at: string | null;
+}
+
+export interface FindingCountsTable {
+  tenant_id: string;
+  /** '' for the tenant-wide roll-up. */
+  site_id: string;
+  text_id: number;
+  category: string;
+  status: string;
+  severity: string;
+  n: number;
 }
 
 export interface ScanFindingsTable {
@@ -188,6 +205,8 @@ export interface Database {
   sites: SitesTable;
   scans: ScansTable;
   findings: FindingsTable;
+  finding_texts: FindingTextsTable;
+  finding_counts: FindingCountsTable;
   scan_findings: ScanFindingsTable;
   suggestions: SuggestionsTable;
   webhooks: WebhooksTable;

@@ -1,4 +1,4 @@
-import type { FindingRow, ScanRow } from '../../db/scans.ts';
+import type { FindingRecord, ScanRow } from '../../db/scans.ts';
 import type { FindingStatus, Grade, Severity, Category } from '../vocabulary.ts';
 
 /** The scan create object of SPEC 2.3 (the POST /scan response and the scan_completed data). */
@@ -17,7 +17,7 @@ export function scanCreatedView(scan: ScanRow) {
 }
 
 /** The finding object of SPEC 2.4 (webhook data for finding_new and finding_resolved). */
-export function findingView(row: FindingRow, site: { name: string; url: string }) {
+export function findingView(row: FindingRecord, site: { name: string; url: string }) {
   return {
     id: row.id,
     scan_id: row.scan_id,
