@@ -1,16 +1,203 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { openMigratedDatabase } from '../db/database.ts';
+import * as admin from '../server/services/admin.ts';
 import { createCa } from '../test/support/test-ca.ts';
-import { benchScan } from './scan-bench.ts';
-import { printTable } from './stats.ts';
+import { benchTenant, extraKey, seedFindings, seedScans } from './seed.ts';
+import { median, percentile, printTable, type BenchRow } from './stats.ts';
 
-// Fixture sites need the test CA that the test suite makes at start.
-const dir = mkdtempSync(join(tmpdir(), 'scanner-bench-ca-'));
+const ROUNDS = 3;
+const LOAD_SECONDS = 5;
+const SAMPLES = 200;
+const MB = 1024 * 1024;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const dir = mkdtempSync(join(tmpdir(), 'scanner-bench-'));
+// Fixture sites sign their certificates with a test CA, as in the test suite.
 const ca = createCa();
 writeFileSync(join(dir, 'ca.pem'), ca.certPem);
 writeFileSync(join(dir, 'ca-key.pem'), ca.keyPem);
 process.env.TEST_CA_DIR = dir;
+const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import('../test/support/sites.ts');
 
-console.log(`Benchmark run ${new Date().toISOString()} on ${(await import('node:os')).cpus().length} cores, Node ${process.version}`);
-printTable([...(await benchScan())]);
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('bench server ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+async function loadTest(url: string, key: string): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: LOAD_SECONDS, headers: { authorization: `Bearer ${key}` } });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function latencies(url: string, key: string, samples = SAMPLES): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 5; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
+    if (i >= 5) times.push(performance.now() - started);
+  }
+  return times;
+}
+
+const rows: BenchRow[] = [];
+const dbPath = join(dir, 'bench.db');
+try {
+  log(`Benchmark on ${cpus().length} cores, Node ${process.version}; database ${dbPath}`);
+  const db = await openMigratedDatabase(dbPath);
+  log('Seeding 1,000,000 findings …');
+  const { largest, seconds } = await seedFindings(db, log);
+  rows.push({ name: 'seed 1,000,000 findings / 10,000 sites / 100 tenants', value: `${seconds.toFixed(1)} s`, baseline: '-', ratio: null, target: '< 120 s', met: seconds < 120 });
+  log('Seeding scans up to 100,000 for the largest tenant …');
+  await seedScans(db, largest, 100_000);
+  const facadeTenant = await benchTenant(db, 'Facade tenant');
+  const facadeSite = await admin.createSite(db, facadeTenant.tenantId, 'Facade', 'https://facade.bench.example/');
+  await seedScans(db, { tenantId: facadeTenant.tenantId, key: facadeTenant.key, siteIds: [facadeSite.id] }, 200);
+  const loadKeys = await Promise.all(Array.from({ length: ROUNDS * 3 }, () => extraKey(db, facadeTenant.userId)));
+  const scanTenant = await benchTenant(db, 'Scan tenant');
+  await db.destroy();
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startServer({ DATABASE_PATH: dbPath, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const stats = async () => (await (await fetch(`${base}/bench/stats`)).json()) as { rss: number; peakRss: number; loopMaxMs: number };
+  try {
+    const startRss = (await stats()).rss;
+    rows.push({ name: 'resident memory after start', value: `${(startRss / MB).toFixed(0)} MB`, baseline: '-', ratio: null, target: '-', met: true });
+
+    log('Facade overhead (autocannon, 10 connections) …');
+    const variants = {
+      plain: `${base}/bench/plain/scans`,
+      rest: `${base}/api/agent/scans?limit=20`,
+      trpc: `${base}/trpc/scans.list?input=${encodeURIComponent(JSON.stringify({ limit: 20 }))}`,
+    };
+    const rps: Record<keyof typeof variants, number[]> = { plain: [], rest: [], trpc: [] };
+    let keyIndex = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of Object.keys(variants) as Array<keyof typeof variants>) rps[name].push(await loadTest(variants[name], loadKeys[keyIndex++]!));
+    }
+    const plain = median(rps.plain);
+    for (const name of ['rest', 'trpc'] as const) {
+      const value = median(rps[name]);
+      rows.push({
+        name: `${name === 'rest' ? 'GET /api/agent/scans?limit=20' : 'GET /trpc/scans.list'} req/s (median of ${ROUNDS})`,
+        value: `${value.toFixed(0)} req/s`,
+        baseline: `${plain.toFixed(0)} req/s plain Fastify route`,
+        ratio: value / plain,
+        target: '>= 0.70 of plain',
+        met: value / plain >= 0.7,
+      });
+    }
+
+    log('Findings latency on the largest tenant (200,000 findings) …');
+    const site = largest.siteIds[17]!;
+    const findingQueries: Array<[string, string, number]> = [
+      ['no filter', '', 15],
+      ['severity', 'severity=HIGH', 15],
+      ['category', 'category=EXPOSED_ENDPOINT', 15],
+      ['status', 'status=ACCEPTED_RISK', 15],
+      ['site_id', `site_id=${site}`, 15],
+      ['severity+category+status', 'severity=MEDIUM&category=SECURITY_HEADER&status=IN_PROGRESS', 15],
+      ['status+site_id', `status=OPEN&site_id=${site}`, 15],
+      ['search common word ("een")', 'search=een', 50],
+      ['search rare word ("heapdump")', 'search=heapdump', 50],
+      ['search + filters', 'search=cookie&status=OPEN&severity=MEDIUM', 50],
+      ['deep page offset=100000', 'offset=100000', 15],
+      ['deep page offset=100000 + category', 'category=SECURITY_HEADER&offset=30000', 15],
+    ];
+    for (const [label, query, bound] of findingQueries) {
+      const times = await latencies(`${base}/api/agent/findings?${query}`, largest.key);
+      const p95 = percentile(times, 95);
+      rows.push({ name: `GET /findings ${label}, p95 of ${SAMPLES}`, value: `${p95.toFixed(2)} ms`, baseline: `p50 ${median(times).toFixed(2)} ms`, ratio: null, target: `<= ${bound} ms`, met: p95 <= bound });
+    }
+
+    log('Scan list latency at 100,000 scans …');
+    const scanQueries: Array<[string, string]> = [
+      ['no filter', ''],
+      ['site_id', `site_id=${site}`],
+      ['grade', 'grade=matig'],
+      ['since', 'since=2026-02-20T00:00:00Z'],
+      ['until', 'until=2026-02-10T00:00:00Z'],
+      ['since+until', 'since=2026-02-05T00:00:00Z&until=2026-02-25T00:00:00Z'],
+      ['grade+since+until', 'grade=goed&since=2026-02-05T00:00:00Z&until=2026-02-25T00:00:00Z'],
+      ['site_id+grade+since', `site_id=${site}&grade=zwak&since=2026-02-01T00:00:00Z`],
+      ['offset=50000', 'offset=50000'],
+    ];
+    for (const [label, query] of scanQueries) {
+      const times = await latencies(`${base}/api/agent/scans?${query}`, largest.key);
+      const p95 = percentile(times, 95);
+      rows.push({ name: `GET /scans ${label}, p95 of ${SAMPLES}`, value: `${p95.toFixed(2)} ms`, baseline: `p50 ${median(times).toFixed(2)} ms`, ratio: null, target: '<= 15 ms', met: p95 <= 15 });
+    }
+
+    log('Scans of loopback fixture sites …');
+    const reopened = await openMigratedDatabase(dbPath);
+    const fixtures = await Promise.all(Array.from({ length: 20 }, (_, i) => [leakyWordPressSite, softNotFoundSite, singlePageAppSite][i % 3]!()));
+    const siteIds: string[] = [];
+    for (const [i, fixture] of fixtures.entries()) siteIds.push((await admin.createSite(reopened, scanTenant.tenantId, `Fixture ${i}`, fixture.url)).id);
+    await reopened.destroy();
+    const scanOnce = async (siteId: string) => {
+      const started = performance.now();
+      const response = await fetch(`${base}/api/agent/scan`, { method: 'POST', headers: { authorization: `Bearer ${scanTenant.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ site_id: siteId }) });
+      await response.arrayBuffer();
+      if (response.status !== 201) throw new Error(`scan: HTTP ${response.status}`);
+      return performance.now() - started;
+    };
+    await scanOnce(siteIds[0]!);
+    const single: number[] = [];
+    const before = fixtures[0]!.requests.length;
+    for (let i = 0; i < 15; i++) single.push(await scanOnce(siteIds[0]!));
+    const perScan = (fixtures[0]!.requests.length - before) / 15;
+    const bare: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const started = performance.now();
+      for (let j = 0; j < perScan; j += 8) {
+        await Promise.all(Array.from({ length: Math.min(8, perScan - j) }, (_, n) => fetch(`${fixtures[0]!.url}bare-${j + n}`).then((r) => r.arrayBuffer())));
+      }
+      bare.push(performance.now() - started);
+    }
+    rows.push({
+      name: 'POST /api/agent/scan, leaky WordPress fixture, median of 15',
+      value: `${median(single).toFixed(1)} ms, ${perScan.toFixed(0)} HTTP requests + 4 TLS handshakes`,
+      baseline: `${median(bare).toFixed(1)} ms for ${perScan.toFixed(0)} bare fetches`,
+      ratio: median(single) / median(bare),
+      target: '<= 150 ms',
+      met: median(single) <= 150,
+    });
+    await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
+    const concurrent = await Promise.all(siteIds.map(scanOnce));
+    const loopMax = (await stats()).loopMaxMs;
+    rows.push({ name: '20 concurrent scans of different fixture sites, p95', value: `${percentile(concurrent, 95).toFixed(0)} ms (all 20 completed)`, baseline: `single scan ${median(single).toFixed(0)} ms`, ratio: percentile(concurrent, 95) / median(single), target: '<= 2000 ms', met: percentile(concurrent, 95) <= 2000 });
+    rows.push({ name: 'event loop delay max during the concurrent scans', value: `${loopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '<= 50 ms', met: loopMax <= 50 });
+    await Promise.all(fixtures.map((f) => f.close()));
+
+    const peak = (await stats()).peakRss;
+    rows.push({ name: 'peak resident memory (load, queries, scans)', value: `${(peak / MB).toFixed(0)} MB`, baseline: `${(startRss / MB).toFixed(0)} MB after start`, ratio: peak / startRss, target: '<= 300 MB', met: peak <= 300 * MB });
+  } finally {
+    server.kill('SIGTERM');
+  }
+  console.log(`\nBenchmark ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}\n`);
+  printTable(rows);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { SEVERITIES, type Severity } from '../scanner/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export interface FindingFilters {
@@ -74,7 +75,7 @@ async function summaryOf(db: DB, tenantId: string, f: ResolvedFilters) {
 function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: number; offset: number }) {
   let query = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', tenantId);
   if (f.siteId) query = query.where('findings.site_id', '=', f.siteId);
-  if (f.severity) query = query.where('findings.severity', '=', f.severity);
+  if (f.severity) query = query.where('findings.severity_rank', '=', SEVERITIES.indexOf(f.severity as Severity));
   if (f.category) query = query.where('findings.category', '=', f.category);
   if (f.status) query = query.where('findings.status', '=', f.status);
   if (f.textIds) query = query.where('findings.text_id', 'in', f.textIds);

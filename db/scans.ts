@@ -167,18 +167,19 @@ const SCAN_LIST_COLUMNS = [
 ] as const;
 
 export async function listScans(db: DB, tenantId: string, filters: ScanFilters, page: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([
-    filteredScans(db, tenantId, filters)
-      .innerJoin('sites', 'sites.id', 'scans.site_id')
-      .select(SCAN_LIST_COLUMNS)
-      .orderBy('scans.scanned_at', 'desc')
-      .orderBy('scans.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    filteredScans(db, tenantId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const total = Number((await filteredScans(db, tenantId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  if (page.offset >= total) return { rows: [], total };
+  // The page's ids come from an index alone; only those rows are read and joined.
+  const pageIds = filteredScans(db, tenantId, filters).select('scans.id').orderBy('scans.scanned_at', 'desc').orderBy('scans.id', 'desc').limit(page.limit).offset(page.offset);
+  const rows = await db
+    .selectFrom(pageIds.as('page'))
+    .innerJoin('scans', 'scans.id', 'page.id')
+    .innerJoin('sites', 'sites.id', 'scans.site_id')
+    .select(SCAN_LIST_COLUMNS)
+    .orderBy('scans.scanned_at', 'desc')
+    .orderBy('scans.id', 'desc')
+    .execute();
+  return { rows, total };
 }
 
 export async function findScan(db: DB, tenantId: string, scanId: string) {

@@ -4,6 +4,7 @@ import got, { type Got } from 'got';
 import { assertLiteralHostAllowed, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { refusalIn } from './errors.ts';
 import { toHeaderMap } from './headers.ts';
+import { nextTurn } from './turns.ts';
 import type { FetchedResponse } from './types.ts';
 
 export interface HttpClientOptions extends AddressPolicy {
@@ -24,11 +25,37 @@ export interface FetchOptions {
 
 export const USER_AGENT = 'WebsiteSecurityScanner/1.0 (security scan)';
 
+const clients = new Map<boolean, Got>();
+
+/**
+ * One got instance per address policy, shared by all scans: building got options is costly, and
+ * twenty scans starting together would otherwise block the event loop while each builds its own.
+ */
+function gotFor(allowPrivateTargets: boolean): Got {
+  let client = clients.get(allowPrivateTargets);
+  if (!client) {
+    client = got.extend({
+      dnsLookup: guardedLookup({ allowPrivateTargets }) as never,
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      decompress: true,
+      // Certificates are judged by the TLS probe; here we want the headers even when the chain is bad,
+      // and legacy protocols so a TLS 1.0-only site still yields a page.
+      https: { rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' },
+      headers: { 'user-agent': USER_AGENT, accept: '*/*' },
+    });
+    clients.set(allowPrivateTargets, client);
+  }
+  return client;
+}
+
 /** One scan's HTTP client: guarded addresses, timeouts, byte caps, keep-alive and a request count. */
 export class HttpClient {
   requestCount = 0;
   private readonly got: Got;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly timeout: { lookup: number; connect: number; secureConnect: number; request: number };
 
   constructor(private readonly options: HttpClientOptions) {
     this.agents = {
@@ -36,21 +63,8 @@ export class HttpClient {
       https: new https.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerHost }),
     };
     const connectTimeout = Math.min(5_000, options.requestTimeoutMs);
-    this.got = got.extend({
-      agent: this.agents,
-      dnsLookup: guardedLookup(options) as never,
-      dnsCache: undefined,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      decompress: true,
-      signal: options.signal,
-      timeout: { lookup: connectTimeout, connect: connectTimeout, secureConnect: connectTimeout, request: options.requestTimeoutMs },
-      // Certificates are judged by the TLS probe; here we want the headers even when the chain is bad,
-      // and legacy protocols so a TLS 1.0-only site still yields a page.
-      https: { rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' },
-      headers: { 'user-agent': USER_AGENT, accept: '*/*' },
-    });
+    this.timeout = { lookup: connectTimeout, connect: connectTimeout, secureConnect: connectTimeout, request: options.requestTimeoutMs };
+    this.got = gotFor(options.allowPrivateTargets);
   }
 
   /**
@@ -60,6 +74,9 @@ export class HttpClient {
   async fetch(url: string, options: FetchOptions): Promise<FetchedResponse | null> {
     assertLiteralHostAllowed(new URL(url).hostname, this.options);
     this.requestCount += 1;
+    // Building a got request costs about a millisecond; starting each on its own turn of the event
+    // loop keeps concurrent scans from stacking dozens of them into one long blocking stretch.
+    await nextTurn();
     try {
       return await this.read(url, options);
     } catch (error) {
@@ -75,6 +92,9 @@ export class HttpClient {
         method: options.method ?? 'GET',
         body: options.body,
         headers: options.headers,
+        agent: this.agents,
+        signal: this.options.signal,
+        timeout: this.timeout,
       });
       const chunks: Buffer[] = [];
       let size = 0;
