@@ -7,6 +7,7 @@ import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import * as usageCounters from './migrations/0003_usage_counters.ts';
 import * as findingsAtScale from './migrations/0004_findings_at_scale.ts';
 import * as scanListIndexes from './migrations/0005_scan_list_indexes.ts';
+import * as scanCounts from './migrations/0006_scan_counts.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_usage_counters': usageCounters,
   '0004_findings_at_scale': findingsAtScale,
   '0005_scan_list_indexes': scanListIndexes,
+  '0006_scan_counts': scanCounts,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -72,8 +72,9 @@ async function summaryOf(db: DB, tenantId: string, f: ResolvedFilters) {
 }
 
 /** Ids of one page in list order, read from an index that covers the filters (no row lookups for skipped rows). */
-function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: number; offset: number }) {
+function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: number; offset: number; fromRank: number }) {
   let query = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', tenantId);
+  if (page.fromRank > 0) query = query.where('findings.severity_rank', '>=', page.fromRank);
   if (f.siteId) query = query.where('findings.site_id', '=', f.siteId);
   if (f.severity) query = query.where('findings.severity_rank', '=', SEVERITIES.indexOf(f.severity as Severity));
   if (f.category) query = query.where('findings.category', '=', f.category);
@@ -89,8 +90,14 @@ export async function listFindings(db: DB, tenantId: string, filters: FindingFil
   const summary = await summaryOf(db, tenantId, resolved);
   const total = summary.critical + summary.high + summary.medium + summary.low;
   if (page.offset >= total) return { rows: [], summary, total };
+  // The list is ordered by severity first and the summary knows how many findings each severity has,
+  // so a deep page starts its index walk at its own severity instead of stepping over the ones before.
+  const perRank = [summary.critical, summary.high, summary.medium, summary.low];
+  let fromRank = 0;
+  let skipped = 0;
+  while (fromRank < perRank.length - 1 && skipped + perRank[fromRank]! <= page.offset) skipped += perRank[fromRank++]!;
   const rows = await db
-    .selectFrom(pageIds(db, tenantId, resolved, page).as('page'))
+    .selectFrom(pageIds(db, tenantId, resolved, { limit: page.limit, offset: page.offset - skipped, fromRank }).as('page'))
     .innerJoin('findings', 'findings.id', 'page.id')
     .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
     .innerJoin('sites', 'sites.id', 'findings.site_id')

@@ -133,8 +133,12 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
 export interface ScanFilters {
   siteId?: string;
   grade?: string;
+  /** Strictly after. */
   since?: string;
+  /** Strictly before. */
   until?: string;
+  /** At or after (used internally for day boundaries). */
+  sinceInclusive?: string;
 }
 
 function filteredScans(db: DB, tenantId: string, filters: ScanFilters) {
@@ -142,6 +146,7 @@ function filteredScans(db: DB, tenantId: string, filters: ScanFilters) {
   if (filters.siteId) query = query.where('scans.site_id', '=', filters.siteId);
   if (filters.grade) query = query.where('scans.grade', '=', filters.grade);
   if (filters.since) query = query.where('scans.scanned_at', '>', filters.since);
+  if (filters.sinceInclusive) query = query.where('scans.scanned_at', '>=', filters.sinceInclusive);
   if (filters.until) query = query.where('scans.scanned_at', '<', filters.until);
   return query;
 }
@@ -166,8 +171,35 @@ const SCAN_LIST_COLUMNS = [
   'scans.scanned_at',
 ] as const;
 
+const dayOf = (moment: string) => moment.slice(0, 10);
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+/**
+ * The number of scans matching the filters: whole days from the scan_counts roll-up, and only the
+ * partial first and last day counted row by row.
+ */
+export async function countScans(db: DB, tenantId: string, filters: ScanFilters): Promise<number> {
+  const exact = async (range: ScanFilters) =>
+    Number((await filteredScans(db, tenantId, range).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const { since, until } = filters;
+  if (since && until && since >= until) return 0;
+  if (since && until && dayOf(since) === dayOf(until)) return exact(filters);
+  let days = db
+    .selectFrom('scan_counts')
+    .select((eb) => eb.fn.sum<number>('n').as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('site_id', '=', filters.siteId ?? '')
+    .where('grade', '=', filters.grade ?? '');
+  if (since) days = days.where('day', '>', dayOf(since));
+  if (until) days = days.where('day', '<', dayOf(until));
+  let total = Number((await days.executeTakeFirstOrThrow()).n ?? 0);
+  if (since) total += await exact({ ...filters, until: nextDay(dayOf(since)) });
+  if (until) total += await exact({ ...filters, sinceInclusive: `${dayOf(until)}T00:00:00.000Z` });
+  return total;
+}
+
 export async function listScans(db: DB, tenantId: string, filters: ScanFilters, page: { limit: number; offset: number }) {
-  const total = Number((await filteredScans(db, tenantId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await countScans(db, tenantId, filters);
   if (page.offset >= total) return { rows: [], total };
   // The page's ids come from an index alone; only those rows are read and joined.
   const pageIds = filteredScans(db, tenantId, filters).select('scans.id').orderBy('scans.scanned_at', 'desc').orderBy('scans.id', 'desc').limit(page.limit).offset(page.offset);

@@ -196,6 +196,17 @@ export interface UsageCountersTable {
   count: number;
 }
 
+export interface ScanCountsTable {
+  tenant_id: string;
+  /** '' for all sites. */
+  site_id: string;
+  /** '' for all grades. */
+  grade: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  n: number;
+}
+
 export interface Database {
   plans: PlansTable;
   feature_flags: FeatureFlagsTable;
@@ -214,4 +225,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   usage_counters: UsageCountersTable;
+  scan_counts: ScanCountsTable;
 }

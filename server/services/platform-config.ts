@@ -1,9 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DB } from '../../db/database.ts';
 import { listFeatureFlags, listPlans, platformStats } from '../../db/platform.ts';
 import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../vocabulary.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+/** The project's package.json, found from this module whether it runs from source or from dist/. */
+function packageJson(): { version: string } {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return JSON.parse(readFileSync(candidate, 'utf8'));
+    if (dirname(dir) === dir) throw new Error('package.json not found');
+  }
+}
+
+const pkg = packageJson();
 
 export const PLATFORM_VERSION = pkg.version;
 
