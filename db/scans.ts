@@ -27,25 +27,32 @@ const hostOf = (url: string) => {
   }
 };
 
-/** The id of a set of catalog texts, stored once however many findings share it. */
-async function textIdOf(trx: DB, texts: FindingTexts): Promise<number> {
-  const existing = await trx
-    .selectFrom('finding_texts')
-    .select('id')
-    .where('title', '=', texts.title)
-    .where('description', '=', texts.description)
-    .where('impact', '=', texts.impact)
-    .where('remediation', '=', texts.remediation)
-    .where('expected_value', '=', texts.expected_value)
-    .where('reference_url', '=', texts.reference_url)
-    .executeTakeFirst();
-  if (existing) return existing.id;
-  return (await trx.insertInto('finding_texts').values(texts).returning('id').executeTakeFirstOrThrow()).id;
+const TEXT_FIELDS = ['title', 'description', 'impact', 'remediation', 'expected_value', 'reference_url'] as const;
+const textKey = (t: FindingTexts) => TEXT_FIELDS.map((field) => t[field]).join('\u0000');
+
+/** Ids of sets of catalog texts, each stored once however many findings share it. */
+async function textIdsOf(trx: DB, wanted: FindingTexts[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const titles = [...new Set(wanted.map((t) => t.title))];
+  if (titles.length === 0) return ids;
+  for (const row of await trx.selectFrom('finding_texts').selectAll().where('title', 'in', titles).execute()) ids.set(textKey(row), row.id);
+  for (const texts of wanted) {
+    const key = textKey(texts);
+    if (!ids.has(key)) ids.set(key, (await trx.insertInto('finding_texts').values(texts).returning('id').executeTakeFirstOrThrow()).id);
+  }
+  return ids;
+}
+
+const CHUNK = 100;
+
+async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
 /**
  * Stores a scan and updates the site's findings; call it inside a transaction. A finding is identified
  * by site + finding_type + endpoint; only findings on the host the scan covered can be resolved by it.
+ * Writes are batched: a rescan that sees the same issues costs a handful of statements.
  */
 export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult): Promise<RecordedScan> {
   const count = (severity: string) => result.findings.filter((f) => f.severity === severity).length;
@@ -73,57 +80,55 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     .selectFrom('findings')
     .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
     .selectAll('findings')
-    .select(['finding_texts.title', 'finding_texts.description', 'finding_texts.impact', 'finding_texts.remediation', 'finding_texts.expected_value', 'finding_texts.reference_url'])
+    .select(TEXT_FIELDS.map((field) => `finding_texts.${field}` as const))
     .where('findings.site_id', '=', siteId)
     .execute();
   const existing = new Map(previous.map((f) => [identity(f.finding_type, f.endpoint), f]));
+  const textsOf = (f: ScanResult['findings'][number]): FindingTexts => Object.fromEntries(TEXT_FIELDS.map((field) => [field, f[field]])) as FindingTexts;
+  const textIds = await textIdsOf(trx, result.findings.map(textsOf));
+
   const opened: FindingRecord[] = [];
+  const inserted: Selectable<FindingsTable>[] = [];
+  const stillSeen: string[] = [];
+  const scanFindings: Array<{ scan_id: string; finding_id: string; actual_value: string | null }> = [];
   const seen = new Set<string>();
   for (const f of result.findings) {
     const key = identity(f.finding_type, f.endpoint);
+    if (seen.has(key)) continue;
     seen.add(key);
-    const texts: FindingTexts = {
-      title: f.title,
-      description: f.description,
-      impact: f.impact,
-      remediation: f.remediation,
-      expected_value: f.expected_value,
-      reference_url: f.reference_url,
-    };
+    const texts = textsOf(f);
     const observed = {
-      scan_id: scan.id,
       category: f.category,
       severity: f.severity,
       severity_rank: SEVERITIES.indexOf(f.severity),
-      text_id: await textIdOf(trx, texts),
+      text_id: textIds.get(textKey(texts))!,
       actual_value: f.actual_value,
-      last_seen_at: scan.scanned_at,
     };
     const before = existing.get(key);
-    let record: FindingRecord;
     if (!before) {
-      const row = { id: uuidv7(), tenant_id: tenantId, site_id: siteId, finding_type: f.finding_type, endpoint: f.endpoint, status: 'OPEN', created_at: scan.scanned_at, resolved_at: null, ...observed };
-      await trx.insertInto('findings').values(row).execute();
-      record = { ...row, ...texts };
-      opened.push(record);
-    } else {
-      const reopened = before.status === 'RESOLVED';
-      const changes = { ...observed, status: reopened ? 'OPEN' : before.status, resolved_at: reopened ? null : before.resolved_at };
-      await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
-      record = { ...before, ...changes, ...texts };
-      if (reopened) opened.push(record);
+      const row = { id: uuidv7(), tenant_id: tenantId, site_id: siteId, scan_id: scan.id, finding_type: f.finding_type, endpoint: f.endpoint, status: 'OPEN', created_at: scan.scanned_at, last_seen_at: scan.scanned_at, resolved_at: null, ...observed };
+      inserted.push(row);
+      opened.push({ ...row, ...texts });
+      scanFindings.push({ scan_id: scan.id, finding_id: row.id, actual_value: f.actual_value });
+      continue;
     }
-    await trx.insertInto('scan_findings').values({ scan_id: scan.id, finding_id: record.id, actual_value: f.actual_value }).execute();
+    stillSeen.push(before.id);
+    scanFindings.push({ scan_id: scan.id, finding_id: before.id, actual_value: f.actual_value });
+    const reopened = before.status === 'RESOLVED';
+    const changed = reopened || (Object.keys(observed) as Array<keyof typeof observed>).some((field) => before[field] !== observed[field]);
+    const changes = { ...observed, status: reopened ? 'OPEN' : before.status, resolved_at: reopened ? null : before.resolved_at };
+    if (changed) await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
+    if (reopened) opened.push({ ...before, ...changes, ...texts, scan_id: scan.id, last_seen_at: scan.scanned_at });
   }
+  await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
+  await inChunks(stillSeen, (ids) => trx.updateTable('findings').set({ scan_id: scan.id, last_seen_at: scan.scanned_at }).where('id', 'in', ids).execute());
+  await inChunks(scanFindings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
 
   const scannedHost = hostOf(result.url);
-  const resolved: FindingRecord[] = [];
-  for (const [key, before] of existing) {
-    if (seen.has(key) || !['OPEN', 'IN_PROGRESS'].includes(before.status) || hostOf(before.endpoint) !== scannedHost) continue;
-    const record = { ...before, status: 'RESOLVED', resolved_at: scan.scanned_at };
-    await trx.updateTable('findings').set({ status: record.status, resolved_at: record.resolved_at }).where('id', '=', record.id).execute();
-    resolved.push(record);
-  }
+  const resolved: FindingRecord[] = [...existing]
+    .filter(([key, before]) => !seen.has(key) && ['OPEN', 'IN_PROGRESS'].includes(before.status) && hostOf(before.endpoint) === scannedHost)
+    .map(([, before]) => ({ ...before, status: 'RESOLVED', resolved_at: scan.scanned_at }));
+  await inChunks(resolved.map((r) => r.id), (ids) => trx.updateTable('findings').set({ status: 'RESOLVED', resolved_at: scan.scanned_at }).where('id', 'in', ids).execute());
   if (result.detected_platform) {
     await trx.updateTable('sites').set({ detected_platform: result.detected_platform }).where('id', '=', siteId).execute();
   }

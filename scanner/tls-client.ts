@@ -2,6 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { refusalIn } from './errors.ts';
+import { nextTurn } from './turns.ts';
 import type { CertificateEvidence, TlsEvidence, TlsVersion } from './types.ts';
 
 export const TLS_VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
@@ -17,8 +18,25 @@ export interface TlsProbeOptions extends AddressPolicy {
   signal: AbortSignal;
 }
 
+const contexts = new Map<TlsVersion, tls.SecureContext>();
+
+/**
+ * One secure context per protocol version, built once: building one loads the trust store, and
+ * twenty scans with four handshakes each would otherwise block the event loop while they are built.
+ */
+function contextFor(version: TlsVersion): tls.SecureContext {
+  let context = contexts.get(version);
+  if (!context) {
+    // OpenSSL refuses TLS 1.0/1.1 at its default security level, so lower it to test for them.
+    context = tls.createSecureContext({ minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' });
+    contexts.set(version, context);
+  }
+  return context;
+}
+
 /** One handshake limited to a single protocol version; null when the server refuses it. */
-function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+async function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+  await nextTurn();
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return resolve(null);
     const socket = tls.connect({
@@ -26,10 +44,7 @@ function handshake(host: string, port: number, version: TlsVersion, options: Tls
       port,
       servername: net.isIP(host) ? undefined : host,
       lookup: guardedLookup(options) as never,
-      minVersion: version,
-      maxVersion: version,
-      // OpenSSL refuses TLS 1.0/1.1 at its default security level, so lower it to test for them.
-      ciphers: 'DEFAULT@SECLEVEL=0',
+      secureContext: contextFor(version),
       rejectUnauthorized: false,
     });
     const done = (result: Handshake | null, error?: unknown) => {

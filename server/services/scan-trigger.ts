@@ -2,6 +2,7 @@ import { enqueueEvents } from '../../db/outbox.ts';
 import { recordScan, type RecordedScan } from '../../db/scans.ts';
 import { findSite } from '../../db/sites.ts';
 import { scanSite, ScanError } from '../../scanner/index.ts';
+import { nextTurn } from '../../scanner/turns.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../../db/database.ts';
 import type { Principal } from '../auth.ts';
@@ -49,6 +50,9 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
     if (error instanceof ScanError) throw badRequest(error.message);
     throw error;
   }
+  // Each write transaction starts on its own turn of the event loop, so scans finishing together
+  // do not run their transactions back to back in one blocking stretch.
+  await nextTurn();
   return deps.db.transaction().execute(async (trx) => {
     const recorded = await recordScan(trx, tenantId, site.id, result);
     await enqueueEvents(trx, tenantId, [
