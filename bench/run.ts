@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../server/services/admin.ts';
+import { freePort } from '../test/support/net.ts';
 import { createCa } from '../test/support/test-ca.ts';
+import { queryPlans } from './query-plans.ts';
 import { benchTenant, extraKey, seedFindings, seedScans } from './seed.ts';
 import { median, percentile, printTable, type BenchRow } from './stats.ts';
 
@@ -24,14 +25,6 @@ writeFileSync(join(dir, 'ca.pem'), ca.certPem);
 writeFileSync(join(dir, 'ca-key.pem'), ca.keyPem);
 process.env.TEST_CA_DIR = dir;
 const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import('../test/support/sites.ts');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
   // The compiled build, as `npm start` runs the service.
@@ -78,6 +71,7 @@ try {
   const loadKeys = await Promise.all(Array.from({ length: ROUNDS * 3 }, () => extraKey(db, facadeTenant.userId)));
   const scanTenant = await benchTenant(db, 'Scan tenant');
   await db.destroy();
+  const plans = await queryPlans(dbPath, largest.tenantId, largest.siteIds[17]!);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -199,6 +193,7 @@ try {
   }
   console.log(`\nBenchmark ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}\n`);
   printTable(rows);
+  console.log(`\nQuery plans (largest tenant):\n\n${plans}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import * as usageCounters from './migrations/0003_usage_counters.ts';
@@ -48,7 +48,7 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-export function openDatabase(path: string): DB {
+export function openDatabase(path: string, options: { log?: KyselyConfig['log'] } = {}): DB {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -61,7 +61,7 @@ export function openDatabase(path: string): DB {
   // the analysis limit bounds that work to a moment even on a database of millions of rows.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) as unknown as SQLite.Database }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) as unknown as SQLite.Database }), log: options.log });
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -9,6 +8,7 @@ import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../server/services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
+import { freePort } from './support/net.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 import { leakyWordPressSite } from './support/sites.ts';
 
@@ -192,13 +192,6 @@ describe('retries, failure counting and disabling', () => {
 });
 
 describe('durability', () => {
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as net.AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
 
   function startServer(env: Record<string, string>): Promise<ChildProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
