@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
+import { recordScan } from '../db/scans.ts';
+import { insertSuggestion } from '../db/suggestions.ts';
+import { insertWebhook } from '../db/webhooks.ts';
+import { toFinding } from '../scanner/catalog/index.ts';
 import { authenticate } from '../server/auth.ts';
 
 const run = promisify(execFile);
@@ -84,6 +88,36 @@ describe('admin CLI', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/MAX_ACTIVE_KEYS_PER_USER=1/);
+  });
+
+  it('reviews suggestions, sets finding statuses and manages webhooks', async () => {
+    const tenant = await json('tenant', 'create', '--name', 'Beheer', '--plan', 'pro');
+    const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'beheer@example.nl');
+    const key = await json('key', 'create', '--user', user.id, '--name', 'agent', '--permissions', 'suggest_fixes');
+    const site = await json('site', 'create', '--tenant', tenant.id, '--name', 'Site', '--url', 'https://beheer.example/');
+    const db = await openMigratedDatabase(DATABASE_PATH);
+    let suggestionId: string;
+    let findingId: string;
+    let webhookId: string;
+    try {
+      suggestionId = (await insertSuggestion(db, tenant.id, key.key_id, { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' })).id;
+      const finding = toFinding({ type: 'hsts_missing', endpoint: 'https://beheer.example/', actual_value: null });
+      const result = { url: 'https://beheer.example/', score: 92, grade: 'uitstekend' as const, ssl_score: 92, headers_score: 100, endpoints_score: 100, detected_platform: null, scanned_at: new Date().toISOString(), findings: [finding], requests_made: 1 };
+      const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result));
+      findingId = recorded.opened[0]!.id;
+      webhookId = (await insertWebhook(db, tenant.id, 'https://hooks.example.nl/', ['scan_completed'], `whsec_${Buffer.alloc(32, 3).toString('base64')}`)).id;
+    } finally {
+      await db.destroy();
+    }
+    expect(await json('suggestion', 'review', '--id', suggestionId, '--status', 'approved', '--notes', 'Prima')).toMatchObject({ id: suggestionId, status: 'approved', review_notes: 'Prima', reviewed_at: expect.any(String) });
+    expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(/status must be one of: approved, rejected, applied/);
+    expect(await json('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
+    const hooks = await json('webhook', 'list', '--tenant', tenant.id);
+    expect(hooks).toEqual([expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] })]);
+    expect(JSON.stringify(hooks)).not.toContain('whsec_');
+    expect(await json('webhook', 'enable', '--id', webhookId)).toEqual({ id: webhookId, enabled: true });
+    expect(await json('webhook', 'deliveries', '--id', webhookId)).toEqual([]);
+    expect((await adminCli('webhook', 'enable', '--id', 'nope')).code).toBe(1);
   });
 
   it('sets feature flags and reports usage errors with a non-zero exit', async () => {

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/config.ts';
+
+const run = promisify(execFile);
+
+describe('configuration from the environment', () => {
+  it('has working defaults for a zero-configuration start', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SCANNER_ALLOW_PRIVATE_TARGETS: false,
+      WEBHOOK_RETRY_SCHEDULE: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      WEBHOOK_POLL_INTERVAL: 1_000,
+      WEBHOOK_DISABLE_AFTER: 50,
+      IP_RATE_LIMIT_PER_MINUTE: 300,
+      TRUST_PROXY: false,
+      MAX_ACTIVE_KEYS_PER_USER: 10,
+      MAX_ACTIVE_KEYS_PER_TENANT: 50,
+      MAX_KEYS_CREATED_PER_USER_PER_DAY: 20,
+    });
+    expect(config.DATABASE_PATH).toMatch(/data\/scanner\.db$/);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ SCANNER_ALLOW_PRIVATE_TARGETS: 'yes' }, /SCANNER_ALLOW_PRIVATE_TARGETS/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
+  ])('rejects %j with a message naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('stops the service with one clear line and exit code 1 on a bad value', async () => {
+    const failure = await run(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, PORT: 'abc' } }).catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Invalid environment variable PORT/)]);
+  });
+});
