@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { ApiError, ERRORS } from './errors.ts';
 import { MemoryCounterStore, rateLimitStore, type CounterStore } from './limits/counter-store.ts';
 import { consumeQuota } from './limits/quotas.ts';
+import { registerTrpcFastPath } from './trpc-fast-path.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
 
 declare module 'fastify' {
@@ -124,6 +125,7 @@ export async function buildApp(deps: { db: DB; config: Config; counters?: Counte
   });
 
   registerRestRoutes(app, deps);
+  registerTrpcFastPath(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: { router: appRouter, createContext: ({ req }: { req: { principal: Principal | null } }) => ({ ...deps, principal: req.principal }) },

@@ -183,6 +183,29 @@ describe('typed tRPC client', () => {
     await expect(anonymous.scans.list.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 
+  it('answers plain GET queries exactly as tRPC\'s adapter does, and leaves batches and errors to it', async () => {
+    const inputs = ['scans.list?input=' + encodeURIComponent('{"limit":3}'), 'findings.list', 'config.get', 'suggestions.list?input=' + encodeURIComponent('{"status":"pending"}')];
+    for (const path of inputs) {
+      const fast = await api.call('GET', `/trpc/${path}`, { key: owner.key });
+      const adapter = await api.call('GET', `/trpc/${path}`, { key: owner.key, headers: { 'trpc-accept': 'application/json' } });
+      expect(fast.status).toBe(200);
+      expect(fast.body).toEqual(adapter.body);
+      // Fastify adds "; charset=utf-8" to the JSON it sends itself; JSON is UTF-8 either way.
+      expect(fast.headers.get('content-type')!.split(';')[0]).toBe(adapter.headers.get('content-type'));
+      expect(fast.headers.get('vary')).toBe(adapter.headers.get('vary'));
+    }
+    const invalid = await api.call('GET', `/trpc/scans.list?input=${encodeURIComponent('{"limit":500}')}`, { key: owner.key });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatchObject({ data: { code: 'BAD_REQUEST', httpStatus: 400, path: 'scans.list' } });
+    const anonymous = await api.call('GET', '/trpc/scans.list');
+    expect(anonymous.body.error).toMatchObject({ data: { code: 'UNAUTHORIZED', httpStatus: 401 } });
+    const batch = await api.call('GET', `/trpc/scans.list,config.get?batch=1&input=${encodeURIComponent('{"0":{"limit":1}}')}`, { key: owner.key });
+    expect(batch.body).toHaveLength(2);
+    expect(batch.body[0]).toMatchObject({ result: { data: { pagination: { limit: 1 } } } });
+    const mutationByGet = await api.call('GET', '/trpc/suggestions.create', { key: owner.key });
+    expect(mutationByGet.status).toBe(405);
+  });
+
   it('keeps parsing strictly on /trpc after REST calls (no schema mutation by coercion)', async () => {
     await api.call('GET', '/api/agent/findings?limit=2', { key: owner.key });
     const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${owner.key}` } })] });
