@@ -199,7 +199,8 @@ export async function countScans(db: DB, tenantId: string, filters: ScanFilters)
   if (until) days = days.where('day', '<', dayOf(until));
   let total = Number((await days.executeTakeFirstOrThrow()).n ?? 0);
   if (since) total += await exact({ ...filters, until: nextDay(dayOf(since)) });
-  if (until) total += await exact({ ...filters, sinceInclusive: `${dayOf(until)}T00:00:00.000Z` });
+  // Here the last day starts after `since`, so its start alone bounds the range (one bound per index range).
+  if (until) total += await exact({ ...filters, since: undefined, sinceInclusive: `${dayOf(until)}T00:00:00.000Z` });
   return total;
 }
 
