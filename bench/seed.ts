@@ -22,6 +22,28 @@ async function insertBatches<T>(db: DB, table: 'findings' | 'scans' | 'sites', r
   });
 }
 
+/** A stored scan of a site, with a grade and score that vary with n. */
+function scanRow(tenantId: string, siteId: string, n: number, at: number) {
+  return {
+    id: uuidv7(at),
+    tenant_id: tenantId,
+    site_id: siteId,
+    url: 'https://bench.example/',
+    score: 40 + (n % 60),
+    grade: GRADES[n % GRADES.length]!,
+    ssl_score: 80,
+    headers_score: 70,
+    endpoints_score: 60,
+    detected_platform: null,
+    findings_count: 4,
+    critical_count: 1,
+    high_count: 1,
+    medium_count: 1,
+    low_count: 1,
+    scanned_at: new Date(at).toISOString(),
+  };
+}
+
 /** A tenant on the enterprise plan with one user and a key that no limit gets in the way of. */
 export async function benchTenant(db: DB, name: string): Promise<{ tenantId: string; userId: string; key: string }> {
   const tenant = await admin.createTenant(db, name, 'enterprise');
@@ -67,24 +89,7 @@ export async function seedFindings(db: DB, log: (line: string) => void): Promise
       created_at: new Date(base).toISOString(),
     }));
     await insertBatches(db, 'sites', sites);
-    const scans = sites.map((site, i) => ({
-      id: uuidv7(),
-      tenant_id: tenantId,
-      site_id: site.id,
-      url: site.url,
-      score: 40 + (i % 60),
-      grade: GRADES[i % GRADES.length]!,
-      ssl_score: 80,
-      headers_score: 70,
-      endpoints_score: 60,
-      detected_platform: null,
-      findings_count: 100,
-      critical_count: 25,
-      high_count: 25,
-      medium_count: 25,
-      low_count: 25,
-      scanned_at: new Date(base + i * 60_000).toISOString(),
-    }));
+    const scans = sites.map((site, i) => scanRow(tenantId, site.id, i, base + i * 60_000));
     await insertBatches(db, 'scans', scans);
     const findings = [];
     for (let s = 0; s < sites.length; s++) {
@@ -123,23 +128,6 @@ export async function seedFindings(db: DB, log: (line: string) => void): Promise
 export async function seedScans(db: DB, tenant: SeededTenant, total: number): Promise<void> {
   const existing = Number((await db.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow()).n);
   const base = Date.parse('2026-02-01T00:00:00.000Z');
-  const rows = Array.from({ length: total - existing }, (_, i) => ({
-    id: uuidv7(base + i),
-    tenant_id: tenant.tenantId,
-    site_id: tenant.siteIds[i % tenant.siteIds.length]!,
-    url: 'https://bench.example/',
-    score: i % 100,
-    grade: GRADES[i % GRADES.length]!,
-    ssl_score: 80,
-    headers_score: 70,
-    endpoints_score: 60,
-    detected_platform: null,
-    findings_count: 4,
-    critical_count: 1,
-    high_count: 1,
-    medium_count: 1,
-    low_count: 1,
-    scanned_at: new Date(base + i * 30_000).toISOString(),
-  }));
+  const rows = Array.from({ length: total - existing }, (_, i) => scanRow(tenant.tenantId, tenant.siteIds[i % tenant.siteIds.length]!, i, base + i * 30_000));
   await insertBatches(db, 'scans', rows);
 }
