@@ -10,7 +10,14 @@ const startsWithBytes = (...bytes: number[]) => (body: Buffer) => bytes.every((b
 const ascii = (text: string) => Buffer.from(text, 'latin1');
 const startsWithText = (prefix: string) => (body: Buffer) => body.subarray(0, prefix.length).equals(ascii(prefix));
 
-const ENV_LINE = /^\s*(export\s+)?[A-Z][A-Z0-9_]*\s*=\s*\S*/gm;
+const ENV_LINE = /^\s*(export\s+)?[A-Z][A-Z0-9_]*\s*=.*$/;
+
+/** Dotenv content: two or more KEY=value lines, or a short file made only of such lines and comments. */
+function isDotenv(text: string): boolean {
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const assignments = lines.filter((line) => ENV_LINE.test(line)).length;
+  return assignments >= 2 || (assignments === lines.length && assignments > 0 && lines.length <= 5 && text.length < 2048);
+}
 const PEM_PRIVATE_KEY = /-----BEGIN (RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----/;
 const isZip = startsWithBytes(0x50, 0x4b, 0x03, 0x04);
 const isGzip = startsWithBytes(0x1f, 0x8b);
@@ -28,12 +35,12 @@ function json(text: string): unknown {
 }
 
 export const EXPOSURE_RULES: Record<string, ExposureRule> = {
-  exposed_git_config: { confirm: (_, t) => /^\s*\[core\]/m.test(t) && /repositoryformatversion|bare\s*=|filemode\s*=/.test(t) },
+  exposed_git_config: { confirm: (_, t) => /^\s*\[(core|remote "[^"]*"|branch "[^"]*")\]\s*$/m.test(t) },
   exposed_git_head: { confirm: (_, t) => /^ref:\s*refs\/[\w./-]+\s*$/.test(t.trim()) || /^[0-9a-f]{40}$/.test(t.trim()) },
   exposed_git_index: { confirm: startsWithText('DIRC') },
   exposed_svn: { confirm: (b, t) => isSqlite(b) || /^\d{1,2}\r?\n/.test(t) },
   exposed_hg: { confirm: (_, t) => /^\s*\[(paths|ui|extensions)\]/m.test(t) },
-  exposed_env_file: { confirm: (_, t) => (t.match(ENV_LINE) ?? []).length >= 2 },
+  exposed_env_file: { confirm: (_, t) => isDotenv(t) },
   exposed_aws_credentials: { confirm: (_, t) => /^\s*aws_(access_key_id|secret_access_key)\s*=/im.test(t) },
   exposed_ds_store: { confirm: startsWithBytes(0x00, 0x00, 0x00, 0x01, 0x42, 0x75, 0x64, 0x31) },
   exposed_docker_compose: { confirm: (_, t) => /^services:\s*$/m.test(t) && /^\s+(image|build):/m.test(t) },

@@ -100,6 +100,17 @@ describe('pure checks: every finding type has a true positive and a true negativ
     expect(typesOf(negative)).not.toContain(type);
   });
 
+  it.each([
+    ['exposed_env_file', '/.env', 'SECRET_KEY=abc123\n', true],
+    ['exposed_env_file', '/.env', '# settings\nexport DB_URL=postgres://u:p@h/db\n', true],
+    ['exposed_env_file', '/.env', 'Not found. Try HOME=/ later, or read the docs at /help for more information.\nThanks', false],
+    ['exposed_git_config', '/.git/config', '[remote "origin"]\n\turl = git@example.com:a/b.git\n', true],
+    ['exposed_git_config', '/.git/config', 'see [core] docs', false],
+  ])('confirms %s by content: %j', (type, path, text, expected) => {
+    const found = typesOf({ probes: [{ type, path, response: { text } }] }).includes(type);
+    expect(found).toBe(expected);
+  });
+
   it('treats an answer that looks like the random-path baseline as not found (soft 404)', () => {
     const probe = { type: 'exposed_env_file', path: '/.env', response: { text: `page for /.env\n${ENV_FILE}` } };
     expect(typesOf({ probes: [probe] })).toContain('exposed_env_file');
