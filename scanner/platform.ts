@@ -36,8 +36,8 @@ const FINGERPRINTS: Record<Platform, Array<(s: Signals) => boolean>> = {
   lovable: [
     (s) => /cdn\.gpteng\.co\/gptengineer\.js/.test(s.urls) || /gptengineer/i.test(s.html),
     (s) => /\.lovable\.app$/i.test(s.host),
-    (s) => /lovable/i.test((s.facts?.metaNames['author'] ?? []).join(' ')),
-    (s) => /lovable\.dev\//.test(s.html) || /lovable-tagger|lovable-badge/i.test(s.html),
+    (s) => /lovable/i.test([...(s.facts?.metaNames['author'] ?? []), s.generator].join(' ')),
+    (s) => /lovable\.dev\//.test(s.html) || /lovable-tagger|lovable-badge|\/lovable-uploads\//i.test(s.html),
   ],
 };
 

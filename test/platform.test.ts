@@ -16,6 +16,7 @@ describe('platform detection', () => {
     ['nextjs', '<div></div>', { 'x-powered-by': 'Next.js' }],
     ['webflow', '<html data-wf-site="abc" data-wf-page="def"><meta name="generator" content="Webflow"></html>', {}],
     ['lovable', '<script type="module" src="https://cdn.gpteng.co/gptengineer.js"></script><meta name="author" content="Lovable">', {}],
+    ['lovable', '<meta property="og:image" content="/lovable-uploads/abc.png"><meta name="generator" content="Lovable">', {}],
   ])('recognises %s', (platform, html, headers) => {
     expect(detect(html, headers)).toBe(platform);
   });
