@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getDomain } from 'tldts';
 import type { AddressPolicy } from './address-policy.ts';
 import { InvalidTargetError, TargetUnreachableError } from './errors.ts';
 import { EXPOSURE_PROBES, type ExposureProbe } from './exposure-rules.ts';
@@ -83,11 +84,20 @@ function sourceMapProbes(page: FetchedResponse, html: string | null): ExposurePr
 
 const originOf = (url: URL) => `${url.protocol}//${url.host}`;
 
-async function probeExposures(client: HttpClient, page: FetchedResponse, html: string | null, options: RetrieveOptions) {
-  const probeOrigin = originOf(new URL(page.url));
+const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+
+/**
+ * Probes run on the page's origin when the target redirected within its own site (http to https,
+ * apex to www), and on the target's own origin when it redirected elsewhere: another party's
+ * host is never probed.
+ */
+async function probeExposures(client: HttpClient, target: URL, page: FetchedResponse, html: string | null, options: RetrieveOptions) {
+  const pageUrl = new URL(page.url);
+  const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
+  const probeOrigin = originOf(ownSite ? pageUrl : target);
   options.onProgress?.(`Blootgestelde bestanden controleren op ${probeOrigin}`);
   const notFoundBaseline = await client.fetch(`${probeOrigin}/${randomBytes(8).toString('hex')}-niet-gevonden.txt`, { maxBytes: PROBE_BYTES });
-  const probes = [...EXPOSURE_PROBES, ...sourceMapProbes(page, html)];
+  const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, html) : [])];
   const probeEvidence = await mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
     const url = `${probeOrigin}${probe.path}`;
     const response = await client.fetch(url, {
@@ -136,7 +146,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const html = isHtmlContentType(contentType) ? pageResponse.body.toString('utf8') : null;
 
     const { notFoundBaseline, probeEvidence } = options.probeExposures
-      ? await probeExposures(client, pageResponse, html, options)
+      ? await probeExposures(client, target, pageResponse, html, options)
       : { notFoundBaseline: null, probeEvidence: [] };
 
     const evidence: ScanEvidence = {

@@ -95,6 +95,18 @@ describe('scanSite against loopback fixture sites', () => {
   });
 });
 
+describe('scan scope', () => {
+  it('probes the target\'s own origin, never the host another site redirects to', async () => {
+    const elsewhere = await keep(leakyWordPressSite());
+    const start = await keep(startSite({ routes: { '/': { status: 301, headers: { location: `http://localhost:${elsewhere.port}/` } } } }));
+    const result = await scan(start);
+    expect(elsewhere.requests).toContain('GET /');
+    expect(elsewhere.requests).not.toContain('GET /.git/config');
+    expect(start.requests).toContain('GET /.git/config');
+    expect(result.findings.filter((f) => f.category === 'EXPOSED_ENDPOINT')).toEqual([]);
+  });
+});
+
 describe('safety', () => {
   it('refuses loopback targets unless private targets are allowed', async () => {
     const site = await keep(hardenedSite());
