@@ -127,7 +127,10 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     ]);
 
     const finalUrl = main.final ? new URL(main.final.url) : target;
-    const httpsUrl = finalUrl.protocol === 'https:' ? finalUrl : new URL(`https://${target.hostname}/`);
+    // The TLS verdict is about the target's own site; a redirect to another party's host is not judged.
+    const ownFinal = siteOf(finalUrl.hostname) === siteOf(target.hostname);
+    const ownHttps = target.protocol === 'https:' ? target : new URL(`https://${target.hostname}/`);
+    const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
     progress(`TLS-handshakes met ${httpsUrl.host}`);
     const tls: TlsEvidence = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
       ...options,
@@ -137,7 +140,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const tlsWorks = Object.values(tls.protocols).some(Boolean);
     const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
 
-    let httpsResponse = finalUrl.protocol === 'https:' ? main.final : null;
+    let httpsResponse = finalUrl.protocol === 'https:' && ownFinal ? main.final : null;
     if (!httpsResponse && tlsWorks) httpsResponse = (await followChain(client, `${originOf(httpsUrl)}/`, pageHeaders)).final;
 
     const pageResponse = main.final ?? httpsResponse;
