@@ -17,7 +17,6 @@ export async function findKeyByHash(db: DB, keyHash: string) {
       'api_keys.tenant_id',
       'api_keys.user_id',
       'api_keys.name',
-      'api_keys.key_hash',
       'api_keys.permissions',
       'api_keys.rate_limit',
       'api_keys.revoked_at',

@@ -118,15 +118,6 @@ export async function recordAttempt(db: DB, outcome: AttemptOutcome, disableAfte
   });
 }
 
-export async function setWebhookEnabled(db: DB, webhookId: string, enabled: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable('webhooks')
-    .set({ enabled: enabled ? 1 : 0, ...(enabled ? { failure_count: 0 } : {}) })
-    .where('id', '=', webhookId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
 /** Attempts of a webhook, newest first, with the message they carried. */
 export async function attemptsOfWebhook(db: DB, webhookId: string, limit = 100) {
   return db

@@ -12,8 +12,3 @@ export async function incrementUsage(db: DB, tenantId: string, period: string, m
     .executeTakeFirstOrThrow();
   return row.count;
 }
-
-export async function usageOf(db: DB, tenantId: string, period: string, metric: UsageMetric): Promise<number> {
-  const row = await db.selectFrom('usage_counters').select('count').where('tenant_id', '=', tenantId).where('period', '=', period).where('metric', '=', metric).executeTakeFirst();
-  return row?.count ?? 0;
-}

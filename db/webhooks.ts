@@ -30,3 +30,13 @@ export async function deleteWebhook(db: DB, tenantId: string, id: string): Promi
   const result = await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+export async function webhookExists(db: DB, id: string): Promise<boolean> {
+  return (await db.selectFrom('webhooks').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Enables a webhook again; its count of consecutive failures starts over. */
+export async function enableWebhook(db: DB, id: string): Promise<boolean> {
+  const result = await db.updateTable('webhooks').set({ enabled: 1, failure_count: 0 }).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

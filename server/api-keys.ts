@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 // Key format: "sak_" + 40 random base62 characters + 6-character base62 CRC32 of those 40,
@@ -53,10 +53,4 @@ export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_PATTERN.test(key)) return false;
   const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
   return key.slice(KEY_PREFIX.length + BODY_LENGTH) === checksum(body);
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }

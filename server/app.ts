@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { DB } from '../db/database.ts';
 import { openApiDocument } from '../openapi/document.ts';
@@ -40,17 +41,10 @@ function swaggerUiPage(): string {
 <script src="/docs/init.js"></script></body></html>`;
 }
 
-const TRPC_CODES: Record<number, [string, number]> = {
-  400: ['BAD_REQUEST', -32600],
-  413: ['PAYLOAD_TOO_LARGE', -32013],
-  415: ['UNSUPPORTED_MEDIA_TYPE', -32015],
-  429: ['TOO_MANY_REQUESTS', -32029],
-};
-
 /** /trpc keeps tRPC's error envelope, also for errors raised before the tRPC handler (limits). */
 function trpcErrorEnvelope(error: ApiError) {
-  const [code, jsonRpcCode] = TRPC_CODES[error.statusCode] ?? ['INTERNAL_SERVER_ERROR', -32603];
-  return { error: { message: error.message, code: jsonRpcCode, data: { code, httpStatus: error.statusCode } } };
+  const code = error.trpc.code;
+  return { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.statusCode } } };
 }
 
 type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
@@ -65,7 +59,7 @@ function enforceLimit(result: LimitResult, reply: FastifyReply): void {
   };
   reply.headers(headers);
   if (result.isExceeded) {
-    throw new ApiError(429, `${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, { ...headers, 'retry-after': String(result.ttlInSeconds) });
+    throw new ApiError('TOO_MANY_REQUESTS', `${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, { ...headers, 'retry-after': String(result.ttlInSeconds) });
   }
 }
 

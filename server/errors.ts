@@ -1,4 +1,6 @@
 import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
 /** Dutch texts of the API's errors, in one place. */
 export const ERRORS = {
@@ -18,18 +20,21 @@ export const ERRORS = {
 export const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: ERRORS.notFound(what) });
 export const badRequest = (message: string) => new TRPCError({ code: 'BAD_REQUEST', message });
 
-/** An error with its HTTP status and Dutch message, rendered as { error } by the REST facade. */
+/**
+ * An error raised outside a procedure (limits, quotas) with its Dutch message and response headers.
+ * `trpc` is its tRPC form, so /trpc and procedures answer with tRPC's status and envelope.
+ */
 export class ApiError extends Error {
+  readonly trpc: TRPCError;
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: number,
+    code: TRPC_ERROR_CODE_KEY,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    this.trpc = new TRPCError({ code, message, cause: this });
+    this.statusCode = getHTTPStatusCodeFromError(this.trpc);
   }
-}
-
-/** The tRPC form of an ApiError, so /trpc answers with the right status too. */
-export function asTrpcError(error: ApiError): TRPCError {
-  return new TRPCError({ code: error.statusCode === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', message: error.message, cause: error });
 }

@@ -91,7 +91,7 @@ describe('authentication and permissions on every endpoint', () => {
     expect(response.body.error).toContain(permission);
   });
 
-  it('accepts the key with any permission set and rejects a malformed Authorization header', async () => {
+  it('rejects an Authorization header without the Bearer scheme and accepts the scheme in any case', async () => {
     expect((await api.call('GET', '/api/agent/scans', { headers: { authorization: tenant.key } })).status).toBe(401);
     expect((await api.call('GET', '/api/agent/scans', { headers: { authorization: `bearer ${tenant.key}` } })).status).toBe(200);
   });

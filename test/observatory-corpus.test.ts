@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contextFor, observe } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { toHeaderMap } from '../scanner/headers.ts';
+import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import type { ScanEvidence } from '../scanner/types.ts';
 
 // The corpus is shared material: read it from ../shared, never copy it into the repository.
@@ -36,7 +37,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
       status: c.auto.status,
       headers: toHeaderMap(pageHeaders),
       html: c.html,
-      requestOrigin: (corsCase && c.cors?.requestHeaders.origin) || 'https://origin-check.invalid',
+      requestOrigin: (corsCase && c.cors?.requestHeaders.origin) || CORS_TEST_ORIGIN,
     },
     https: c.https ? { verified: c.https.verified, headers: toHeaderMap(c.https.headers) } : null,
     httpRedirects: c.http ? c.httpRedirects : [],

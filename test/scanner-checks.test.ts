@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, contextFor } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
+import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import { evidence, type EvidenceOverrides } from './support/evidence.ts';
 
 const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).map((f) => f.finding_type);
@@ -68,8 +69,8 @@ const CASES: Array<[string, EvidenceOverrides, EvidenceOverrides]> = [
   ['csrf_cookie_missing_samesite', { headers: { 'set-cookie': 'csrftoken=1; Secure' } }, { headers: { 'set-cookie': 'csrftoken=1; Secure; SameSite=Strict' } }],
   ['cookie_missing_samesite', { headers: { 'set-cookie': 'a=1; Secure' } }, {}],
   ['cookie_prefix_invalid', { headers: { 'set-cookie': '__Host-a=1; Secure; Domain=example.nl; Path=/; SameSite=Lax' } }, {}],
-  ['cors_reflected_origin_with_credentials', { headers: { 'access-control-allow-origin': 'https://cors-check.scanner.invalid', 'access-control-allow-credentials': 'true' } }, { headers: { 'access-control-allow-origin': 'https://app.example.nl', 'access-control-allow-credentials': 'true' } }],
-  ['cors_reflected_origin', { headers: { 'access-control-allow-origin': 'https://cors-check.scanner.invalid' } }, { headers: { 'access-control-allow-origin': '*' } }],
+  ['cors_reflected_origin_with_credentials', { headers: { 'access-control-allow-origin': CORS_TEST_ORIGIN, 'access-control-allow-credentials': 'true' } }, { headers: { 'access-control-allow-origin': 'https://app.example.nl', 'access-control-allow-credentials': 'true' } }],
+  ['cors_reflected_origin', { headers: { 'access-control-allow-origin': CORS_TEST_ORIGIN } }, { headers: { 'access-control-allow-origin': '*' } }],
   ['cors_wildcard_with_credentials', { headers: { 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' } }, {}],
   ['cors_null_origin_with_credentials', { headers: { 'access-control-allow-origin': 'null', 'access-control-allow-credentials': 'true' } }, {}],
   ['sri_missing', { html: '<script src="https://cdn.other.com/a.js"></script>' }, { html: '<script src="https://static.example.nl/a.js"></script><script src="https://cdn.other.com/a.js" integrity="sha384-x"></script>' }],

@@ -1,20 +1,11 @@
-import { deleteWebhook, insertWebhook, listWebhooks, type WebhookRow } from '../../db/webhooks.ts';
+import { deleteWebhook, listWebhooks } from '../../db/webhooks.ts';
 import { notFound } from '../../server/errors.ts';
-import { generateWebhookSecret, validateReceiverUrl } from '../../server/services/webhook-registration.ts';
-import type { WebhookEvent } from '../../server/vocabulary.ts';
+import { registerWebhook, webhookView } from '../../server/services/webhooks.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { featureProcedure, router } from '../trpc.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookDeleteInput, WebhookListOutput } from './schemas.ts';
 
 const webhooksEnabled = featureProcedure('webhooks');
-
-const view = (row: WebhookRow) => ({
-  id: row.id,
-  url: row.url,
-  events: JSON.parse(row.events) as WebhookEvent[],
-  enabled: row.enabled === 1,
-  created_at: row.created_at,
-});
 
 export const webhooksRouter = router({
   create: webhooksEnabled
@@ -26,11 +17,10 @@ export const webhooksRouter = router({
     .input(WebhookCreateInput)
     .output(WebhookCreated)
     .mutation(async ({ ctx, input }) => {
-      const url = validateReceiverUrl(input.url, ctx.config.SCANNER_ALLOW_PRIVATE_TARGETS);
-      const events = [...new Set(input.events)];
-      const row = await insertWebhook(ctx.db, ctx.principal.tenantId, url, events, input.secret ?? generateWebhookSecret());
+      const row = await registerWebhook({ db: ctx.db, allowPrivateTargets: ctx.config.SCANNER_ALLOW_PRIVATE_TARGETS }, ctx.principal.tenantId, input);
+      const { last_triggered_at: _triggered, failure_count: _failures, ...created } = webhookView(row);
       return {
-        webhook: { ...view(row), secret: row.secret },
+        webhook: { ...created, secret: row.secret },
         message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
       };
     }),
@@ -43,7 +33,7 @@ export const webhooksRouter = router({
     .input(NoInput)
     .output(WebhookListOutput)
     .query(async ({ ctx }) => ({
-      webhooks: (await listWebhooks(ctx.db, ctx.principal.tenantId)).map((row) => ({ ...view(row), last_triggered_at: row.last_triggered_at, failure_count: row.failure_count })),
+      webhooks: (await listWebhooks(ctx.db, ctx.principal.tenantId)).map(webhookView),
     })),
 
   delete: webhooksEnabled

@@ -26,7 +26,7 @@ export async function consumeQuota(db: DB, principal: Principal, metric: UsageMe
   if (used > limit) {
     const retryAfter = secondsUntilNextMonth(now);
     throw new ApiError(
-      429,
+      'TOO_MANY_REQUESTS',
       `Quotum bereikt: het ${principal.plan.tier}-abonnement staat ${limit} ${QUOTA_NAMES[metric]} toe. Probeer het opnieuw over ${retryAfter} seconden, na de maandwissel (UTC), of upgrade het abonnement.`,
       { 'retry-after': String(retryAfter) },
     );

@@ -1,7 +1,8 @@
 import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
 import type { DB } from '../../db/database.ts';
-import { attemptsOfWebhook, enqueueEvents, setWebhookEnabled } from '../../db/outbox.ts';
-import { listWebhooks } from '../../db/webhooks.ts';
+import { attemptsOfWebhook, enqueueEvents } from '../../db/outbox.ts';
+import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../../db/webhooks.ts';
+import { webhookView } from './webhooks.ts';
 import { findFinding, setFindingStatus } from '../../db/findings.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../../db/platform.ts';
 import { countSites, insertSite } from '../../db/sites.ts';
@@ -191,22 +192,17 @@ export async function setFlag(db: DB, key: string, enabled: string | undefined, 
 
 /** Re-enables a webhook (after 410 Gone or too many failures); its failure count starts again at 0. */
 export async function enableWebhook(db: DB, webhookId: string) {
-  if (!(await setWebhookEnabled(db, webhookId, true))) throw new AdminError(`webhook ${webhookId} not found`);
+  if (!(await enableWebhookRow(db, webhookId))) throw new AdminError(`webhook ${webhookId} not found`);
   return { id: webhookId, enabled: true };
 }
 
 /** Webhooks of a tenant for operators: never the secret. */
 export async function webhooksOfTenant(db: DB, tenantId: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
-  return (await listWebhooks(db, tenantId)).map(({ secret: _secret, events, enabled, ...webhook }) => ({
-    ...webhook,
-    events: JSON.parse(events) as string[],
-    enabled: enabled === 1,
-  }));
+  return (await listWebhooks(db, tenantId)).map((row) => ({ ...webhookView(row), tenant_id: row.tenant_id }));
 }
 
 export async function deliveriesOfWebhook(db: DB, webhookId: string) {
-  const exists = await db.selectFrom('webhooks').select('id').where('id', '=', webhookId).executeTakeFirst();
-  if (!exists) throw new AdminError(`webhook ${webhookId} not found`);
+  if (!(await webhookExists(db, webhookId))) throw new AdminError(`webhook ${webhookId} not found`);
   return attemptsOfWebhook(db, webhookId);
 }

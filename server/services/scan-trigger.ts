@@ -6,7 +6,7 @@ import { nextTurn } from '../../scanner/turns.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../../db/database.ts';
 import type { Principal } from '../auth.ts';
-import { ApiError, asTrpcError, badRequest, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { consumeQuota } from '../limits/quotas.ts';
 import { isFeatureEnabled } from '../feature-flags.ts';
 import { findingView, scanCreatedView } from './views.ts';
@@ -40,7 +40,7 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
   if (!site) throw notFound('Site');
   const target = scanTargetFor(site.url, input.url);
   await consumeQuota(deps.db, principal, 'scans').catch((error: unknown) => {
-    throw error instanceof ApiError ? asTrpcError(error) : error;
+    throw error instanceof ApiError ? error.trpc : error;
   });
   const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
   let result;

@@ -1,4 +1,5 @@
 import { toHeaderMap } from '../../scanner/headers.ts';
+import { CORS_TEST_ORIGIN } from '../../scanner/retriever.ts';
 import type { FetchedResponse, ScanEvidence } from '../../scanner/types.ts';
 import { HARDENED_HEADERS } from './sites.ts';
 
@@ -47,7 +48,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       status: 200,
       headers,
       html: o.html === undefined ? '<!doctype html><html><head><script src="/app.js"></script></head><body></body></html>' : o.html,
-      requestOrigin: 'https://cors-check.scanner.invalid',
+      requestOrigin: CORS_TEST_ORIGIN,
     },
     https: o.https === false ? null : { verified: o.verified ?? true, headers: o.httpsHeaders ? merge(HARDENED_HEADERS, o.httpsHeaders) : headers },
     httpRedirects: o.httpRedirects ?? [
