@@ -20,6 +20,7 @@ function report(result: ScanResult): string {
     lines.push('');
   }
   if (result.findings.length === 0) lines.push('Geen bevindingen.');
+  if (result.failed_checks.length > 0) lines.push(`Niet uitgevoerd: ${result.failed_checks.join(', ')}`);
   return lines.join('\n');
 }
 
@@ -32,6 +33,8 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const result = await scanSite(positionals[0]!, {
     allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+    requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+    deadlineMs: config.SCANNER_DEADLINE,
     onProgress: (message) => process.stderr.write(`… ${message}\n`),
   });
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${report(result)}\n`);

@@ -8,6 +8,7 @@ import * as usageCounters from './migrations/0003_usage_counters.ts';
 import * as findingsAtScale from './migrations/0004_findings_at_scale.ts';
 import * as scanListIndexes from './migrations/0005_scan_list_indexes.ts';
 import * as scanCounts from './migrations/0006_scan_counts.ts';
+import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_findings_at_scale': findingsAtScale,
   '0005_scan_list_indexes': scanListIndexes,
   '0006_scan_counts': scanCounts,
+  '0007_scan_failed_checks': scanFailedChecks,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

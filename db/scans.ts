@@ -73,6 +73,7 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     medium_count: count('MEDIUM'),
     low_count: count('LOW'),
     scanned_at: result.scanned_at,
+    failed_checks: JSON.stringify(result.failed_checks),
   };
   await trx.insertInto('scans').values(scan).execute();
 
@@ -174,6 +175,7 @@ const SCAN_LIST_COLUMNS = [
   'scans.medium_count',
   'scans.low_count',
   'scans.scanned_at',
+  'scans.failed_checks',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

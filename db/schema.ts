@@ -77,6 +77,8 @@ export interface ScansTable {
   medium_count: number;
   low_count: number;
   scanned_at: string;
+  /** JSON array of check names whose findings are missing from this scan; '[]' by default. */
+  failed_checks: Generated<string>;
 }
 
 export interface FindingsTable {

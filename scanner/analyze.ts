@@ -10,47 +10,68 @@ import { checkStrictTransportSecurity } from './checks/hsts.ts';
 import { checkHttpRedirection } from './checks/redirection.ts';
 import { checkContentTypeOptions, checkPermissionsPolicy, checkReferrerPolicy, checkVersionDisclosure } from './checks/simple-headers.ts';
 import { checkSubresourceIntegrity } from './checks/subresource-integrity.ts';
-import { checkCertificate, checkHttpsAvailable, checkProtocolVersions } from './checks/transport.ts';
+import { checkCertificate, checkCertificateKeys, checkCipherSuites, checkHttpsAvailable, checkProtocolVersions } from './checks/transport.ts';
 import { parseHtml } from './html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
 
-/** Every check is a pure function of the evidence. */
-export const CHECKS: Check[] = [
-  checkHttpsAvailable,
-  checkCertificate,
-  checkProtocolVersions,
-  checkHttpRedirection,
-  checkStrictTransportSecurity,
-  checkContentSecurityPolicy,
-  checkFrameOptions,
-  checkContentTypeOptions,
-  checkReferrerPolicy,
-  checkPermissionsPolicy,
-  checkOpenerPolicy,
-  checkEmbedderPolicy,
-  checkResourcePolicy,
-  checkCookies,
-  checkCors,
-  checkSubresourceIntegrity,
-  checkVersionDisclosure,
-  checkExposures,
-];
+/** Every check is a pure function of the evidence, named so a result can say which one failed. */
+export const CHECKS = {
+  https_available: checkHttpsAvailable,
+  certificate: checkCertificate,
+  certificate_keys: checkCertificateKeys,
+  protocol_versions: checkProtocolVersions,
+  cipher_suites: checkCipherSuites,
+  http_redirection: checkHttpRedirection,
+  strict_transport_security: checkStrictTransportSecurity,
+  content_security_policy: checkContentSecurityPolicy,
+  frame_options: checkFrameOptions,
+  content_type_options: checkContentTypeOptions,
+  referrer_policy: checkReferrerPolicy,
+  permissions_policy: checkPermissionsPolicy,
+  cross_origin_opener_policy: checkOpenerPolicy,
+  cross_origin_embedder_policy: checkEmbedderPolicy,
+  cross_origin_resource_policy: checkResourcePolicy,
+  cookies: checkCookies,
+  cors: checkCors,
+  subresource_integrity: checkSubresourceIntegrity,
+  version_disclosure: checkVersionDisclosure,
+  exposures: checkExposures,
+} as const satisfies Record<string, Check>;
+
+export type CheckName = keyof typeof CHECKS;
 
 export function contextFor(evidence: ScanEvidence): AnalysisContext {
   return { evidence, html: evidence.page?.html != null ? parseHtml(evidence.page.html) : null };
 }
 
-export function observe(ctx: AnalysisContext, checks: Check[] = CHECKS): Observation[] {
-  return checks.flatMap((check) => check(ctx));
+export interface Observed {
+  observations: Observation[];
+  /** Checks that threw: their findings are missing, the rest of the scan stands. */
+  failedChecks: CheckName[];
 }
 
-/** Findings sorted by severity; one per (type, endpoint). */
-export function analyze(ctx: AnalysisContext): ScanFinding[] {
+export function observe(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS): Observed {
+  const observations: Observation[] = [];
+  const failedChecks: CheckName[] = [];
+  for (const [name, check] of Object.entries(checks) as Array<[CheckName, Check]>) {
+    try {
+      observations.push(...check(ctx));
+    } catch {
+      failedChecks.push(name);
+    }
+  }
+  return { observations, failedChecks };
+}
+
+/** Findings sorted by severity, one per (type, endpoint), and the checks that could not run. */
+export function analyze(ctx: AnalysisContext, checks?: Partial<Record<CheckName, Check>>): { findings: ScanFinding[]; failedChecks: CheckName[] } {
+  const { observations, failedChecks } = observe(ctx, checks);
   const unique = new Map<string, ScanFinding>();
-  for (const observation of observe(ctx)) {
+  for (const observation of observations) {
     const key = `${observation.type} ${observation.endpoint}`;
     if (!unique.has(key)) unique.set(key, toFinding(observation));
   }
-  return [...unique.values()].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const findings = [...unique.values()].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  return { findings, failedChecks };
 }

@@ -9,7 +9,7 @@ export function firstHeader(headers: HeaderMap, name: string): string | null {
   return headerValues(headers, name)[0] ?? null;
 }
 
-/** Builds a HeaderMap from any header object (Node's headersDistinct, plain records, arrays). */
+/** Builds a HeaderMap from a plain header record (single values or arrays). */
 export function toHeaderMap(raw: Record<string, string | string[] | undefined>): HeaderMap {
   const map: HeaderMap = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -17,6 +17,16 @@ export function toHeaderMap(raw: Record<string, string | string[] | undefined>):
     const key = name.toLowerCase();
     const values = Array.isArray(value) ? value : [value];
     map[key] = [...(map[key] ?? []), ...values.map(String)];
+  }
+  return map;
+}
+
+/** Builds a HeaderMap from Node's rawHeaders (name, value, name, value...), keeping every repeat. */
+export function headersFromRaw(raw: string[]): HeaderMap {
+  const map: HeaderMap = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    (map[name] ??= []).push(raw[i + 1]!);
   }
   return map;
 }

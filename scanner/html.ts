@@ -7,8 +7,6 @@ export interface ScriptTag {
 
 export interface HtmlFacts {
   scripts: ScriptTag[];
-  /** Number of <script> elements, with or without src. */
-  scriptCount: number;
   /** <meta http-equiv> values by lowercase header name. */
   httpEquiv: Record<string, string[]>;
   /** <meta name=...> contents by lowercase name. */
@@ -25,7 +23,6 @@ export interface HtmlFacts {
 export function parseHtml(html: string): HtmlFacts {
   const facts: HtmlFacts = {
     scripts: [],
-    scriptCount: 0,
     httpEquiv: {},
     metaNames: {},
     resourceUrls: [],
@@ -41,7 +38,6 @@ export function parseHtml(html: string): HtmlFacts {
         for (const attr of Object.keys(attrs)) facts.attributeNames.add(attr.toLowerCase());
         if (attrs.id) facts.elementIds.add(attrs.id);
         if (name === 'script') {
-          facts.scriptCount += 1;
           if (attrs.src) facts.scripts.push({ src: attrs.src.trim(), integrity: attrs.integrity ?? null });
         }
         if (name === 'meta') {
@@ -69,7 +65,11 @@ export function isHtmlContentType(contentType: string | null): boolean {
   return HTML_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
 }
 
-/** True when a body is an HTML document (error pages, SPA shells), whatever its content type. */
+/**
+ * True when a body is an HTML document (error pages, SPA shells), whatever its content type. PHP and
+ * database errors are often printed before the document starts, so the markup may follow other text.
+ */
 export function looksLikeHtml(body: string): boolean {
-  return /^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(body.slice(0, 2048));
+  const head = body.slice(0, 4096);
+  return /^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head) || /<!doctype\s+html[\s>]|<html[\s>][\s\S]*<\/?(head|body)[\s>]/i.test(head);
 }

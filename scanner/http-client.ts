@@ -3,7 +3,7 @@ import https from 'node:https';
 import got, { type Got } from 'got';
 import { assertLiteralHostAllowed, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { refusalIn } from './errors.ts';
-import { toHeaderMap } from './headers.ts';
+import { headersFromRaw } from './headers.ts';
 import { nextTurn } from './turns.ts';
 import type { FetchedResponse } from './types.ts';
 
@@ -19,11 +19,14 @@ export interface FetchOptions {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
-  /** Bytes of body to keep; the rest is not downloaded. */
+  /** Bytes of (decompressed) body to keep; the rest is not downloaded. */
   maxBytes: number;
 }
 
 export const USER_AGENT = 'WebsiteSecurityScanner/1.0 (security scan)';
+
+/** Browsers accept far larger response headers than Node's 16 KiB default; real sites send them. */
+export const MAX_RESPONSE_HEADER_BYTES = 256 * 1024;
 
 const clients = new Map<boolean, Got>();
 
@@ -40,10 +43,11 @@ function gotFor(allowPrivateTargets: boolean): Got {
       throwHttpErrors: false,
       retry: { limit: 0 },
       decompress: true,
+      maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
       // Certificates are judged by the TLS probe; here we want the headers even when the chain is bad,
       // and legacy protocols so a TLS 1.0-only site still yields a page.
       https: { rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' },
-      headers: { 'user-agent': USER_AGENT, accept: '*/*' },
+      headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
     });
     clients.set(allowPrivateTargets, client);
   }
@@ -86,8 +90,33 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Reads status, headers and the first maxBytes of the body. Once the headers have arrived, a
+   * broken body (reset, bad compression, timeout, short Content-Length) still yields what was
+   * read, marked incomplete. No handler can throw outside the promise.
+   */
   private read(url: string, options: FetchOptions): Promise<FetchedResponse> {
     return new Promise((resolve, reject) => {
+      let settled = false;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let head: Pick<FetchedResponse, 'status' | 'headers'> | null = null;
+      const settle = (error: unknown, complete: boolean) => {
+        if (settled) return;
+        settled = true;
+        stream.destroy();
+        if (!head) return reject(error ?? new Error('no response'));
+        resolve({ url, ...head, body: Buffer.concat(chunks, size).subarray(0, options.maxBytes), complete });
+      };
+      const guard =
+        <A extends unknown[]>(handler: (...args: A) => void) =>
+        (...args: A) => {
+          try {
+            handler(...args);
+          } catch (error) {
+            settle(error, false);
+          }
+        };
       const stream = this.got.stream(url, {
         method: options.method ?? 'GET',
         body: options.body,
@@ -96,31 +125,24 @@ export class HttpClient {
         signal: this.options.signal,
         timeout: this.timeout,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let response: http.IncomingMessage | null = null;
-      const finish = () => {
-        if (!response) return;
-        resolve({
-          url,
-          status: response.statusCode ?? 0,
-          headers: toHeaderMap(response.headersDistinct),
-          body: Buffer.concat(chunks).subarray(0, options.maxBytes),
-        });
-      };
-      stream.on('response', (res: http.IncomingMessage) => {
-        response = res;
-      });
-      stream.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= options.maxBytes) {
-          finish();
-          stream.destroy();
-        }
-      });
-      stream.on('end', finish);
-      stream.on('error', (error) => (response && size > 0 ? finish() : reject(error)));
+      stream.on(
+        'response',
+        guard((res: http.IncomingMessage) => {
+          // Headers from the wire: a decompressing stream carries rawHeaders but not headersDistinct.
+          head = { status: res.statusCode ?? 0, headers: headersFromRaw(res.rawHeaders ?? []) };
+        }),
+      );
+      stream.on(
+        'data',
+        guard((chunk: Buffer) => {
+          if (settled) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= options.maxBytes) settle(null, false);
+        }),
+      );
+      stream.on('end', () => settle(null, true));
+      stream.on('error', (error) => settle(error, false));
     });
   }
 

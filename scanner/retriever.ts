@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { getDomain } from 'tldts';
 import type { AddressPolicy } from './address-policy.ts';
+import { decodeBody } from './charset.ts';
 import { InvalidTargetError, TargetUnreachableError } from './errors.ts';
-import { EXPOSURE_PROBES, type ExposureProbe } from './exposure-rules.ts';
+import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
 import { firstHeader } from './headers.ts';
 import { isHtmlContentType, parseHtml } from './html.ts';
 import { HttpClient } from './http-client.ts';
@@ -19,9 +20,9 @@ export interface RetrieveOptions extends AddressPolicy {
   onProgress?: (message: string) => void;
 }
 
-const MAX_REDIRECTS = 5;
-const PAGE_BYTES = 512 * 1024;
-const PROBE_BYTES = 16 * 1024;
+/** Browsers give up after 20 redirects (Chromium and Firefox alike); so does the scanner. */
+export const MAX_REDIRECTS = 20;
+export const PAGE_BYTES = 512 * 1024;
 const MAX_SOURCE_MAP_PROBES = 3;
 /** A foreign origin sent with the page request: a server that echoes it back reflects any origin. */
 export const CORS_TEST_ORIGIN = 'https://cors-check.scanner.invalid';
@@ -29,7 +30,11 @@ export const CORS_TEST_ORIGIN = 'https://cors-check.scanner.invalid';
 interface Chain {
   hops: RedirectHop[];
   final: FetchedResponse | null;
+  /** The chain ended because it exceeded MAX_REDIRECTS (a loop or an endless chain). */
+  tooManyRedirects: boolean;
 }
+
+const NO_CHAIN: Chain = { hops: [], final: null, tooManyRedirects: false };
 
 export function parseTarget(raw: string): URL {
   let url: URL;
@@ -43,20 +48,30 @@ export function parseTarget(raw: string): URL {
   return url;
 }
 
+/** The URL a redirect points to, or null when Location is missing, unparsable or not http(s). */
+function redirectTarget(response: FetchedResponse, from: string): string | null {
+  const location = firstHeader(response.headers, 'location');
+  if (response.status < 300 || response.status >= 400 || !location) return null;
+  try {
+    const next = new URL(location.trim(), from);
+    return next.protocol === 'http:' || next.protocol === 'https:' ? next.href : null;
+  } catch {
+    return null;
+  }
+}
+
 async function followChain(client: HttpClient, start: string, headers: Record<string, string>): Promise<Chain> {
   const hops: RedirectHop[] = [];
   let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const response = await client.fetch(url, { headers, maxBytes: PAGE_BYTES });
-    if (!response) return { hops, final: null };
+    if (!response) return { hops, final: null, tooManyRedirects: false };
     hops.push({ url, status: response.status });
-    const location = firstHeader(response.headers, 'location');
-    if (response.status < 300 || response.status >= 400 || !location) return { hops, final: response };
-    const next = new URL(location, url);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return { hops, final: response };
-    url = next.href;
+    const next = redirectTarget(response, url);
+    if (!next) return { hops, final: response, tooManyRedirects: false };
+    url = next;
   }
-  return { hops, final: null };
+  return { hops, final: null, tooManyRedirects: true };
 }
 
 async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -75,16 +90,40 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 function sourceMapProbes(page: FetchedResponse, html: string | null): ExposureProbe[] {
   if (!html) return [];
   const origin = new URL(page.url).origin;
-  return parseHtml(html)
-    .scripts.map((script) => new URL(script.src, page.url))
+  const scripts: URL[] = [];
+  for (const script of parseHtml(html).scripts) {
+    try {
+      scripts.push(new URL(script.src, page.url));
+    } catch {
+      // An unparsable src is the page's problem, not a probe.
+    }
+  }
+  return scripts
     .filter((url) => url.origin === origin && url.pathname.endsWith('.js'))
     .slice(0, MAX_SOURCE_MAP_PROBES)
     .map((url) => ({ path: `${url.pathname}.map`, type: 'exposed_source_map' }));
 }
 
-const originOf = (url: URL) => `${url.protocol}//${url.host}`;
-
 const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+
+/** The same host and port under another path or scheme, built with the URL API (IPv6 literals stay intact). */
+function sameHost(base: URL, protocol: 'http:' | 'https:', path = '/'): URL {
+  const url = new URL(path, base);
+  if (url.protocol !== protocol) {
+    url.protocol = protocol;
+    url.port = '';
+  }
+  return url;
+}
+
+/**
+ * Random paths in the shapes the probes have (a file, a dotfile, a folder): servers often answer
+ * each shape with its own not-found page, and a probe is only compared with those.
+ */
+const notFoundPaths = () => {
+  const token = randomBytes(8).toString('hex');
+  return [`/${token}-niet-gevonden.txt`, `/.${token}`, `/${token}/`];
+};
 
 /**
  * Probes run on the page's origin when the target redirected within its own site (http to https,
@@ -94,21 +133,21 @@ const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: 
 async function probeExposures(client: HttpClient, target: URL, page: FetchedResponse, html: string | null, options: RetrieveOptions) {
   const pageUrl = new URL(page.url);
   const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
-  const probeOrigin = originOf(ownSite ? pageUrl : target);
+  const probeOrigin = (ownSite ? pageUrl : target).origin;
   options.onProgress?.(`Blootgestelde bestanden controleren op ${probeOrigin}`);
-  const notFoundBaseline = await client.fetch(`${probeOrigin}/${randomBytes(8).toString('hex')}-niet-gevonden.txt`, { maxBytes: PROBE_BYTES });
+  const baselines = await Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
   const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, html) : [])];
   const probeEvidence = await mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
-    const url = `${probeOrigin}${probe.path}`;
+    const url = new URL(probe.path, probeOrigin).href;
     const response = await client.fetch(url, {
       method: probe.method,
       body: probe.body,
       headers: probe.body ? { 'content-type': 'application/json' } : undefined,
-      maxBytes: PROBE_BYTES,
+      maxBytes: ruleFor(probe.type).maxBytes ?? DEFAULT_PROBE_BYTES,
     });
     return { type: probe.type, url, response };
   });
-  return { notFoundBaseline, probeEvidence };
+  return { notFoundBaselines: baselines.filter((b): b is FetchedResponse => b !== null), probeEvidence };
 }
 
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
@@ -120,37 +159,39 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const scannedAt = new Date();
     const pageHeaders = { origin: CORS_TEST_ORIGIN };
     progress(`Pagina ophalen: ${target.href}`);
-    const plainVariant = target.protocol === 'https:' ? `http://${target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname}/` : null;
     const [main, plain] = await Promise.all([
       followChain(client, target.href, pageHeaders),
-      plainVariant ? followChain(client, plainVariant, {}) : Promise.resolve<Chain>({ hops: [], final: null }),
+      target.protocol === 'https:' ? followChain(client, sameHost(target, 'http:').href, {}) : Promise.resolve(NO_CHAIN),
     ]);
 
     const finalUrl = main.final ? new URL(main.final.url) : target;
     // The TLS verdict is about the target's own site; a redirect to another party's host is not judged.
     const ownFinal = siteOf(finalUrl.hostname) === siteOf(target.hostname);
-    const ownHttps = target.protocol === 'https:' ? target : new URL(`https://${target.hostname}/`);
+    const ownHttps = target.protocol === 'https:' ? target : sameHost(target, 'https:');
     const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
     progress(`TLS-handshakes met ${httpsUrl.host}`);
     const tls: TlsEvidence = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
       ...options,
       timeoutMs: Math.min(5_000, options.requestTimeoutMs),
     });
-    handshakes += 4;
+    handshakes += 4 + (tls.ciphers ? 7 : 0);
     const tlsWorks = Object.values(tls.protocols).some(Boolean);
     const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
 
     let httpsResponse = finalUrl.protocol === 'https:' && ownFinal ? main.final : null;
-    if (!httpsResponse && tlsWorks) httpsResponse = (await followChain(client, `${originOf(httpsUrl)}/`, pageHeaders)).final;
+    if (!httpsResponse && tlsWorks) httpsResponse = (await followChain(client, new URL('/', httpsUrl).href, pageHeaders)).final;
 
     const pageResponse = main.final ?? httpsResponse;
+    if (!pageResponse && main.tooManyRedirects) {
+      throw new TargetUnreachableError(`De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`);
+    }
     if (!pageResponse) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`);
     const contentType = firstHeader(pageResponse.headers, 'content-type');
-    const html = isHtmlContentType(contentType) ? pageResponse.body.toString('utf8') : null;
+    const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
 
-    const { notFoundBaseline, probeEvidence } = options.probeExposures
+    const { notFoundBaselines, probeEvidence } = options.probeExposures
       ? await probeExposures(client, target, pageResponse, html, options)
-      : { notFoundBaseline: null, probeEvidence: [] };
+      : { notFoundBaselines: [], probeEvidence: [] };
 
     const evidence: ScanEvidence = {
       target: target.href,
@@ -159,7 +200,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
       https: httpsResponse && tlsWorks ? { verified, headers: httpsResponse.headers } : null,
       httpRedirects: target.protocol === 'http:' ? main.hops : plain.hops,
       tls,
-      notFoundBaseline,
+      notFoundBaselines,
       probes: probeEvidence,
     };
     return { evidence, requests: client.requestCount + handshakes };

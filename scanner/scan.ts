@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { analyze, contextFor } from './analyze.ts';
+import { analyze, contextFor, type CheckName } from './analyze.ts';
 import { TargetUnreachableError } from './errors.ts';
 import { detectPlatform } from './platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
@@ -40,13 +40,22 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
   });
   if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
   const ctx = contextFor(evidence);
-  const findings = analyze(ctx);
+  const { findings, failedChecks } = analyze(ctx);
+  // Probes cut off by the deadline are unknown, not "not exposed".
+  const cutOff: CheckName[] = deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
+  let platform = null;
+  try {
+    platform = detectPlatform(evidence.page, ctx.html);
+  } catch {
+    // Platform detection is a label, never a reason to lose the scan.
+  }
   return {
     url: target.href,
     ...computeScores(findings),
-    detected_platform: detectPlatform(evidence.page, ctx.html),
+    detected_platform: platform,
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
+    failed_checks: [...new Set([...failedChecks, ...cutOff])],
     requests_made: requests,
   };
 }

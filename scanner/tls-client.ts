@@ -1,9 +1,12 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
+import { chainFacts } from './certificate-facts.ts';
+import { AEAD_SUITES, FORWARD_SECRET_SUITES, WEAK_SUITE_GROUPS, type WeakSuiteGroup } from './cipher-suites.ts';
+import { serverAccepts } from './client-hello.ts';
 import { refusalIn } from './errors.ts';
 import { nextTurn } from './turns.ts';
-import type { CertificateEvidence, TlsEvidence, TlsVersion } from './types.ts';
+import type { CertificateEvidence, CipherEvidence, TlsEvidence, TlsVersion } from './types.ts';
 
 export const TLS_VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 
@@ -27,7 +30,7 @@ const contexts = new Map<TlsVersion, tls.SecureContext>();
 function contextFor(version: TlsVersion): tls.SecureContext {
   let context = contexts.get(version);
   if (!context) {
-    // OpenSSL refuses TLS 1.0/1.1 at its default security level, so lower it to test for them.
+    // OpenSSL refuses TLS 1.0/1.1 and small keys at its default security level, so lower it to see them.
     context = tls.createSecureContext({ minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' });
     contexts.set(version, context);
   }
@@ -39,6 +42,7 @@ async function handshake(host: string, port: number, version: TlsVersion, option
   await nextTurn();
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return resolve(null);
+    let settled = false;
     const socket = tls.connect({
       host,
       port,
@@ -47,25 +51,33 @@ async function handshake(host: string, port: number, version: TlsVersion, option
       secureContext: contextFor(version),
       rejectUnauthorized: false,
     });
-    const done = (result: Handshake | null, error?: unknown) => {
+    const done = (result: () => Handshake | null, error?: unknown) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', abort);
-      socket.destroy();
       const refusal = error ? refusalIn(error) : null;
-      if (refusal) reject(refusal);
-      else resolve(result);
+      try {
+        if (refusal) reject(refusal);
+        else resolve(result());
+      } catch {
+        resolve(null);
+      } finally {
+        socket.destroy();
+      }
     };
-    const abort = () => done(null);
+    const abort = () => done(() => null);
     const timer = setTimeout(abort, options.timeoutMs);
     options.signal.addEventListener('abort', abort);
-    socket.once('secureConnect', () =>
-      done({
+    socket.on('secureConnect', () =>
+      done(() => ({
         protocol: socket.getProtocol(),
         certificate: socket.getPeerCertificate(true),
         authorizationError: chainErrorOf(socket.authorizationError),
-      }),
+      })),
     );
-    socket.once('error', (error) => done(null, error));
+    socket.on('error', (error) => done(() => null, error));
+    socket.on('close', () => done(() => null));
   });
 }
 
@@ -92,15 +104,34 @@ function certificateEvidence(host: string, shake: Handshake): CertificateEvidenc
     chainError: shake.authorizationError,
     hostnameMatches: tls.checkServerIdentity(host, cert) === undefined,
     selfSigned: !issuer || issuer.fingerprint256 === cert.fingerprint256,
+    hasSubjectAltName: Boolean(cert.subjectaltname),
+    chain: chainFacts(cert),
   };
 }
 
-/** Probes each protocol version with its own handshake and reads the certificate of the best one. */
+/**
+ * Offers each weak suite group, and (unless TLS 1.3 already guarantees both) only forward-secret or
+ * only AEAD suites, each in its own ClientHello.
+ */
+async function probeCiphers(host: string, port: number, tls13: boolean, options: TlsProbeOptions): Promise<CipherEvidence> {
+  const groups = Object.keys(WEAK_SUITE_GROUPS) as WeakSuiteGroup[];
+  const offer = (suites: readonly number[]) => serverAccepts(host, port, suites, options);
+  const [weakAccepted, forwardSecrecy, aead] = await Promise.all([
+    Promise.all(groups.map((group) => offer(WEAK_SUITE_GROUPS[group]))),
+    tls13 ? true : offer(FORWARD_SECRET_SUITES),
+    tls13 ? true : offer(AEAD_SUITES),
+  ]);
+  return { weak: groups.filter((_, i) => weakAccepted[i]), forwardSecrecy, aead };
+}
+
+/** Probes each protocol version with its own handshake, reads the certificate of the best one and probes the suites. */
 export async function probeTls(hostname: string, port: number, options: TlsProbeOptions): Promise<TlsEvidence> {
   const host = bareHost(hostname);
   assertLiteralHostAllowed(host, options);
   const shakes = await Promise.all(TLS_VERSIONS.map((version) => handshake(host, port, version, options)));
   const protocols = Object.fromEntries(TLS_VERSIONS.map((v, i) => [v, shakes[i] !== null])) as Record<TlsVersion, boolean>;
   const best = [...shakes].reverse().find((s): s is Handshake => s !== null && Object.keys(s.certificate).length > 0);
-  return { host, port, protocols, certificate: best ? certificateEvidence(host, best) : null };
+  const anyAccepted = Object.values(protocols).some(Boolean);
+  const ciphers = anyAccepted ? await probeCiphers(host, port, protocols['TLSv1.3'], options) : null;
+  return { host, port, protocols, certificate: best ? certificateEvidence(host, best) : null, ciphers };
 }

@@ -1,3 +1,5 @@
+import type { WeakSuiteGroup } from './cipher-suites.ts';
+import type { ExposureType } from './exposure-rules.ts';
 import type { Category, Grade, ObservatoryTest, Platform, Severity } from './vocabulary.ts';
 
 /** Response headers with lowercase names; every header keeps all of its values. */
@@ -7,8 +9,10 @@ export interface FetchedResponse {
   url: string;
   status: number;
   headers: HeaderMap;
-  /** First bytes of the body (capped); empty for HEAD-like probes. */
+  /** First bytes of the (decompressed) body, capped. */
   body: Buffer;
+  /** False when the body was cut off: the byte cap, a reset, a timeout or broken compression. */
+  complete: boolean;
 }
 
 export interface RedirectHop {
@@ -43,6 +47,29 @@ export interface CertificateEvidence {
   chainError: string | null;
   hostnameMatches: boolean;
   selfSigned: boolean;
+  /** Whether the leaf names its hosts in subjectAltName; browsers ignore the CN. */
+  hasSubjectAltName: boolean;
+  /** Leaf first, then the intermediates; a self-signed root is left out. */
+  chain: ChainCertificate[];
+}
+
+export interface ChainCertificate {
+  subject: string;
+  /** Node's asymmetricKeyType: rsa, rsa-pss, ec, dsa, ed25519... */
+  keyType: string;
+  keyBits: number | null;
+  /** OpenSSL's name of the signature algorithm; null for a self-signed certificate. */
+  signatureAlgorithm: string | null;
+}
+
+/** What separate ClientHellos learned about the server's cipher suites (TLS 1.0-1.2). */
+export interface CipherEvidence {
+  /** Weak suite groups the server accepted. */
+  weak: WeakSuiteGroup[];
+  /** Whether an ECDHE/DHE suite (or TLS 1.3) is available. */
+  forwardSecrecy: boolean;
+  /** Whether a GCM/CCM/ChaCha20 suite (or TLS 1.3) is available. */
+  aead: boolean;
 }
 
 export interface TlsEvidence {
@@ -51,11 +78,13 @@ export interface TlsEvidence {
   /** Which protocol versions the server accepted in separate handshakes. */
   protocols: Record<TlsVersion, boolean>;
   certificate: CertificateEvidence | null;
+  /** Null when no handshake succeeded, so suites were not probed. */
+  ciphers: CipherEvidence | null;
 }
 
 export interface ProbeEvidence {
-  /** Finding type the probe looks for (a key of EXPOSURE_RULES). */
-  type: string;
+  /** Finding type the probe looks for. */
+  type: ExposureType;
   url: string;
   response: FetchedResponse | null;
 }
@@ -69,8 +98,8 @@ export interface ScanEvidence {
   /** Redirect chain starting at the http:// variant; empty when plain HTTP is unreachable. */
   httpRedirects: RedirectHop[];
   tls: TlsEvidence | null;
-  /** Baseline answer to a random path on the probed origin (soft-404 detection). */
-  notFoundBaseline: FetchedResponse | null;
+  /** Answers to random paths of several shapes on the probed origin (soft-404 detection). */
+  notFoundBaselines: FetchedResponse[];
   probes: ProbeEvidence[];
 }
 
@@ -107,6 +136,8 @@ export interface ScanResult {
   detected_platform: Platform | null;
   scanned_at: string;
   findings: ScanFinding[];
+  /** Checks whose findings are missing from this result because they failed or ran out of time. */
+  failed_checks: string[];
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
 }

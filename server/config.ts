@@ -27,6 +27,10 @@ const ConfigSchema = z.object({
   DATABASE_PATH: z.string().min(1).default('./data/scanner.db'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCANNER_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  /** Bound of each request and handshake of a scan. */
+  SCANNER_REQUEST_TIMEOUT: duration.prefault('10s'),
+  /** Bound of a whole scan; what has not answered by then is reported as not checked. */
+  SCANNER_DEADLINE: duration.prefault('60s'),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { analyze, contextFor } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
+import type { ExposureType } from '../scanner/exposure-rules.ts';
 import { evidence, type EvidenceOverrides } from './support/evidence.ts';
 
-const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).map((f) => f.finding_type);
+const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).findings.map((f) => f.finding_type);
 const DAY = 86_400_000;
 const now = new Date();
+const leaf = (keyType: string, keyBits: number, signatureAlgorithm: string | null = 'sha256WithRSAEncryption') => ({ subject: 'CN=example.nl', keyType, keyBits, signatureAlgorithm });
 
 const ENV_FILE = 'APP_KEY=base64:abc\nDB_PASSWORD=hunter2\n';
 const HTML_404 = '<!doctype html><html><body>APP_KEY=x\nDB_PASSWORD=y</body></html>';
@@ -17,7 +19,22 @@ const CASES: Array<[string, EvidenceOverrides, EvidenceOverrides]> = [
   ['tls_certificate_expired', { certificate: { validTo: new Date(now.getTime() - DAY).toISOString(), chainError: 'CERT_HAS_EXPIRED' } }, {}],
   ['tls_certificate_not_yet_valid', { certificate: { validFrom: new Date(now.getTime() + DAY).toISOString() } }, {}],
   ['tls_certificate_self_signed', { certificate: { chainError: 'DEPTH_ZERO_SELF_SIGNED_CERT', selfSigned: true } }, {}],
-  ['tls_certificate_untrusted', { certificate: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } }, {}],
+  ['tls_certificate_untrusted', { certificate: { chainError: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' } }, {}],
+  ['tls_certificate_chain_incomplete', { certificate: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } }, { certificate: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', selfSigned: true } }],
+  ['tls_certificate_no_subject_alt_name', { certificate: { hasSubjectAltName: false } }, {}],
+  ['tls_certificate_weak_key', { certificate: { chain: [leaf('rsa', 1024)] } }, { certificate: { chain: [leaf('rsa', 2048), leaf('ec', 256)] } }],
+  ['tls_certificate_weak_key', { certificate: { chain: [leaf('rsa', 4096), leaf('ec', 224)] } }, { certificate: { chain: [leaf('ec', 384)] } }],
+  ['tls_certificate_broken_key', { certificate: { chain: [leaf('rsa', 512)] } }, { certificate: { chain: [leaf('rsa', 1024)] } }],
+  ['tls_certificate_broken_key', { certificate: { chain: [leaf('ec', 192)] } }, { certificate: { chain: [leaf('ec', 224)] } }],
+  ['tls_certificate_weak_signature', { certificate: { chain: [leaf('rsa', 2048, 'sha1WithRSAEncryption')] } }, { certificate: { chain: [leaf('rsa', 2048, 'sha256WithRSAEncryption')] } }],
+  ['tls_certificate_weak_signature', { certificate: { chain: [leaf('rsa', 2048), leaf('rsa', 2048, 'md5WithRSAEncryption')] } }, { certificate: { chain: [leaf('ec', 256, 'ecdsa-with-SHA384')] } }],
+  ['tls_cipher_null', { tls: { ciphers: { weak: ['null'], forwardSecrecy: true, aead: true } } }, {}],
+  ['tls_cipher_anonymous', { tls: { ciphers: { weak: ['anonymous'], forwardSecrecy: true, aead: true } } }, {}],
+  ['tls_cipher_export', { tls: { ciphers: { weak: ['export'], forwardSecrecy: true, aead: true } } }, {}],
+  ['tls_cipher_rc4', { tls: { ciphers: { weak: ['rc4'], forwardSecrecy: true, aead: true } } }, {}],
+  ['tls_cipher_3des', { tls: { ciphers: { weak: ['triple_des'], forwardSecrecy: true, aead: true } } }, { tls: { ciphers: { weak: ['rc4'], forwardSecrecy: true, aead: true } } }],
+  ['tls_no_forward_secrecy', { tls: { ciphers: { weak: [], forwardSecrecy: false, aead: true } } }, { tls: { ciphers: null } }],
+  ['tls_no_aead', { tls: { ciphers: { weak: [], forwardSecrecy: true, aead: false } } }, { tls: { ciphers: null } }],
   ['tls_certificate_hostname_mismatch', { certificate: { hostnameMatches: false } }, {}],
   ['tls_certificate_expires_within_14_days', { certificate: { validTo: new Date(now.getTime() + 5 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }],
   ['tls_certificate_expires_within_30_days', { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 40 * DAY).toISOString() } }],
@@ -107,13 +124,13 @@ describe('pure checks: every finding type has a true positive and a true negativ
     ['exposed_env_file', '/.env', 'Not found. Try HOME=/ later, or read the docs at /help for more information.\nThanks', false],
     ['exposed_git_config', '/.git/config', '[remote "origin"]\n\turl = git@example.com:a/b.git\n', true],
     ['exposed_git_config', '/.git/config', 'see [core] docs', false],
-  ])('confirms %s by content: %j', (type, path, text, expected) => {
+  ] as Array<[ExposureType, string, string, boolean]>)('confirms %s by content: %j', (type, path, text, expected) => {
     const found = typesOf({ probes: [{ type, path, response: { text } }] }).includes(type);
     expect(found).toBe(expected);
   });
 
   it('treats an answer that looks like the random-path baseline as not found (soft 404)', () => {
-    const probe = { type: 'exposed_env_file', path: '/.env', response: { text: `page for /.env\n${ENV_FILE}` } };
+    const probe = { type: 'exposed_env_file' as const, path: '/.env', response: { text: `page for /.env\n${ENV_FILE}` } };
     expect(typesOf({ probes: [probe] })).toContain('exposed_env_file');
     expect(typesOf({ probes: [probe], baseline: { text: `page for /random-404\n${ENV_FILE}` } })).not.toContain('exposed_env_file');
   });
@@ -123,7 +140,7 @@ describe('pure checks: every finding type has a true positive and a true negativ
   });
 
   it('never stores secrets from an exposed file in the finding', () => {
-    const [finding] = analyze(contextFor(evidence({ probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: ENV_FILE } }] })));
+    const [finding] = analyze(contextFor(evidence({ probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: ENV_FILE } }] }))).findings;
     expect(finding!.actual_value).not.toContain('hunter2');
   });
 });

@@ -3,7 +3,7 @@ import { findingsOfScan } from '../../db/findings.ts';
 import { findScan, listScans } from '../../db/scans.ts';
 import { notFound } from '../../server/errors.ts';
 import { triggerScan } from '../../server/services/scan-trigger.ts';
-import { scanCreatedView } from '../../server/services/views.ts';
+import { failedChecksOf, scanCreatedView } from '../../server/services/views.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
@@ -31,7 +31,7 @@ export const scansRouter = router({
     .output(ScanListOutput)
     .query(async ({ ctx, input }) => {
       const { rows, total } = await listScans(ctx.db, ctx.principal.tenantId, { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until }, input);
-      const scans = rows.map(({ url: _url, ...item }) => item) as z.infer<typeof ScanListOutput>['scans'];
+      const scans = rows.map(({ url: _url, failed_checks: _failed, ...item }) => item) as z.infer<typeof ScanListOutput>['scans'];
       return { scans, pagination: pagination(total, input.limit, input.offset) };
     }),
 
@@ -46,6 +46,6 @@ export const scansRouter = router({
       const scan = await findScan(ctx.db, ctx.principal.tenantId, input.scan_id);
       if (!scan) throw notFound('Scan');
       const findings = await findingsOfScan(ctx.db, ctx.principal.tenantId, scan.id);
-      return { ...scan, findings } as z.infer<typeof ScanDetail>;
+      return { ...scan, failed_checks: failedChecksOf(scan), findings } as z.infer<typeof ScanDetail>;
     }),
 });

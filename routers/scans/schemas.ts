@@ -8,6 +8,10 @@ export const ScanTriggerInput = z.object({
   url: z.string().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
+const FailedChecks = z.array(z.string()).meta({
+  description: 'Controles die niet konden worden uitgevoerd (fout in de controle of scan-deadline bereikt); hun bevindingen ontbreken in deze scan. Leeg als alles is gecontroleerd.',
+});
+
 const Counts = z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() });
 
 export const ScanCreated = z.object({
@@ -20,6 +24,7 @@ export const ScanCreated = z.object({
   findings_count: z.number().int(),
   scanned_at: Timestamp,
   detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
+  failed_checks: FailedChecks,
 });
 
 export const ScanListInput = z.object({
@@ -53,4 +58,4 @@ export const ScanListOutput = z.object({ scans: z.array(ScanListItem), paginatio
 
 export const ScanGetInput = z.object({ scan_id: Uuid });
 
-export const ScanDetail = ScanListItem.extend({ url: z.string(), findings: z.array(Finding) });
+export const ScanDetail = ScanListItem.extend({ url: z.string(), failed_checks: FailedChecks, findings: z.array(Finding) });

@@ -13,6 +13,16 @@ const certificate = (severity: CatalogEntry['severity'], title: string, descript
   reference_url: REF.tls,
 });
 
+const cipher = (severity: CatalogEntry['severity'], title: string, description: string, impact: string): Entry => ({
+  severity,
+  title,
+  description,
+  impact,
+  remediation: 'Beperk de cipher suites tot de moderne lijst van Mozilla (ECDHE met AES-GCM of ChaCha20-Poly1305) en schakel TLS 1.3 in.',
+  expected_value: 'Alleen ECDHE-suites met AEAD-versleuteling',
+  reference_url: REF.serverSideTls,
+});
+
 export const SSL_TLS_CATALOG: Record<string, Entry> = {
   https_unavailable: {
     severity: 'CRITICAL',
@@ -29,6 +39,36 @@ export const SSL_TLS_CATALOG: Record<string, Entry> = {
   tls_certificate_self_signed: certificate('CRITICAL', 'Zelfondertekend TLS-certificaat', 'Het certificaat is door de server zelf ondertekend en niet door een vertrouwde certificaatautoriteit.'),
   tls_certificate_untrusted: certificate('CRITICAL', 'TLS-certificaat wordt niet vertrouwd', 'De certificaatketen kan niet worden herleid tot een vertrouwde certificaatautoriteit.'),
   tls_certificate_hostname_mismatch: certificate('CRITICAL', 'TLS-certificaat past niet bij de hostnaam', 'Het certificaat is uitgegeven voor een andere naam dan de gescande host.'),
+  tls_certificate_chain_incomplete: {
+    ...certificate('HIGH', 'Onvolledige certificaatketen', 'De server stuurt alleen zijn eigen certificaat mee, zonder het tussencertificaat (intermediate) van de uitgever.'),
+    impact: 'Browsers die het tussencertificaat niet zelf ophalen (Firefox, Android, curl, API-clients) weigeren de verbinding met een certificaatfout.',
+    remediation: 'Installeer het tussencertificaat: configureer de volledige keten (fullchain.pem bij Let\'s Encrypt, SSLCertificateFile met de keten in Apache, ssl_certificate met fullchain in nginx).',
+    expected_value: 'Leaf-certificaat plus alle tussencertificaten',
+  },
+  tls_certificate_no_subject_alt_name: {
+    ...certificate('HIGH', 'Certificaat zonder subjectAltName', 'Het certificaat noemt de hostnaam alleen in de Common Name (CN) en heeft geen subjectAltName-extensie.'),
+    impact: 'Browsers negeren de Common Name sinds 2017 en weigeren dit certificaat voor elke hostnaam.',
+    remediation: 'Vraag een nieuw certificaat aan met alle hostnamen in de subjectAltName-extensie (elke moderne CA en ACME-client doet dit).',
+    expected_value: 'subjectAltName met de hostnaam',
+  },
+  tls_certificate_weak_key: {
+    ...certificate('MEDIUM', 'Zwakke sleutel in de certificaatketen', 'Een certificaat in de keten gebruikt een te korte sleutel: RSA of DSA korter dan 2048 bits, of EC korter dan 256 bits.'),
+    impact: 'Korte sleutels bieden te weinig veiligheidsmarge; certificaatautoriteiten en browsers accepteren ze niet meer.',
+    remediation: 'Maak een nieuwe sleutel van minstens 2048 bits RSA (bij voorkeur 3072) of EC P-256, en laat het certificaat opnieuw uitgeven.',
+    expected_value: 'RSA van minstens 2048 bits of EC van minstens 256 bits',
+  },
+  tls_certificate_broken_key: {
+    ...certificate('HIGH', 'Kraakbare sleutel in de certificaatketen', 'Een certificaat in de keten gebruikt een sleutel die met openbare middelen te kraken is: RSA of DSA korter dan 1024 bits, of EC korter dan 224 bits.'),
+    impact: 'Een aanvaller die de sleutel kraakt, kan zich als de site voordoen en verkeer ontsleutelen.',
+    remediation: 'Vervang de sleutel direct door RSA van minstens 2048 bits of EC P-256 en trek het oude certificaat in.',
+    expected_value: 'RSA van minstens 2048 bits of EC van minstens 256 bits',
+  },
+  tls_certificate_weak_signature: {
+    ...certificate('HIGH', 'Zwakke handtekening in de certificaatketen', 'Een certificaat in de keten is ondertekend met SHA-1 of MD5.'),
+    impact: 'Voor SHA-1 en MD5 bestaan praktische botsingsaanvallen; browsers weigeren zulke certificaten, en een aanvaller kan een vals certificaat met dezelfde handtekening maken.',
+    remediation: 'Laat het certificaat (en het tussencertificaat) opnieuw uitgeven met een SHA-256-handtekening.',
+    expected_value: 'Handtekening met SHA-256 of sterker',
+  },
   tls_certificate_expires_within_14_days: {
     ...certificate('HIGH', 'TLS-certificaat verloopt binnen 14 dagen', 'Het certificaat verloopt binnen twee weken.'),
     impact: 'Na de einddatum kunnen bezoekers de site niet meer veilig openen.',
@@ -76,6 +116,19 @@ export const SSL_TLS_CATALOG: Record<string, Entry> = {
     remediation: 'Schakel TLS 1.3 in naast TLS 1.2.',
     expected_value: 'TLS 1.3 beschikbaar',
     reference_url: REF.serverSideTls,
+  },
+  tls_cipher_null: cipher('CRITICAL', 'Server accepteert cipher suites zonder versleuteling (NULL)', 'De server rondt een handshake af met een NULL-cipher suite, die niets versleutelt.', 'Al het verkeer gaat leesbaar over het netwerk, ook al toont de browser een HTTPS-verbinding.'),
+  tls_cipher_anonymous: cipher('CRITICAL', 'Server accepteert anonieme cipher suites (aNULL)', 'De server rondt een handshake af zonder zich met een certificaat te identificeren (DH_anon of ECDH_anon).', 'Een aanvaller tussen bezoeker en server kan zich ongemerkt als de server voordoen en al het verkeer lezen.'),
+  tls_cipher_export: cipher('CRITICAL', 'Server accepteert EXPORT-cipher suites', 'De server accepteert de bewust verzwakte EXPORT-suites met 40- of 56-bits sleutels.', 'EXPORT-suites zijn in minuten te kraken en maken downgrade-aanvallen als FREAK en Logjam mogelijk.'),
+  tls_cipher_rc4: cipher('HIGH', 'Server accepteert RC4', 'De server accepteert cipher suites met de RC4-stroomversleuteling.', 'RC4 heeft statistische zwakheden waardoor delen van versleuteld verkeer (zoals cookies) te achterhalen zijn; RFC 7465 verbiedt het.'),
+  tls_cipher_3des: cipher('MEDIUM', 'Server accepteert 3DES', 'De server accepteert cipher suites met Triple DES, dat blokken van 64 bits gebruikt.', 'Bij lange verbindingen maakt de kleine blokgrootte de Sweet32-aanval mogelijk, waarmee delen van het verkeer te achterhalen zijn.'),
+  tls_no_forward_secrecy: {
+    ...cipher('MEDIUM', 'Geen forward secrecy', 'De server biedt geen cipher suites met een tijdelijke sleutelafspraak (ECDHE of DHE) en ook geen TLS 1.3.', 'Wie later de privésleutel van de server bemachtigt, kan al eerder opgenomen verkeer ontsleutelen.'),
+    expected_value: 'ECDHE-cipher suites of TLS 1.3',
+  },
+  tls_no_aead: {
+    ...cipher('MEDIUM', 'Geen AEAD-cipher suites', 'De server biedt alleen CBC-cipher suites en geen AES-GCM, ChaCha20-Poly1305 of TLS 1.3.', 'CBC-suites in TLS zijn herhaaldelijk aangevallen (Lucky13, padding-oracles); moderne clients verwachten AEAD.'),
+    expected_value: 'AES-GCM of ChaCha20-Poly1305, of TLS 1.3',
   },
   http_no_redirect_to_https: {
     severity: 'MEDIUM',

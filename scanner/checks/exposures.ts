@@ -1,17 +1,24 @@
 import { firstHeader } from '../headers.ts';
 import { looksLikeHtml } from '../html.ts';
-import { EXPOSURE_RULES } from '../exposure-rules.ts';
+import { EXPOSURE_RULES, confirmsExposure } from '../exposure-rules.ts';
 import type { FetchedResponse, Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 
+/**
+ * The body with what varies between two not-found answers removed: the requested path (raw, encoded
+ * and its last segment), numbers (timestamps, request ids) and long random tokens (nonces).
+ */
 function normalized(response: FetchedResponse): string {
   const path = new URL(response.url).pathname;
-  return response.body.toString('utf8', 0, 8192).split(path).join('').replace(/\d+/g, '');
+  const variants = [path, decodeURIComponent(path), path.split('/').filter(Boolean).pop() ?? path].filter((v) => v.length > 1);
+  let text = response.body.toString('utf8', 0, 8192);
+  for (const variant of variants.sort((a, b) => b.length - a.length)) text = text.split(variant).join('');
+  return text.replace(/[A-Za-z0-9+/_-]*\d[A-Za-z0-9+/_-]*/g, '').replace(/[A-Za-z0-9+/_=-]{16,}/g, '');
 }
 
 /** Soft-404 sites and single-page apps answer every path alike; such an answer is "not found". */
-export function resemblesBaseline(response: FetchedResponse, baseline: FetchedResponse | null): boolean {
-  if (!baseline || baseline.status !== response.status) return false;
+export function resemblesBaseline(response: FetchedResponse, baseline: FetchedResponse): boolean {
+  if (baseline.status !== response.status) return false;
   if (firstHeader(baseline.headers, 'content-type') !== firstHeader(response.headers, 'content-type')) return false;
   return normalized(baseline) === normalized(response);
 }
@@ -22,19 +29,15 @@ function describe(response: FetchedResponse): string {
 }
 
 export const checkExposures: Check = (ctx) => {
-  const { probes, notFoundBaseline, page } = ctx.evidence;
+  const { probes, notFoundBaselines, page } = ctx.evidence;
   const found: Observation[] = [];
   for (const probe of probes) {
     const response = probe.response;
-    if (!response || response.status < 200 || response.status >= 300) continue;
-    const rule = EXPOSURE_RULES[probe.type];
-    if (!rule) continue;
-    const text = response.body.toString('utf8');
-    if (!rule.html && looksLikeHtml(text)) continue;
-    if (resemblesBaseline(response, notFoundBaseline)) continue;
-    if (rule.confirm(response.body, text)) found.push(observe(probe.type, probe.url, describe(response)));
+    if (!response) continue;
+    if (notFoundBaselines.some((baseline) => resemblesBaseline(response, baseline))) continue;
+    if (confirmsExposure(probe.type, response, looksLikeHtml)) found.push(observe(probe.type, probe.url, describe(response)));
   }
-  if (page?.html && EXPOSURE_RULES.directory_listing!.confirm(Buffer.alloc(0), page.html)) {
+  if (page?.html && EXPOSURE_RULES.directory_listing.confirm(Buffer.alloc(0), page.html)) {
     found.push(observe('directory_listing', page.url, `HTTP ${page.status}, directory-index van de pagina zelf`));
   }
   return found;

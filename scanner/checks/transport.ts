@@ -1,9 +1,12 @@
-import type { TlsEvidence } from '../types.ts';
+import type { ChainCertificate, TlsEvidence } from '../types.ts';
+import type { WeakSuiteGroup } from '../cipher-suites.ts';
 import { observe, type Check } from './context.ts';
 
 const DAY_MS = 86_400_000;
 const SELF_SIGNED_ERRORS = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
 const DATE_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+/** OpenSSL's error when the server sent only its leaf and the issuer is nowhere to be found. */
+const LEAF_ONLY_ERROR = 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 
 function originOf(tls: TlsEvidence): string {
   const host = tls.host.includes(':') ? `[${tls.host}]` : tls.host;
@@ -33,9 +36,60 @@ export const checkCertificate: Check = (ctx) => {
   else if (validTo - now < 30 * DAY_MS) found.push(observe('tls_certificate_expires_within_30_days', at, `geldig tot ${cert.validTo}`));
   if (cert.chainError && !DATE_ERRORS.has(cert.chainError)) {
     const selfSigned = cert.selfSigned || SELF_SIGNED_ERRORS.has(cert.chainError);
-    found.push(observe(selfSigned ? 'tls_certificate_self_signed' : 'tls_certificate_untrusted', at, `${cert.chainError}; uitgever: ${cert.issuer}`));
+    const type = selfSigned ? 'tls_certificate_self_signed' : cert.chainError === LEAF_ONLY_ERROR ? 'tls_certificate_chain_incomplete' : 'tls_certificate_untrusted';
+    found.push(observe(type, at, `${cert.chainError}; uitgever: ${cert.issuer}`));
   }
   if (!cert.hostnameMatches) found.push(observe('tls_certificate_hostname_mismatch', at, `host ${tls.host}; certificaat: ${cert.subject}`));
+  if (!cert.hasSubjectAltName) found.push(observe('tls_certificate_no_subject_alt_name', at, `alleen ${cert.subject || 'geen naam'}`));
+  return found;
+};
+
+/** Minimum bits per key family: below `weak` a key is weak, below `broken` it can be broken today. */
+const KEY_BITS: Record<string, { weak: number; broken: number }> = {
+  rsa: { weak: 2048, broken: 1024 },
+  'rsa-pss': { weak: 2048, broken: 1024 },
+  dsa: { weak: 2048, broken: 1024 },
+  ec: { weak: 256, broken: 224 },
+};
+const WEAK_SIGNATURES = /^(md2|md5|sha1)WithRSAEncryption$|^ecdsa-with-SHA1$|^dsaWithSHA1$/;
+
+const describeKey = (c: ChainCertificate) => `${c.keyType.toUpperCase()} ${c.keyBits} bits (${c.subject})`;
+
+export const checkCertificateKeys: Check = (ctx) => {
+  const tls = ctx.evidence.tls;
+  if (!tls) return [];
+  const chain = tls.certificate?.chain ?? [];
+  const at = originOf(tls);
+  const below = (c: ChainCertificate, level: 'weak' | 'broken') => {
+    const limit = KEY_BITS[c.keyType];
+    return c.keyBits !== null && limit !== undefined && c.keyBits < limit[level];
+  };
+  const broken = chain.filter((c) => below(c, 'broken'));
+  const weak = chain.filter((c) => !broken.includes(c) && below(c, 'weak'));
+  const badSignatures = chain.filter((c) => c.signatureAlgorithm !== null && WEAK_SIGNATURES.test(c.signatureAlgorithm));
+  const found = [];
+  if (broken.length) found.push(observe('tls_certificate_broken_key', at, broken.map(describeKey).join('; ')));
+  if (weak.length) found.push(observe('tls_certificate_weak_key', at, weak.map(describeKey).join('; ')));
+  if (badSignatures.length) found.push(observe('tls_certificate_weak_signature', at, badSignatures.map((c) => `${c.signatureAlgorithm} (${c.subject})`).join('; ')));
+  return found;
+};
+
+const WEAK_SUITE_FINDINGS: Record<WeakSuiteGroup, string> = {
+  null: 'tls_cipher_null',
+  anonymous: 'tls_cipher_anonymous',
+  export: 'tls_cipher_export',
+  rc4: 'tls_cipher_rc4',
+  triple_des: 'tls_cipher_3des',
+};
+
+export const checkCipherSuites: Check = (ctx) => {
+  const tls = ctx.evidence.tls;
+  const ciphers = tls?.ciphers;
+  if (!tls || !ciphers) return [];
+  const at = originOf(tls);
+  const found = ciphers.weak.map((group) => observe(WEAK_SUITE_FINDINGS[group], at, `geaccepteerd in een aparte handshake`));
+  if (!ciphers.forwardSecrecy) found.push(observe('tls_no_forward_secrecy', at, 'alleen statische RSA-sleutelafspraak, geen TLS 1.3'));
+  if (!ciphers.aead) found.push(observe('tls_no_aead', at, 'alleen CBC-suites, geen TLS 1.3'));
   return found;
 };
 

@@ -45,7 +45,12 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
   const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
   let result;
   try {
-    result = await scanSite(target, { allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS, probeExposures });
+    result = await scanSite(target, {
+      allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      requestTimeoutMs: deps.config.SCANNER_REQUEST_TIMEOUT,
+      deadlineMs: deps.config.SCANNER_DEADLINE,
+      probeExposures,
+    });
   } catch (error) {
     if (error instanceof ScanError) throw badRequest(error.message);
     throw error;

@@ -13,7 +13,13 @@ export function scanCreatedView(scan: ScanRow) {
     findings_count: scan.findings_count,
     scanned_at: scan.scanned_at,
     detail_url: `/api/agent/scans/${scan.id}`,
+    failed_checks: failedChecksOf(scan),
   };
+}
+
+/** The stored JSON list of checks that could not run. */
+export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): string[] {
+  return JSON.parse(scan.failed_checks) as string[];
 }
 
 /** The finding object of SPEC 2.4 (webhook data for finding_new and finding_resolved). */

@@ -1,5 +1,6 @@
 import { toHeaderMap } from '../../scanner/headers.ts';
 import { CORS_TEST_ORIGIN } from '../../scanner/retriever.ts';
+import type { ExposureType } from '../../scanner/exposure-rules.ts';
 import type { FetchedResponse, ScanEvidence } from '../../scanner/types.ts';
 import { HARDENED_HEADERS } from './sites.ts';
 
@@ -14,7 +15,7 @@ export interface EvidenceOverrides {
   httpRedirects?: ScanEvidence['httpRedirects'];
   tls?: Partial<NonNullable<ScanEvidence['tls']>> | null;
   certificate?: Partial<NonNullable<NonNullable<ScanEvidence['tls']>['certificate']>>;
-  probes?: Array<{ type: string; path: string; response: Partial<FetchedResponse> & { text?: string } }>;
+  probes?: Array<{ type: ExposureType; path: string; response: Partial<FetchedResponse> & { text?: string } }>;
   baseline?: Partial<FetchedResponse> & { text?: string };
   scannedAt?: Date;
 }
@@ -31,7 +32,7 @@ function merge(base: Record<string, string | string[]>, changes: Record<string, 
 const DAY = 86_400_000;
 
 function response(url: string, r: Partial<FetchedResponse> & { text?: string }): FetchedResponse {
-  return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? '') };
+  return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? ''), complete: true };
 }
 
 /** Evidence of a hardened HTTPS site, changed by the overrides: the starting point of check tests. */
@@ -62,6 +63,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
             host: new URL(url).hostname,
             port: 443,
             protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true },
+            ciphers: { weak: [], forwardSecrecy: true, aead: true },
             certificate: {
               subject: 'CN=example.nl',
               issuer: 'CN=Test CA',
@@ -70,11 +72,13 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
               chainError: null,
               hostnameMatches: true,
               selfSigned: false,
+              hasSubjectAltName: true,
+              chain: [{ subject: 'CN=example.nl', keyType: 'ec', keyBits: 256, signatureAlgorithm: 'sha256WithRSAEncryption' }],
               ...o.certificate,
             },
             ...o.tls,
           },
-    notFoundBaseline: o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 }),
+    notFoundBaselines: [o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 })],
     probes: (o.probes ?? []).map((p) => ({ type: p.type, url: `${origin}${p.path}`, response: response(`${origin}${p.path}`, p.response) })),
   };
 }

@@ -1,0 +1,70 @@
+import { X509Certificate } from 'node:crypto';
+import type tls from 'node:tls';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
+import type { ChainCertificate } from './types.ts';
+
+// Signature algorithm OIDs (RFC 3279, 4055, 5758, 8410) by the name testssl.sh and OpenSSL print.
+const SIGNATURE_ALGORITHMS: Record<string, string> = {
+  '1.2.840.113549.1.1.4': 'md5WithRSAEncryption',
+  '1.2.840.113549.1.1.2': 'md2WithRSAEncryption',
+  '1.2.840.113549.1.1.5': 'sha1WithRSAEncryption',
+  '1.2.840.113549.1.1.14': 'sha224WithRSAEncryption',
+  '1.2.840.113549.1.1.11': 'sha256WithRSAEncryption',
+  '1.2.840.113549.1.1.12': 'sha384WithRSAEncryption',
+  '1.2.840.113549.1.1.13': 'sha512WithRSAEncryption',
+  '1.2.840.113549.1.1.10': 'rsassaPss',
+  '1.2.840.10045.4.1': 'ecdsa-with-SHA1',
+  '1.2.840.10045.4.3.1': 'ecdsa-with-SHA224',
+  '1.2.840.10045.4.3.2': 'ecdsa-with-SHA256',
+  '1.2.840.10045.4.3.3': 'ecdsa-with-SHA384',
+  '1.2.840.10045.4.3.4': 'ecdsa-with-SHA512',
+  '1.2.840.10040.4.3': 'dsaWithSHA1',
+  '2.16.840.1.101.3.4.3.2': 'dsa_with_SHA256',
+  '1.3.101.112': 'ED25519',
+  '1.3.101.113': 'ED448',
+};
+
+const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp256k1: 256, secp384r1: 384, secp521r1: 521, secp224r1: 224, prime192v1: 192, secp192k1: 192, secp160r1: 160 };
+
+function signatureAlgorithm(der: Buffer): string | null {
+  try {
+    const oid = AsnConvert.parse(der, Certificate).signatureAlgorithm.algorithm;
+    return SIGNATURE_ALGORITHMS[oid] ?? oid;
+  } catch {
+    return null;
+  }
+}
+
+function keyOf(der: Buffer): Pick<ChainCertificate, 'keyType' | 'keyBits'> {
+  try {
+    const key = new X509Certificate(der).publicKey;
+    const details = key.asymmetricKeyDetails ?? {};
+    const curve = details.namedCurve;
+    const bits = details.modulusLength ?? (curve ? (CURVE_BITS[curve] ?? Number(curve.match(/\d{3}/)?.[0] ?? NaN)) : null);
+    return { keyType: key.asymmetricKeyType ?? 'onbekend', keyBits: Number.isFinite(bits) ? (bits as number) : null };
+  } catch {
+    return { keyType: 'onbekend', keyBits: null };
+  }
+}
+
+const nameOf = (name: tls.Certificate | undefined) =>
+  name ? Object.entries(name).map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`).join(', ') : '';
+
+/**
+ * The certificates of the presented chain, leaf first, up to and excluding a self-signed root: a
+ * root's own signature and key are not what clients check (testssl.sh judges the same ones).
+ */
+export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[] {
+  const chain: ChainCertificate[] = [];
+  const seen = new Set<string>();
+  let cert: tls.DetailedPeerCertificate | undefined = leaf;
+  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    const selfIssued = !cert.issuerCertificate || cert.issuerCertificate.fingerprint256 === cert.fingerprint256;
+    if (selfIssued && chain.length > 0) break;
+    chain.push({ subject: nameOf(cert.subject), ...keyOf(cert.raw), signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw) });
+    cert = cert.issuerCertificate;
+  }
+  return chain;
+}
