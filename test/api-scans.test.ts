@@ -137,7 +137,8 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
     const created = (await scan(owner)).body;
     const { status, body } = await api.call('GET', `/api/agent/scans/${created.scan_id}`, { key: owner.key });
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual([...LIST_ITEM_KEYS, 'url', 'findings'].sort());
+    expect(Object.keys(body).sort()).toEqual([...LIST_ITEM_KEYS, 'url', 'failed_checks', 'findings'].sort());
+    expect(body.failed_checks).toEqual([]);
     expect(body.findings).toHaveLength(created.findings_count);
     expect(Object.keys(body.findings[0]).sort()).toEqual(FINDING_KEYS);
     expect(body.findings.every((f: { scan_id: string }) => f.scan_id === created.scan_id)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, contextFor } from '../scanner/analyze.ts';
+import { analyze, CHECKS, contextFor } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import type { ExposureType } from '../scanner/exposure-rules.ts';
@@ -142,6 +142,21 @@ describe('pure checks: every finding type has a true positive and a true negativ
   it('never stores secrets from an exposed file in the finding', () => {
     const [finding] = analyze(contextFor(evidence({ probes: [{ type: 'exposed_env_file', path: '/.env', response: { text: ENV_FILE } }] }))).findings;
     expect(finding!.actual_value).not.toContain('hunter2');
+  });
+});
+
+describe('a failing check', () => {
+  it('costs that check only: the result names it and the other categories are still scored', () => {
+    const broken = {
+      ...CHECKS,
+      cookies: () => {
+        throw new TypeError('kapotte parser');
+      },
+    };
+    const { findings, failedChecks } = analyze(contextFor(evidence({ headers: { 'set-cookie': 'sessionid=1', 'x-frame-options': null, 'content-security-policy': null } })), broken);
+    expect(failedChecks).toEqual(['cookies']);
+    expect(findings.map((f) => f.finding_type)).toEqual(expect.arrayContaining(['csp_missing']));
+    expect(findings.some((f) => f.finding_type.startsWith('session_cookie'))).toBe(false);
   });
 });
 

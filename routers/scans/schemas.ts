@@ -24,7 +24,6 @@ export const ScanCreated = z.object({
   findings_count: z.number().int(),
   scanned_at: Timestamp,
   detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
-  failed_checks: FailedChecks,
 });
 
 export const ScanListInput = z.object({

@@ -13,7 +13,6 @@ export function scanCreatedView(scan: ScanRow) {
     findings_count: scan.findings_count,
     scanned_at: scan.scanned_at,
     detail_url: `/api/agent/scans/${scan.id}`,
-    failed_checks: failedChecksOf(scan),
   };
 }
 

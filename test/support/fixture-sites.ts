@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { issueCertificate, type KeyAndCert, type LeafOptions } from './test-ca.ts';
 
 export interface Reply {
@@ -17,6 +18,8 @@ export interface SiteDefinition {
   routes: Record<string, Route>;
   /** Answer for paths without a route; a plain 404 by default. */
   fallback?: Route;
+  /** Gzip text answers when the client accepts it, as nginx and Apache ship configured. */
+  gzip?: boolean;
   /** Serve HTTPS with this TLS configuration. */
   tls?: { certificate: KeyAndCert; minVersion?: 'TLSv1' | 'TLSv1.2'; maxVersion?: 'TLSv1' | 'TLSv1.3' };
 }
@@ -53,8 +56,16 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
       requests.push(`${req.method} ${path}`);
       const route = definition.routes[path] ?? definition.fallback ?? NOT_FOUND;
       const reply = typeof route === 'function' ? route(req, body) : route;
-      res.writeHead(reply.status ?? 200, reply.headers ?? { 'content-type': 'text/plain' });
-      res.end(reply.body ?? '');
+      const headers: Record<string, string | string[]> = { ...(reply.headers ?? { 'content-type': 'text/plain' }) };
+      let payload: string | Buffer = reply.body ?? '';
+      const textual = /^(text\/|application\/(json|javascript|xml)|application\/vnd\.[\w.-]+\+json)/.test(String(headers['content-type'] ?? ''));
+      if (definition.gzip && textual && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && payload.length > 20) {
+        payload = zlib.gzipSync(payload);
+        headers['content-encoding'] = 'gzip';
+        headers.vary = 'Accept-Encoding';
+      }
+      res.writeHead(reply.status ?? 200, headers);
+      res.end(payload);
     });
   };
   const tls = definition.tls;

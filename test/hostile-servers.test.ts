@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSite } from '../server/services/admin.ts';
+import { startApi, seedTenant, type Tenant, type TestApi } from './support/api.ts';
+import { HOSTILE_CASES, type HostileSite } from './support/hostile-sites.ts';
+
+// Every hostile server is scanned through the API of one running service, several at a time. The
+// service must answer each with a stored result or a clear 400 within the documented bound (the scan
+// deadline plus a margin for storing), keep its memory bounded and stay healthy.
+const DEADLINE_MS = 6_000;
+const BOUND_MS = DEADLINE_MS + 4_000;
+
+let api: TestApi;
+let tenant: Tenant;
+const sites: HostileSite[] = [];
+let peakRss = 0;
+let startRss = 0;
+let sampler: NodeJS.Timeout;
+
+beforeAll(async () => {
+  api = await startApi({ SCANNER_REQUEST_TIMEOUT: '2s', SCANNER_DEADLINE: `${DEADLINE_MS}ms` });
+  tenant = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise' });
+  startRss = process.memoryUsage().rss;
+  sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+});
+
+afterAll(async () => {
+  clearInterval(sampler);
+  await Promise.all(sites.map((site) => site.close()));
+  await api.close();
+});
+
+describe('scans of hostile servers through the API', () => {
+  it.concurrent.each(HOSTILE_CASES)('$name: answers $expect within the bound', async ({ start, expect: status, readsPage, stalls }) => {
+    const site = await start();
+    sites.push(site);
+    const record = await createSite(api.db, tenant.tenantId, 'Vijandige site', site.url);
+    const began = Date.now();
+    const response = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: record.id } });
+    const elapsed = Date.now() - began;
+    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
+    expect(elapsed).toBeLessThan(BOUND_MS);
+    if (status === 400) expect(response.body.error).toMatch(/\w{10,}/);
+    else expect(response.body).toMatchObject({ scan_id: expect.any(String), grade: expect.any(String) });
+    if (status === 201) {
+      const detail = (await api.call('GET', `/api/agent/scans/${response.body.scan_id}`, { key: tenant.key })).body;
+      expect(detail.failed_checks).toEqual(expect.any(Array));
+      const types = detail.findings.map((f: { finding_type: string }) => f.finding_type);
+      if (readsPage) {
+        expect(detail.detected_platform).toBe('wordpress');
+        expect(types).not.toContain('x_frame_options_missing');
+      }
+      if (stalls) expect(detail.failed_checks).toContain('exposures');
+    }
+  });
+
+  it('keeps memory bounded and answers /healthz afterwards', async () => {
+    expect(peakRss - startRss).toBeLessThan(300 * 1024 * 1024);
+    const health = await api.call('GET', '/healthz');
+    expect(health.status).toBe(200);
+  });
+});
