@@ -48,8 +48,14 @@ function keyOf(der: Buffer): Pick<ChainCertificate, 'keyType' | 'keyBits'> {
   }
 }
 
-const nameOf = (name: tls.Certificate | undefined) =>
+export const describeName = (name: tls.Certificate | undefined) =>
   name ? Object.entries(name).map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`).join(', ') : '';
+
+/**
+ * Subject and issuer are the same name. Node links the last certificate it has to itself when the
+ * issuer is missing, so the link cannot tell a self-signed certificate from an incomplete chain.
+ */
+export const isSelfIssued = (cert: tls.PeerCertificate) => describeName(cert.subject) === describeName(cert.issuer);
 
 /**
  * The certificates of the presented chain, leaf first, up to and excluding a self-signed root: a
@@ -61,9 +67,9 @@ export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[
   let cert: tls.DetailedPeerCertificate | undefined = leaf;
   while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
-    const selfIssued = !cert.issuerCertificate || cert.issuerCertificate.fingerprint256 === cert.fingerprint256;
+    const selfIssued = isSelfIssued(cert);
     if (selfIssued && chain.length > 0) break;
-    chain.push({ subject: nameOf(cert.subject), ...keyOf(cert.raw), signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw) });
+    chain.push({ subject: describeName(cert.subject), ...keyOf(cert.raw), signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw) });
     cert = cert.issuerCertificate;
   }
   return chain;

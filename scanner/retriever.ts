@@ -135,9 +135,10 @@ async function probeExposures(client: HttpClient, target: URL, page: FetchedResp
   const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
   const probeOrigin = (ownSite ? pageUrl : target).origin;
   options.onProgress?.(`Blootgestelde bestanden controleren op ${probeOrigin}`);
-  const baselines = await Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
+  // The baselines are only compared after all answers are in, so they share the probes' pool.
+  const baselines = Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
   const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, html) : [])];
-  const probeEvidence = await mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
+  const probing = mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
     const url = new URL(probe.path, probeOrigin).href;
     const response = await client.fetch(url, {
       method: probe.method,
@@ -147,7 +148,8 @@ async function probeExposures(client: HttpClient, target: URL, page: FetchedResp
     });
     return { type: probe.type, url, response };
   });
-  return { notFoundBaselines: baselines.filter((b): b is FetchedResponse => b !== null), probeEvidence };
+  const [answered, probeEvidence] = await Promise.all([baselines, probing]);
+  return { notFoundBaselines: answered.filter((b): b is FetchedResponse => b !== null), probeEvidence };
 }
 
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
-import { chainFacts } from './certificate-facts.ts';
+import { chainFacts, describeName, isSelfIssued } from './certificate-facts.ts';
 import { AEAD_SUITES, FORWARD_SECRET_SUITES, WEAK_SUITE_GROUPS, type WeakSuiteGroup } from './cipher-suites.ts';
 import { serverAccepts } from './client-hello.ts';
 import { refusalIn } from './errors.ts';
@@ -88,14 +88,9 @@ function chainErrorOf(error: Error | undefined): string | null {
   return code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : code;
 }
 
-function describeName(name: tls.Certificate | undefined): string {
-  if (!name) return '';
-  return Object.entries(name).map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`).join(', ');
-}
 
 function certificateEvidence(host: string, shake: Handshake): CertificateEvidence {
   const cert = shake.certificate;
-  const issuer = cert.issuerCertificate;
   return {
     subject: [describeName(cert.subject), cert.subjectaltname].filter(Boolean).join('; '),
     issuer: describeName(cert.issuer),
@@ -103,7 +98,7 @@ function certificateEvidence(host: string, shake: Handshake): CertificateEvidenc
     validTo: new Date(cert.valid_to).toISOString(),
     chainError: shake.authorizationError,
     hostnameMatches: tls.checkServerIdentity(host, cert) === undefined,
-    selfSigned: !issuer || issuer.fingerprint256 === cert.fingerprint256,
+    selfSigned: isSelfIssued(cert),
     hasSubjectAltName: Boolean(cert.subjectaltname),
     chain: chainFacts(cert),
   };

@@ -8,17 +8,23 @@ const DATE_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 /** OpenSSL's error when the server sent only its leaf and the issuer is nowhere to be found. */
 const LEAF_ONLY_ERROR = 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 
+/** The probed HTTPS origin, built with the URL API so IPv6 literals keep their brackets. */
 function originOf(tls: TlsEvidence): string {
-  const host = tls.host.includes(':') ? `[${tls.host}]` : tls.host;
-  return tls.port === 443 ? `https://${host}/` : `https://${host}:${tls.port}/`;
+  const url = new URL('https://localhost/');
+  url.hostname = tls.host.includes(':') ? `[${tls.host}]` : tls.host;
+  url.port = String(tls.port);
+  return url.href;
 }
 
 export const checkHttpsAvailable: Check = (ctx) => {
   const { tls, target } = ctx.evidence;
   const accepted = tls ? Object.values(tls.protocols).some(Boolean) : false;
   if (accepted) return [];
-  const host = new URL(target).host;
-  return [observe('https_unavailable', tls ? originOf(tls) : `https://${host.replace(/:\d+$/, '')}/`)];
+  if (tls) return [observe('https_unavailable', originOf(tls))];
+  const https = new URL('/', target);
+  https.protocol = 'https:';
+  https.port = '';
+  return [observe('https_unavailable', https.href)];
 };
 
 export const checkCertificate: Check = (ctx) => {

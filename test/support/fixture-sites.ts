@@ -21,7 +21,15 @@ export interface SiteDefinition {
   /** Gzip text answers when the client accepts it, as nginx and Apache ship configured. */
   gzip?: boolean;
   /** Serve HTTPS with this TLS configuration. */
-  tls?: { certificate: KeyAndCert; minVersion?: 'TLSv1' | 'TLSv1.2'; maxVersion?: 'TLSv1' | 'TLSv1.3' };
+  tls?: {
+    certificate: KeyAndCert;
+    /** Intermediate certificates sent after the leaf. */
+    chain?: KeyAndCert[];
+    minVersion?: 'TLSv1' | 'TLSv1.2';
+    maxVersion?: 'TLSv1' | 'TLSv1.2' | 'TLSv1.3';
+    /** OpenSSL cipher list for TLS 1.2 and below. */
+    ciphers?: string;
+  };
 }
 
 export interface FixtureSite {
@@ -39,8 +47,8 @@ export function testCa(): KeyAndCert {
   return { certPem: readFileSync(join(dir, 'ca.pem'), 'utf8'), keyPem: readFileSync(join(dir, 'ca-key.pem'), 'utf8') };
 }
 
-export function certificate(options: LeafOptions = {}): KeyAndCert {
-  return issueCertificate(testCa(), options);
+export function certificate(options: LeafOptions = {}, issuer: KeyAndCert = testCa()): KeyAndCert {
+  return issueCertificate(issuer, options);
 }
 
 const NOT_FOUND: Reply = { status: 404, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body><h1>Not Found</h1></body></html>' };
@@ -73,10 +81,10 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
     ? https.createServer(
         {
           key: tls.certificate.keyPem,
-          cert: tls.certificate.certPem,
+          cert: [tls.certificate, ...(tls.chain ?? [])].map((c) => c.certPem).join(''),
           minVersion: tls.minVersion,
           maxVersion: tls.maxVersion,
-          ciphers: tls.minVersion === 'TLSv1' ? 'DEFAULT@SECLEVEL=0' : undefined,
+          ciphers: tls.ciphers ?? (tls.minVersion === 'TLSv1' ? 'DEFAULT@SECLEVEL=0' : undefined),
         },
         handler,
       )

@@ -13,13 +13,25 @@ export interface LeafOptions {
   notAfter?: Date;
   /** Sign with the leaf's own key instead of the CA's. */
   selfSigned?: boolean;
+  /** RSA modulus length; 2048 by default. */
+  keyBits?: number;
+  /** Digest of the issuer's signature; sha256 by default. */
+  digest?: 'sha256' | 'sha1' | 'md5';
+  /** Leave out subjectAltName: the host only in the CN, as certificates before 2017 did. */
+  noSubjectAltName?: boolean;
+  /** Make an intermediate CA certificate instead of a server certificate. */
+  ca?: boolean;
 }
+
+// Where public CAs publish revocation lists; real certificates carry one, and testssl.sh reports
+// a certificate without CRL or OCSP address, so the test certificates carry one too.
+const CRL_URL = 'http://crl.scanner-test.invalid/ca.crl';
 
 const DAY = 86_400_000;
 
-function newKeyPair(): { privateKeyPem: string; publicKey: forge.pki.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+function newKeyPair(bits = 2048): { privateKeyPem: string; publicKey: forge.pki.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
   // Node generates the RSA key natively (fast); forge only assembles and signs the certificate.
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: bits });
   const privateKeyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const forgeKey = forge.pki.privateKeyFromPem(privateKeyPem) as forge.pki.rsa.PrivateKey;
   return { privateKeyPem, privateKey: forgeKey, publicKey: forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e) };
@@ -49,27 +61,38 @@ export function createCa(): KeyAndCert {
   return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
 }
 
-export function issueCertificate(ca: KeyAndCert, options: LeafOptions = {}): KeyAndCert {
+const DIGESTS = { sha256: () => forge.md.sha256.create(), sha1: () => forge.md.sha1.create(), md5: () => forge.md.md5.create() };
+
+/** A certificate issued by `issuer` (the test CA or an intermediate), or self-signed. */
+export function issueCertificate(issuer: KeyAndCert, options: LeafOptions = {}): KeyAndCert {
   const hosts = options.hosts ?? ['127.0.0.1', 'localhost'];
-  const keys = newKeyPair();
+  const keys = newKeyPair(options.keyBits);
   const cert = baseCertificate(
     keys.publicKey,
-    hosts[0]!,
+    options.ca ? 'Scanner Test Intermediate CA' : hosts[0]!,
     options.notBefore ?? new Date(Date.now() - DAY),
     options.notAfter ?? new Date(Date.now() + 365 * DAY),
   );
-  const caCert = forge.pki.certificateFromPem(ca.certPem);
-  cert.setIssuer(options.selfSigned ? cert.subject.attributes : caCert.subject.attributes);
+  const issuerCert = forge.pki.certificateFromPem(issuer.certPem);
+  cert.setIssuer(options.selfSigned ? cert.subject.attributes : issuerCert.subject.attributes);
+  const usage = options.ca
+    ? [
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+      ]
+    : [
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+      ];
+  const altNames = { name: 'subjectAltName', altNames: hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host })) };
   cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host })),
-    },
+    ...usage,
+    ...(options.ca || options.noSubjectAltName ? [] : [altNames]),
+    { name: 'subjectKeyIdentifier' },
+    { name: 'cRLDistributionPoints', altNames: [{ type: 6, value: CRL_URL }] },
   ]);
-  const signer = options.selfSigned ? keys.privateKey : forge.pki.privateKeyFromPem(ca.keyPem);
-  cert.sign(signer as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  const signer = options.selfSigned ? keys.privateKey : forge.pki.privateKeyFromPem(issuer.keyPem);
+  cert.sign(signer as forge.pki.rsa.PrivateKey, DIGESTS[options.digest ?? 'sha256']());
   return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
 }
