@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
+import { secretBoxFor } from '../server/secrets.ts';
 import * as admin from '../server/services/admin.ts';
+import { reencryptWebhookSecrets } from '../server/services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
 
@@ -18,7 +20,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   flag set --key K [--enabled true|false] [--rollout N]
   webhook list --tenant T
   webhook enable --id W
-  webhook deliveries --id W`;
+  webhook deliveries --id W
+  secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -68,6 +71,7 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
   'webhook list': (db, v) => admin.webhooksOfTenant(db, required(v, 'tenant')),
   'webhook enable': (db, v) => admin.enableWebhook(db, required(v, 'id')),
   'webhook deliveries': (db, v) => admin.deliveriesOfWebhook(db, required(v, 'id')),
+  'secrets rotate': async (db, _v, config) => ({ reencrypted: await reencryptWebhookSecrets(db, secretBoxFor(config)) }),
 };
 
 /** One line per object: key=value pairs; a table row per element for lists. */

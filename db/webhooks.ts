@@ -40,3 +40,17 @@ export async function enableWebhook(db: DB, id: string): Promise<boolean> {
   const result = await db.updateTable('webhooks').set({ enabled: 1, failure_count: 0 }).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+export async function countWebhooks(db: DB, tenantId: string): Promise<number> {
+  const row = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Every stored secret, for re-encryption under a new key. */
+export async function allWebhookSecrets(db: DB): Promise<Array<{ id: string; secret: string }>> {
+  return db.selectFrom('webhooks').select(['id', 'secret']).execute();
+}
+
+export async function updateWebhookSecret(db: DB, id: string, secret: string): Promise<void> {
+  await db.updateTable('webhooks').set({ secret }).where('id', '=', id).execute();
+}

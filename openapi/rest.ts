@@ -6,6 +6,13 @@ import { callProcedure } from '../routers/caller.ts';
 import { ApiError, ERRORS } from '../server/errors.ts';
 import { openApiProcedures } from './procedures.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs a key: the authentication hook answers 401 before the body is parsed. */
+    protect?: boolean;
+  }
+}
+
 interface Issue {
   path: PropertyKey[];
   message: string;
@@ -34,6 +41,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: Deps): void {
     app.route({
       method,
       url: path.replace(/\{(\w+)\}/g, ':$1'),
+      // Read by the authentication hook: a protected route answers 401 before its body is parsed.
+      config: { protect: meta.openapi.protect !== false },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const params = request.params as Record<string, string>;
         const input = usesBody ? request.body : { ...(request.query as object), ...params };

@@ -1,5 +1,40 @@
 import { z } from 'zod';
 
+// C0 control characters and DEL make no sense in any text field and break what stores or searches
+// them (an FTS5 phrase ends at NUL); tab, CR and LF are allowed only where text spans lines.
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+const CONTROL_CHARACTERS_BUT_WHITESPACE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** A text field that refuses control characters with a 400; `multiline` allows tab, CR and LF. */
+export const text = (options: { multiline?: boolean } = {}) =>
+  z.string().refine((value) => !(options.multiline ? CONTROL_CHARACTERS_BUT_WHITESPACE : CONTROL_CHARACTERS).test(value), {
+    message: options.multiline ? 'Mag geen stuurtekens bevatten (behalve tab en regeleinden)' : 'Mag geen stuurtekens (zoals NUL of regeleinden) bevatten',
+  });
+
+/** Free-form JSON bounds: deep enough for any real context, shallow enough to store and serialise. */
+export const JSON_LIMITS = { maxDepth: 32, maxBytes: 64 * 1024 } as const;
+
+/** The nesting depth of a parsed JSON value, counted without recursion so no input can overflow the stack. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > JSON_LIMITS.maxDepth) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A free-form JSON object within JSON_LIMITS. */
+export const JsonObject = z
+  .record(z.string(), z.unknown())
+  // abort: serialising a value nested too deeply would overflow the stack, so the size check never sees it.
+  .refine((value) => jsonDepth(value) <= JSON_LIMITS.maxDepth, { message: `Te diep genest: maximaal ${JSON_LIMITS.maxDepth} niveaus`, abort: true })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= JSON_LIMITS.maxBytes, { message: `Te groot: maximaal ${JSON_LIMITS.maxBytes / 1024} KiB als JSON` });
+
 export const Uuid = z.uuid().meta({ description: 'UUID', example: '3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' });
 
 export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });

@@ -19,7 +19,11 @@ export type Meta = {
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta<Meta>>()
-  .create({ isDev: false });
+  .create({
+    isDev: false,
+    // Internal errors answer the same Dutch text as REST; what went wrong is logged, never sent.
+    errorFormatter: ({ shape, error }) => (error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: ERRORS.internal } : shape),
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

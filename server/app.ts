@@ -4,7 +4,10 @@ import { dirname, join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { createServer, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { TRPCError } from '@trpc/server';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { DB } from '../db/database.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { registerRestRoutes } from '../openapi/rest.ts';
@@ -13,8 +16,12 @@ import { authenticate, bearerToken, type Principal } from './auth.ts';
 import type { Config } from './config.ts';
 import { ApiError, ERRORS } from './errors.ts';
 import { MemoryCounterStore, rateLimitStore, type CounterStore } from './limits/counter-store.ts';
+import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
+import { DOCS_CSP, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
+import { secretBoxFor } from './secrets.ts';
+import { reencryptWebhookSecrets } from './services/webhooks.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
 
 declare module 'fastify' {
@@ -26,6 +33,8 @@ declare module 'fastify' {
 const BODY_LIMIT = 1024 * 1024;
 
 const FASTIFY_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Ongeldige URL.',
+  FST_ERR_ASYNC_CONSTRAINT: 'Ongeldig verzoek.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ERRORS.unsupportedMediaType,
   FST_ERR_CTP_BODY_TOO_LARGE: ERRORS.bodyTooLarge,
   FST_ERR_CTP_EMPTY_JSON_BODY: ERRORS.invalidJson,
@@ -63,19 +72,88 @@ function enforceLimit(result: LimitResult, reply: FastifyReply): void {
   }
 }
 
+const CLIENT_ERRORS: Record<number, string> = {
+  400: 'Ongeldig HTTP-verzoek.',
+  408: 'Het verzoek kwam niet op tijd binnen.',
+  413: 'Het verzoek is te groot.',
+  431: 'De request headers zijn te groot.',
+};
+
+/**
+ * Answers what Node's HTTP parser rejects before Fastify sees a request (oversized headers, a
+ * request that does not arrive in time, garbage), in the API's error shape and with its headers.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
+  const body = JSON.stringify({ error: CLIENT_ERRORS[status] });
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', ...RAW_SECURITY_HEADERS];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** How many procedure calls a request makes: a /trpc batch ("a,b,c") counts each. */
+function callsIn(url: string): number {
+  if (!url.startsWith('/trpc/')) return 1;
+  const path = url.slice('/trpc/'.length).split('?')[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Counted as written; tRPC rejects it anyway.
+  }
+  return Math.max(1, decoded.split(',').length);
+}
+
 /** The HTTP server: REST facade, typed RPC at /trpc, the OpenAPI document and health. */
-export async function buildApp(deps: { db: DB; config: Config; counters?: CounterStore }, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: { db: DB; config: Config; counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream },
+  options: FastifyServerOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,
+    // Headers and body must arrive within this bound: a client sending a byte every few seconds
+    // cannot hold a connection. Node checks the bound on an interval (30 s by default), so the
+    // server is made here with a check every second and the headers bound inside the request one.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: deps.config.REQUEST_TIMEOUT,
+          headersTimeout: Math.min(60_000, deps.config.REQUEST_TIMEOUT),
+          connectionsCheckingInterval: Math.min(1_000, deps.config.REQUEST_TIMEOUT),
+        },
+        handler,
+      ),
+    clientErrorHandler: answerClientError,
+    // Router-level refusals (an undecodable URL, an over-long path parameter) in the API's shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = status === 414 ? 'De URL is te lang.' : (FASTIFY_ERRORS[error.code] ?? 'Ongeldig verzoek.');
+      return (reply as FastifyReply).code(status).headers(SECURITY_HEADERS).send({ error: message });
+    },
     logger: {
       level: deps.config.LOG_LEVEL,
-      // Keys and secrets never reach the log.
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      // Keys and secrets never reach the log: not in headers, bodies or URLs, nor in any message.
       redact: ['req.headers.authorization', 'req.body.api_key', 'req.body.secret'],
+      serializers: {
+        // A serializer that throws would end the process, so nothing here assumes a shape.
+        req: (req: { method?: string; url?: string; raw?: { url?: string }; ip?: string; socket?: { remotePort?: number } }) => ({
+          method: req.method,
+          url: redactKeyText(String(req.url ?? req.raw?.url ?? '')),
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
+      formatters: { log: (object: Record<string, unknown>) => redactKeys(object) as Record<string, unknown> },
     },
     ...options,
   });
   app.decorateRequest('principal', null);
+  await registerSecurityHeaders(app);
   const counters = deps.counters ?? new MemoryCounterStore();
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
   await app.register(rateLimit, { global: false });
@@ -89,22 +167,27 @@ export async function buildApp(deps: { db: DB; config: Config; counters?: Counte
   });
   // 1. Every request, authenticated or not, counts against its address (guards key guessing).
   app.addHook('onRequest', async (request, reply) => enforceLimit(await ipLimit(request), reply));
-  // 2. Who is calling.
+  // 2. A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
+  app.addHook('onRequest', async (request) => {
+    if (urlCarriesKey(request.url)) throw new ApiError('BAD_REQUEST', ERRORS.keyInUrl);
+  });
+  // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     request.principal = token ? await authenticate(deps.db, token) : null;
+    if (!request.principal && request.routeOptions.config?.protect) {
+      throw new ApiError('UNAUTHORIZED', ERRORS.unauthorized);
+    }
   });
-  // 3. The key's own limit per minute, counted per key id, REST and /trpc alike.
+  // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
+  // of seven counts seven, and one that does not fit in what is left is refused whole.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.principal) enforceLimit(await keyLimit(request), reply);
+    if (!request.principal) return;
+    for (let call = callsIn(request.url); call > 0; call--) enforceLimit(await keyLimit(request), reply);
   });
-  // 4. The tenant's monthly API-call quota, in the database so it survives restarts.
+  // 5. The tenant's monthly API-call quota, in the database so it survives restarts.
   app.addHook('onRequest', async (request) => {
-    if (request.principal) await consumeQuota(deps.db, request.principal, 'api_calls');
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    return payload;
+    if (request.principal) await consumeQuota(deps.db, request.principal, 'api_calls', callsIn(request.url));
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
@@ -122,7 +205,14 @@ export async function buildApp(deps: { db: DB; config: Config; counters?: Counte
   registerTrpcFastPath(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    trpcOptions: { router: appRouter, createContext: ({ req }: { req: { principal: Principal | null } }) => ({ ...deps, principal: req.principal }) },
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }: { req: { principal: Principal | null } }) => ({ ...deps, principal: req.principal }),
+      // The answer hides internals (errorFormatter); the log keeps them, with the request id.
+      onError: ({ error, req }: { error: TRPCError; req: FastifyRequest }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');
+      },
+    },
   });
 
   const worker = new WebhookWorker(
@@ -132,10 +222,17 @@ export async function buildApp(deps: { db: DB; config: Config; counters?: Counte
       pollIntervalMs: deps.config.WEBHOOK_POLL_INTERVAL,
       disableAfter: deps.config.WEBHOOK_DISABLE_AFTER,
       allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      secrets: secretBoxFor(deps.config),
     },
     app.log,
   );
-  app.addHook('onReady', async () => worker.start());
+  app.addHook('onReady', async () => {
+    // Secrets stored in plain text, or under a key that SECRETS_KEY no longer lists first, are
+    // re-encrypted with the current key: upgrading and rotating need nothing more than a restart.
+    const changed = await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config));
+    if (changed > 0) app.log.info({ changed }, 'webhook secrets re-encrypted with the current key');
+    worker.start();
+  });
   app.addHook('onClose', async () => worker.stop());
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -146,8 +243,9 @@ export async function buildApp(deps: { db: DB; config: Config; counters?: Counte
     'swagger-ui-bundle.js': ['application/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8')],
     'init.js': ['application/javascript; charset=utf-8', "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });"],
   };
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(swaggerUiPage()));
-  app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
+  const docsHeaders = { helmet: { contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP } } };
+  app.get('/docs', docsHeaders, async (_request, reply) => reply.type('text/html; charset=utf-8').send(swaggerUiPage()));
+  app.get<{ Params: { asset: string } }>('/docs/:asset', docsHeaders, async (request, reply) => {
     const asset = assets[request.params.asset];
     if (!asset) return reply.code(404).send({ error: ERRORS.routeNotFound });
     return reply.type(asset[0]).header('cache-control', 'public, max-age=3600').send(asset[1]);

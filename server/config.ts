@@ -40,6 +40,19 @@ const ConfigSchema = z.object({
   MAX_ACTIVE_KEYS_PER_USER: z.coerce.number().int().min(1).default(10),
   MAX_ACTIVE_KEYS_PER_TENANT: z.coerce.number().int().min(1).default(50),
   MAX_KEYS_CREATED_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
+  MAX_WEBHOOKS_PER_TENANT: z.coerce.number().int().min(1).default(20),
+  /** Scans running at once in this process, and per tenant; more answer 429 with Retry-After. */
+  MAX_CONCURRENT_SCANS: z.coerce.number().int().min(1).default(16),
+  MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(4),
+  /** Bound of receiving a whole request (headers and body); slower clients get 408. */
+  REQUEST_TIMEOUT: duration.prefault('30s'),
+  /** Keys that encrypt webhook secrets at rest: base64 of 32 bytes, comma-separated, current first. */
+  SECRETS_KEY: z
+    .string()
+    .refine((value) => value.split(',').every((part) => Buffer.from(part.trim(), 'base64').length === 32), {
+      message: 'expected base64 of 32 bytes (openssl rand -base64 32), comma-separated with the current key first',
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { DATABASE_PATH: string };

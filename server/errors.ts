@@ -14,6 +14,7 @@ export const ERRORS = {
   bodyTooLarge: 'De request body is groter dan 1 MiB.',
   tooManyRequests: 'Te veel verzoeken: wacht even en probeer het opnieuw.',
   internal: 'Interne serverfout.',
+  keyInUrl: 'Een API-sleutel hoort niet in de URL: stuur hem in de header Authorization: Bearer <API_KEY>.',
   featureDisabled: (feature: string) => `De functie ${feature} is voor deze omgeving uitgeschakeld.`,
 } as const;
 

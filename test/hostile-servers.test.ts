@@ -17,7 +17,7 @@ let startRss = 0;
 let sampler: NodeJS.Timeout;
 
 beforeAll(async () => {
-  api = await startApi({ SCANNER_REQUEST_TIMEOUT: '2s', SCANNER_DEADLINE: `${DEADLINE_MS}ms` });
+  api = await startApi({ SCANNER_REQUEST_TIMEOUT: '2s', SCANNER_DEADLINE: `${DEADLINE_MS}ms`, MAX_CONCURRENT_SCANS: '64', MAX_CONCURRENT_SCANS_PER_TENANT: '64' });
   tenant = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise' });
   startRss = process.memoryUsage().rss;
   sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../server/vocabulary.ts';
-import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+import { pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
 
 export const Finding = z.object({
   id: Uuid,
@@ -29,7 +29,7 @@ export const FindingListInput = z.object({
   category: z.enum(CATEGORIES).optional(),
   status: z.enum(FINDING_STATUSES).optional(),
   site_id: Uuid.optional(),
-  search: z.string().trim().min(1).max(200).optional().meta({ description: 'Zoekt (hoofdletterongevoelig) in titel en beschrijving' }),
+  search: text().trim().min(1).max(200).optional().meta({ description: 'Zoekt (hoofdletterongevoelig) in titel en beschrijving' }),
 }).prefault({});
 
 export const FindingListOutput = z.object({

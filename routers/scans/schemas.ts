@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
-import { IsoMoment, pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+import { IsoMoment, pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
   site_id: Uuid,
-  url: z.string().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
+  url: text().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
 const FailedChecks = z.array(z.string()).meta({

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../../server/vocabulary.ts';
-import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+import { JSON_LIMITS, JsonObject, pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
 
 export const SuggestionCreateInput = z.object({
   type: z.enum(SUGGESTION_TYPES),
-  title: z.string().trim().min(5).max(200),
-  description: z.string().trim().min(10).max(20_000),
-  diff: z.string().max(500_000).optional().meta({ description: 'Unified diff (wordt opgeslagen, niet teruggegeven)' }),
-  file_path: z.string().min(1).max(1024).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'Extra JSON-context (wordt opgeslagen, niet teruggegeven)' }),
+  title: text().trim().min(5).max(200),
+  description: text({ multiline: true }).trim().min(10).max(20_000),
+  diff: text({ multiline: true }).max(500_000).optional().meta({ description: 'Unified diff (wordt opgeslagen, niet teruggegeven)' }),
+  file_path: text().min(1).max(1024).optional(),
+  metadata: JsonObject.optional().meta({
+    description: `Extra JSON-context (wordt opgeslagen, niet teruggegeven); maximaal ${JSON_LIMITS.maxDepth} niveaus diep en ${JSON_LIMITS.maxBytes / 1024} KiB`,
+  }),
 });
 
 export const SuggestionCreated = z.object({

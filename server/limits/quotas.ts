@@ -19,10 +19,10 @@ const QUOTA_NAMES: Record<UsageMetric, string> = {
   scans: 'scans per maand (max_scans_per_month)',
 };
 
-/** Counts one unit of a monthly plan quota; over the quota it throws 429 with Retry-After until the month turns. */
-export async function consumeQuota(db: DB, principal: Principal, metric: UsageMetric, now = new Date()): Promise<void> {
+/** Counts units of a monthly plan quota; over the quota it throws 429 with Retry-After until the month turns. */
+export async function consumeQuota(db: DB, principal: Principal, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
   const limit = metric === 'scans' ? principal.plan.maxScansPerMonth : principal.plan.maxApiCallsPerMonth;
-  const used = await incrementUsage(db, principal.tenantId, monthOf(now), metric);
+  const used = await incrementUsage(db, principal.tenantId, monthOf(now), metric, amount);
   if (used > limit) {
     const retryAfter = secondsUntilNextMonth(now);
     throw new ApiError(

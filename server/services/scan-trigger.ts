@@ -8,6 +8,7 @@ import type { DB } from '../../db/database.ts';
 import type { Principal } from '../auth.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { consumeQuota } from '../limits/quotas.ts';
+import { scanSlotsFor } from '../limits/scan-slots.ts';
 import { isFeatureEnabled } from '../feature-flags.ts';
 import { findingView, scanCreatedView } from './views.ts';
 
@@ -16,7 +17,11 @@ export interface TriggerInput {
   url?: string;
 }
 
-/** The URL to scan: the site's, or an override on the site's host or one of its subdomains. */
+/**
+ * The URL to scan: the site's, or an override on the site's host or one of its subdomains. A site is
+ * an origin as far as ports go: the override keeps the site's port or uses its scheme's default, so
+ * it cannot reach another service (an admin port) on the customer's server.
+ */
 export function scanTargetFor(siteUrl: string, override: string | undefined): string {
   if (override === undefined) return siteUrl;
   let url: URL;
@@ -26,9 +31,12 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
     throw badRequest('url: ongeldige URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url: alleen http:// en https:// zijn toegestaan.');
-  const siteHost = new URL(siteUrl).hostname;
-  if (url.hostname !== siteHost && !url.hostname.endsWith(`.${siteHost}`)) {
-    throw badRequest(`url: de URL moet op ${siteHost} of een subdomein daarvan liggen.`);
+  const site = new URL(siteUrl);
+  if (url.hostname !== site.hostname && !url.hostname.endsWith(`.${site.hostname}`)) {
+    throw badRequest(`url: de URL moet op ${site.hostname} of een subdomein daarvan liggen.`);
+  }
+  if (url.port !== '' && url.port !== site.port) {
+    throw badRequest(`url: alleen de poort van de site (${site.port || 'standaard'}) of de standaardpoort van http/https is toegestaan.`);
   }
   return url.href;
 }
@@ -39,12 +47,14 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
   const site = await findSite(deps.db, tenantId, input.site_id);
   if (!site) throw notFound('Site');
   const target = scanTargetFor(site.url, input.url);
-  await consumeQuota(deps.db, principal, 'scans').catch((error: unknown) => {
-    throw error instanceof ApiError ? error.trpc : error;
-  });
-  const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
+  // A slot first: a scan refused for capacity does not use up the monthly quota.
+  const release = scanSlotsFor(deps.config).acquire(tenantId);
   let result;
   try {
+    await consumeQuota(deps.db, principal, 'scans').catch((error: unknown) => {
+      throw error instanceof ApiError ? error.trpc : error;
+    });
+    const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
     result = await scanSite(target, {
       allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
       requestTimeoutMs: deps.config.SCANNER_REQUEST_TIMEOUT,
@@ -54,6 +64,8 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
   } catch (error) {
     if (error instanceof ScanError) throw badRequest(error.message);
     throw error;
+  } finally {
+    release();
   }
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../secrets.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/database.ts';
 import { dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
@@ -8,6 +9,8 @@ export interface WorkerOptions {
   pollIntervalMs: number;
   disableAfter: number;
   allowPrivateTargets: boolean;
+  /** Decrypts the stored signing secrets. */
+  secrets: SecretBox;
   /** Deliveries in flight at once, over all webhooks. */
   maxInFlight?: number;
   /** Deliveries in flight at once to one webhook, so a slow receiver cannot take every slot. */
@@ -77,7 +80,16 @@ export class WebhookWorker {
   private async deliver(delivery: DueDelivery): Promise<void> {
     const started = Date.now();
     const attemptedAt = new Date(started).toISOString();
-    const result = await sendWebhook({ url: delivery.url, secret: delivery.secret, messageId: delivery.message_id, body: delivery.payload }, this.options.allowPrivateTargets);
+    let secret: string | null = null;
+    try {
+      secret = this.options.secrets.decrypt(delivery.secret);
+    } catch (error) {
+      // A key missing from SECRETS_KEY: the attempt fails and retries, as an unreachable receiver would.
+      this.log.error({ err: error, webhook: delivery.webhook_id }, 'webhook secret cannot be decrypted');
+    }
+    const result = secret === null
+      ? { statusCode: null, error: 'geheim niet te ontsleutelen (SECRETS_KEY mist de sleutel)' }
+      : await sendWebhook({ url: delivery.url, secret, messageId: delivery.message_id, body: delivery.payload }, this.options.allowPrivateTargets);
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const retryDelay = this.options.retrySchedule[delivery.attempts];

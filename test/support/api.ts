@@ -19,14 +19,14 @@ export interface TestApi {
 }
 
 /** A real server on loopback over a fresh SQLite file. */
-export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file.
   const dir = env.DATABASE_PATH ? null : mkdtempSync(join(tmpdir(), 'scanner-api-'));
   const dbPath = env.DATABASE_PATH ?? join(dir!, 'test.db');
   // Tests send many requests from one address; limit tests set their own values.
   const config = loadConfig({ DATABASE_PATH: dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...env });
   const db = await openMigratedDatabase(dbPath);
-  const app = await buildApp({ db, config });
+  const app = await buildApp({ db, config, logStream: options.logStream });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,
