@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { scanSite, ScanError, SEVERITIES, type ScanResult } from '../scanner/index.ts';
+import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
 
-const USAGE = 'Usage: npm run scan -- <url> [--json]';
+const USAGE = `Usage: npm run -s scan -- <url> [--json]
+
+Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report, or the
+result as JSON with --json. Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS,
+SCANNER_REQUEST_TIMEOUT, SCANNER_DEADLINE.`;
 
 function report(result: ScanResult): string {
   const lines = [
@@ -25,11 +30,16 @@ function report(result: ScanResult): string {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (positionals.length !== 1) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const result = await scanSite(positionals[0]!, {
     allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
@@ -45,7 +55,9 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     const known = error instanceof ScanError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}\n${known ? '' : `${USAGE}\n`}`);
+    // On the command line the operator can change the guard; say how.
+    const hint = error instanceof TargetRefusedError ? '\nLoopback and private addresses are refused unless SCANNER_ALLOW_PRIVATE_TARGETS=true is set.' : '';
+    process.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}${hint}\n${known ? '' : `${USAGE}\n`}`);
     process.exit(1);
   },
 );

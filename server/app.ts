@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
+import { sql } from 'kysely';
 import type { Socket } from 'node:net';
 import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -128,6 +130,13 @@ export async function buildApp(
         handler,
       ),
     clientErrorHandler: answerClientError,
+    // An incoming X-Request-Id (from a proxy or the client) is kept when it is short and plain, so
+    // one id follows a request through every log; otherwise the service makes one.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    },
     // Router-level refusals (an undecodable URL, an over-long path parameter) in the API's shape.
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
@@ -235,7 +244,21 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => worker.stop());
 
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  /** Liveness: the process answers. */
   app.get('/healthz', async () => ({ status: 'ok' }));
+  /** Readiness: the database answers too; 503 until it does. */
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await sql`SELECT 1`.execute(deps.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ error: 'De database is niet bereikbaar.' });
+    }
+  });
   app.get('/openapi.json', async () => openApiDocument());
   const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const assets: Record<string, [string, string]> = {

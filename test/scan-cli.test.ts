@@ -17,6 +17,11 @@ const scanCli = (args: string[], allowPrivate: boolean) =>
   });
 
 describe('npm run scan', () => {
+  it('prints its usage with --help and exits 0', async () => {
+    const { stdout } = await scanCli(['--help'], false);
+    expect(stdout).toMatch(/^Usage: npm run -s scan -- <url> \[--json\]/);
+  });
+
   it('prints the result object with --json', async () => {
     const { stdout, stderr } = await scanCli([site.url, '--json'], true);
     const result = JSON.parse(stdout);
@@ -37,6 +42,7 @@ describe('npm run scan', () => {
     expect(failure.code).toBe(1);
     expect(failure.stdout).toBe('');
     expect(failure.stderr).toMatch(/geweigerd/);
+    expect(failure.stderr).toContain('SCANNER_ALLOW_PRIVATE_TARGETS=true');
     expect(site.requests.filter((r) => r === 'GET /.git/config')).toHaveLength(2);
   });
 });
