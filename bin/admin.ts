@@ -8,13 +8,16 @@ import { reencryptWebhookSecrets } from '../server/services/webhooks.ts';
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
 
   tenant create --name N [--plan free|pro|enterprise]
+  tenant list
   tenant suspend --id T
   user create --tenant T --email E
+  user list --tenant T
   user block --id U
   key create --user U --name N --permissions p1,p2 [--rate-limit N]
   key revoke --id K
   key list --user U
   site create --tenant T --name N --url URL
+  site list --tenant T
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
   finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK
   flag set --key K [--enabled true|false] [--rollout N]
@@ -53,6 +56,9 @@ function required(values: Values, name: keyof Values): string {
 const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<unknown>> = {
   'tenant create': (db, v) => admin.createTenant(db, required(v, 'name'), v.plan),
   'tenant suspend': (db, v) => admin.suspend(db, required(v, 'id')),
+  'tenant list': (db) => admin.tenants(db),
+  'user list': (db, v) => admin.usersOfTenant(db, required(v, 'tenant')),
+  'site list': (db, v) => admin.sitesOfTenant(db, required(v, 'tenant')),
   'user create': (db, v) => admin.createUser(db, required(v, 'tenant'), required(v, 'email')),
   'user block': (db, v) => admin.block(db, required(v, 'id')),
   'key create': (db, v, config) =>
@@ -89,7 +95,7 @@ async function main(): Promise<number> {
   const command = positionals.slice(0, 2).join(' ');
   const run = COMMANDS[command];
   if (values.help || !run || positionals.length !== 2) {
-    process.stderr.write(`${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`);
+    (values.help ? process.stdout : process.stderr).write(`${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`);
     return values.help ? 0 : 2;
   }
   const config = loadConfig();

@@ -15,3 +15,49 @@ export async function countSites(db: DB, tenantId: string): Promise<number> {
   const row = await db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export interface SiteFilters {
+  platform?: string;
+}
+
+/** A site with its latest scan (by the scans_tenant_site_time index), or null fields without one. */
+function sitesWithLatestScan(db: DB, tenantId: string) {
+  return db
+    .selectFrom('sites')
+    .select(['sites.id', 'sites.name', 'sites.url', 'sites.detected_platform', 'sites.created_at'])
+    .select((eb) => {
+      const latest = () =>
+        eb
+          .selectFrom('scans')
+          .whereRef('scans.site_id', '=', 'sites.id')
+          .where('scans.tenant_id', '=', tenantId)
+          .orderBy('scans.scanned_at', 'desc')
+          .orderBy('scans.id', 'desc')
+          .limit(1);
+      return [
+        latest().select('scans.id').as('latest_scan_id'),
+        latest().select('scans.score').as('latest_score'),
+        latest().select('scans.grade').as('latest_grade'),
+        latest().select('scans.scanned_at').as('latest_scanned_at'),
+      ];
+    })
+    .where('sites.tenant_id', '=', tenantId);
+}
+
+export async function listSites(db: DB, tenantId: string, filters: SiteFilters, page: { limit: number; offset: number }) {
+  let count = db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId);
+  let rows = sitesWithLatestScan(db, tenantId);
+  if (filters.platform) {
+    count = count.where('detected_platform', '=', filters.platform);
+    rows = rows.where('sites.detected_platform', '=', filters.platform);
+  }
+  const total = Number((await count.executeTakeFirstOrThrow()).n);
+  const found = await rows.orderBy('sites.created_at', 'asc').orderBy('sites.id', 'asc').limit(page.limit).offset(page.offset).execute();
+  return { rows: found, total };
+}
+
+export async function findSiteWithLatestScan(db: DB, tenantId: string, siteId: string) {
+  return sitesWithLatestScan(db, tenantId).where('sites.id', '=', siteId).executeTakeFirst();
+}
+
+export type SiteWithLatestScan = NonNullable<Awaited<ReturnType<typeof findSiteWithLatestScan>>>;

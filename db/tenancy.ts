@@ -50,3 +50,18 @@ export async function blockUser(db: DB, id: string): Promise<boolean> {
   const result = await db.updateTable('users').set({ blocked_at: now() }).where('id', '=', id).where('blocked_at', 'is', null).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Every tenant with its plan tier, oldest first (for operators). */
+export async function listTenants(db: DB) {
+  return db
+    .selectFrom('tenants')
+    .innerJoin('plans', 'plans.id', 'tenants.plan_id')
+    .select(['tenants.id', 'tenants.name', 'plans.tier as plan', 'tenants.suspended_at', 'tenants.created_at'])
+    .orderBy('tenants.created_at', 'asc')
+    .orderBy('tenants.id', 'asc')
+    .execute();
+}
+
+export async function listUsersOfTenant(db: DB, tenantId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'blocked_at', 'created_at']).where('tenant_id', '=', tenantId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+}

@@ -3,12 +3,14 @@ import { configRouter } from './config/router.ts';
 import { docsRouter } from './docs/router.ts';
 import { findingsRouter } from './findings/router.ts';
 import { scansRouter } from './scans/router.ts';
+import { sitesRouter } from './sites/router.ts';
 import { suggestionsRouter } from './suggestions/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
+  sites: sitesRouter,
   scans: scansRouter,
   findings: findingsRouter,
   suggestions: suggestionsRouter,

@@ -23,6 +23,7 @@ const PROTECTED: Array<[string, string, string, unknown?]> = [
   ['POST', '/api/agent/webhooks', 'write_config', { url: 'https://hooks.example.nl/', events: ['scan_completed'] }],
   ['DELETE', '/api/agent/webhooks?id=00000000-0000-4000-8000-000000000000', 'write_config'],
   ['GET', '/api/agent/docs', 'read_docs'],
+  ['GET', '/api/agent/sites', 'read_scans'],
 ];
 
 describe('POST /api/agent/auth', () => {
@@ -40,6 +41,7 @@ describe('POST /api/agent/auth', () => {
         docs: '/api/agent/docs',
         config: '/api/agent/config',
         webhooks: '/api/agent/webhooks',
+        sites: '/api/agent/sites',
       },
     });
   });

@@ -14,6 +14,7 @@ export const ENDPOINTS = {
   docs: '/api/agent/docs',
   config: '/api/agent/config',
   webhooks: '/api/agent/webhooks',
+  sites: '/api/agent/sites',
 } as const;
 
 export const AuthOutput = z.object({

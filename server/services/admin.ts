@@ -5,9 +5,10 @@ import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '
 import { webhookView } from './webhooks.ts';
 import { findFinding, setFindingStatus } from '../../db/findings.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../../db/platform.ts';
-import { countSites, insertSite } from '../../db/sites.ts';
+import { countSites, insertSite, listSites } from '../../db/sites.ts';
+import { siteView } from './sites.ts';
 import { findSuggestion, reviewSuggestion } from '../../db/suggestions.ts';
-import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, planByTier, planOfTenant, suspendTenant } from '../../db/tenancy.ts';
+import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../../db/tenancy.ts';
 import { generateApiKey } from '../api-keys.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { suggestionListItem } from './suggestion-view.ts';
@@ -39,6 +40,20 @@ export async function createUser(db: DB, tenantId: string, email: string) {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AdminError(`invalid email address "${email}"`);
   if (await findUserByEmail(db, email)) throw new AdminError(`a user with email ${email} already exists`);
   return insertUser(db, tenantId, email);
+}
+
+export const tenants = (db: DB) => listTenants(db);
+
+export async function usersOfTenant(db: DB, tenantId: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  return listUsersOfTenant(db, tenantId);
+}
+
+/** The tenant's sites with their latest scan, as the API shows them. */
+export async function sitesOfTenant(db: DB, tenantId: string) {
+  if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
+  const { rows } = await listSites(db, tenantId, {}, { limit: 1_000_000, offset: 0 });
+  return rows.map(siteView);
 }
 
 export async function block(db: DB, userId: string) {

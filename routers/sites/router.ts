@@ -1,0 +1,33 @@
+import { listSites } from '../../db/sites.ts';
+import { notFound } from '../../server/errors.ts';
+import { siteOfTenant, siteView } from '../../server/services/sites.ts';
+import { pagination, PROTECTED_ERRORS } from '../common.ts';
+import { protectedProcedure, router } from '../trpc.ts';
+import { Site, SiteGetInput, SiteListInput, SiteListOutput } from './schemas.ts';
+
+export const sitesRouter = router({
+  list: protectedProcedure
+    .meta({
+      permission: 'read_scans',
+      openapi: { method: 'GET', path: '/api/agent/sites', tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
+    })
+    .input(SiteListInput)
+    .output(SiteListOutput)
+    .query(async ({ ctx, input }) => {
+      const { rows, total } = await listSites(ctx.db, ctx.principal.tenantId, { platform: input.platform }, input);
+      return { sites: rows.map(siteView), pagination: pagination(total, input.limit, input.offset) };
+    }),
+
+  get: protectedProcedure
+    .meta({
+      permission: 'read_scans',
+      openapi: { method: 'GET', path: '/api/agent/sites/{site_id}', tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    })
+    .input(SiteGetInput)
+    .output(Site)
+    .query(async ({ ctx, input }) => {
+      const site = await siteOfTenant(ctx.db, ctx.principal.tenantId, input.site_id);
+      if (!site) throw notFound('Site');
+      return siteView(site);
+    }),
+});

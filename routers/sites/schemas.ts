@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
+import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+
+export const SiteListInput = z.object({
+  ...pageParams(20, 100),
+  platform: z.enum(PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
+}).prefault({});
+
+export const SiteGetInput = z.object({ site_id: Uuid });
+
+export const Site = z.object({
+  id: Uuid,
+  name: z.string(),
+  url: z.string(),
+  detected_platform: z.enum(PLATFORMS).nullable(),
+  created_at: Timestamp,
+  latest_scan: z
+    .object({ id: Uuid, score: z.number().int().min(0).max(100), grade: z.enum(GRADES), scanned_at: Timestamp })
+    .nullable()
+    .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
+});
+
+export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });
