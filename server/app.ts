@@ -22,6 +22,7 @@ import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
 import { DOCS_CSP, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
+import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from './metrics.ts';
 import { secretBoxFor } from './secrets.ts';
 import { reencryptWebhookSecrets } from './services/webhooks.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
@@ -248,6 +249,12 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
     return payload;
   });
+  collectProcessMetrics();
+  app.addHook('onResponse', async (request, reply) => {
+    httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  /** Prometheus metrics: counts and timings only, nothing of any tenant's data. */
+  app.get('/metrics', async (_request, reply) => reply.type(metricsContentType).send(await renderMetrics()));
   /** Liveness: the process answers. */
   app.get('/healthz', async () => ({ status: 'ok' }));
   /** Readiness: the database answers too; 503 until it does. */

@@ -44,6 +44,26 @@ describe('operations', () => {
     }
   });
 
+  it('serves Prometheus metrics: requests by route and status, scans by grade, deliveries, event-loop delay', async () => {
+    const api = await startApi();
+    const site = await rawSite((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\nConnection: close\r\n\r\n<p>Winkel</p>'));
+    try {
+      const tenant = await seedTenant(api.db, site.url);
+      await api.call('GET', '/api/agent/scans', { key: tenant.key });
+      const scan = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
+      const metrics = await api.call('GET', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/agent\/scans",status="200"\} [1-9]/);
+      expect(metrics.body).toContain(`scanner_scans_total{grade="${scan.body.grade}"}`);
+      expect(metrics.body).toContain('# TYPE webhook_deliveries_total counter');
+      expect(metrics.body).toMatch(/nodejs_eventloop_lag_p99_seconds \d/);
+    } finally {
+      await site.close();
+      await api.close();
+    }
+  });
+
   it('stops gracefully on SIGTERM sent to the process `npm start` started: the scan in flight finishes, exit 0', async () => {
     const slow = await rawSite((socket) => setTimeout(() => socket.writable && socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n<p>x</p>'), 1_500));
     const port = await freePort();

@@ -9,6 +9,7 @@ import type { Principal } from '../auth.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { consumeQuota } from '../limits/quotas.ts';
 import { scanSlotsFor } from '../limits/scan-slots.ts';
+import { scansTotal } from '../metrics.ts';
 import { isFeatureEnabled } from '../feature-flags.ts';
 import { findingView, scanCreatedView } from './views.ts';
 
@@ -62,11 +63,15 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
       probeExposures,
     });
   } catch (error) {
-    if (error instanceof ScanError) throw badRequest(error.message);
+    if (error instanceof ScanError) {
+      scansTotal.inc({ grade: 'error' });
+      throw badRequest(error.message);
+    }
     throw error;
   } finally {
     release();
   }
+  scansTotal.inc({ grade: result.grade });
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();

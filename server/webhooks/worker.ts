@@ -1,3 +1,4 @@
+import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../secrets.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/database.ts';
@@ -92,6 +93,7 @@ export class WebhookWorker {
       : await sendWebhook({ url: delivery.url, secret, messageId: delivery.message_id, body: delivery.payload }, this.options.allowPrivateTargets);
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
+    webhookDeliveriesTotal.inc({ outcome: succeeded ? 'delivered' : gone ? 'gone' : 'failed' });
     const retryDelay = this.options.retrySchedule[delivery.attempts];
     const nextAttemptAt = succeeded || gone || retryDelay === undefined ? null : new Date(started + retryDelay).toISOString();
     try {
