@@ -1,6 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { appRouter } from '../routers/index.ts';
-import { PLATFORM_VERSION } from '../server/services/platform-config.ts';
+import { API_VERSION } from '../server/vocabulary.ts';
 import { openApiProcedures } from './procedures.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -8,11 +8,19 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Niet geauthenticeerd (ontbrekende, ongeldige of ingetrokken sleutel)',
   403: 'Onvoldoende rechten voor deze actie',
   404: 'Niet gevonden',
+  409: 'Conflict met wat al bestaat (bijvoorbeeld het maximum aantal webhooks)',
   413: 'Request body groter dan 1 MiB',
   415: 'Content-type is geen application/json',
   429: 'Limiet overschreden; wacht Retry-After seconden en probeer opnieuw',
   500: 'Interne serverfout',
 };
+
+const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': { description: 'Verzoeken per minuut voor deze sleutel (rate_limit)', schema: { type: 'integer' as const, minimum: 1 } },
+  'x-ratelimit-remaining': { description: 'Resterende verzoeken in het huidige venster van een minuut', schema: { type: 'integer' as const, minimum: 0 } },
+  'x-ratelimit-reset': { description: 'Seconden tot het venster opnieuw begint', schema: { type: 'integer' as const, minimum: 0 } },
+};
+const RETRY_AFTER = { 'retry-after': { description: 'Seconden wachten voor een nieuwe poging', schema: { type: 'integer' as const, minimum: 1 } } };
 
 const ErrorSchema = {
   type: 'object' as const,
@@ -23,6 +31,16 @@ const ErrorSchema = {
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown };
 
+/** zod writes the safe-integer range on every integer; generators show it as an example, so drop it. */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  Object.values(schema).forEach(dropSafeIntegerBounds);
+}
+
 /**
  * Generated from the routers by trpc-to-openapi, then corrected to what the REST facade really does:
  * 201 for creations, the `{ error }` body on every error status, Bearer security only where needed.
@@ -32,29 +50,35 @@ function build(): OpenAPIObject {
     title: 'Website Security Scanner Agent API',
     description:
       'REST-API voor agents: scans starten en lezen, bevindingen zoeken, voorstellen indienen, configuratie en webhooks. Authenticatie met `Authorization: Bearer <API_KEY>`. Rate limit per sleutel: `rate_limit` verzoeken per minuut.',
-    version: PLATFORM_VERSION,
+    // The API's version (api.version of /config), not the platform's release.
+    version: API_VERSION,
     baseUrl: '/',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API-sleutel (sak_…)' } },
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: ErrorSchema } };
+  // trpc-to-openapi adds tRPC's error envelopes ("error.BAD_REQUEST" ...); REST answers { error } only.
+  const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  doc.components = { ...doc.components, schemas: { ...schemas, Error: ErrorSchema } };
+  doc.info.license = { name: 'MIT', identifier: 'MIT' };
   for (const { path, method, meta } of openApiProcedures()) {
     const operation = (doc.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
     if (!operation) continue;
     const responses = operation.responses ?? {};
     const success = responses['200'];
     const status = String(meta.successStatus ?? 200);
-    const corrected: Record<string, unknown> = { [status]: success };
+    const corrected: Record<string, unknown> = { [status]: { ...(success as object), headers: RATE_LIMIT_HEADERS } };
     const errors = Array.isArray(meta.openapi.errorResponses) ? meta.openapi.errorResponses : [];
     const statuses = new Set([...errors, ...(method === 'GET' || method === 'DELETE' ? [] : [413, 415])]);
     for (const code of [...statuses].sort()) {
       corrected[String(code)] = {
         description: ERROR_DESCRIPTIONS[code] ?? 'Fout',
+        ...(code === 429 ? { headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
     operation.responses = corrected;
     operation.security = meta.openapi.protect ? [{ bearerAuth: [] }] : [];
   }
+  dropSafeIntegerBounds(doc);
   return doc;
 }
 

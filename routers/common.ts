@@ -35,7 +35,17 @@ export const JsonObject = z
   .refine((value) => jsonDepth(value) <= JSON_LIMITS.maxDepth, { message: `Te diep genest: maximaal ${JSON_LIMITS.maxDepth} niveaus`, abort: true })
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= JSON_LIMITS.maxBytes, { message: `Te groot: maximaal ${JSON_LIMITS.maxBytes / 1024} KiB als JSON` });
 
-export const Uuid = z.uuid().meta({ description: 'UUID', example: '3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' });
+export const Uuid = z.uuid().meta({ description: 'UUID' });
+
+/** A required id: Swagger UI's "Try it out" fills it with a realistic value (optional filters get none, so they filter nothing away). */
+export const RequiredUuid = z.uuid().meta({ description: 'UUID', example: '3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' });
+
+/** Counts are never negative; documenting the bound keeps generators from showing -9007199254740991. */
+export const Count = z.number().int().min(0);
+export const Score = z.number().int().min(0).max(100);
+
+/** Findings per severity, lowercase keys (SPEC 2.3 `counts`, 4.4 `summary`). */
+export const SeverityCounts = z.object({ critical: Count, high: Count, medium: Count, low: Count }).meta({ id: 'SeverityCounts' });
 
 export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });
 
@@ -46,7 +56,7 @@ export const IsoMoment = z
     message: 'Ongeldig tijdstip: verwacht ISO 8601, bijvoorbeeld 2026-11-22T10:00:00Z',
   })
   .transform((value) => new Date(value).toISOString())
-  .meta({ description: 'ISO 8601-tijdstip', example: '2026-11-01T00:00:00Z' });
+  .meta({ description: 'ISO 8601-tijdstip, bijvoorbeeld 2026-11-01T00:00:00Z' });
 
 /** limit/offset query parameters; values outside the range are rejected, never clamped. */
 export function pageParams(defaultLimit: number, maxLimit: number) {
@@ -56,12 +66,14 @@ export function pageParams(defaultLimit: number, maxLimit: number) {
   };
 }
 
-export const Pagination = z.object({
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  has_more: z.boolean(),
-});
+export const Pagination = z
+  .object({
+    total: z.number().int().min(0),
+    limit: z.number().int().min(1).max(200),
+    offset: z.number().int().min(0),
+    has_more: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
 
 export function pagination(total: number, limit: number, offset: number): z.infer<typeof Pagination> {
   return { total, limit, offset, has_more: offset + limit < total };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../../server/vocabulary.ts';
-import { Uuid } from '../common.ts';
+import { Count, Uuid } from '../common.ts';
 
 export const AuthInput = z.object({
   api_key: z.string().meta({ description: 'De volledige API-sleutel', example: 'sak_…' }),
@@ -23,7 +23,7 @@ export const AuthOutput = z.object({
     key_id: Uuid,
     name: z.string(),
     permissions: z.array(z.enum(PERMISSIONS)),
-    rate_limit: z.number().int(),
+    rate_limit: Count.min(1),
   }),
   endpoints: z.object(Object.fromEntries(Object.keys(ENDPOINTS).map((name) => [name, z.string()])) as Record<keyof typeof ENDPOINTS, z.ZodString>),
 });

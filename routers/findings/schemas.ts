@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../server/vocabulary.ts';
-import { pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
+import { pageParams, Pagination, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 
 export const Finding = z.object({
   id: Uuid,
@@ -21,7 +21,7 @@ export const Finding = z.object({
   expected_value: z.string(),
   reference_url: z.string(),
   created_at: Timestamp,
-});
+}).meta({ id: 'Finding' });
 
 export const FindingListInput = z.object({
   ...pageParams(50, 200),
@@ -34,6 +34,6 @@ export const FindingListInput = z.object({
 
 export const FindingListOutput = z.object({
   findings: z.array(Finding),
-  summary: z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
+  summary: SeverityCounts,
   pagination: Pagination,
 });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
-import { IsoMoment, pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
+import { Count, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
-  site_id: Uuid,
+  site_id: RequiredUuid,
   url: text().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
@@ -12,19 +12,18 @@ const FailedChecks = z.array(z.string()).meta({
   description: 'Controles die niet konden worden uitgevoerd (fout in de controle of scan-deadline bereikt); hun bevindingen ontbreken in deze scan. Leeg als alles is gecontroleerd.',
 });
 
-const Counts = z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() });
 
 export const ScanCreated = z.object({
   scan_id: Uuid,
   site_id: Uuid,
   url: z.string(),
-  score: z.number().int(),
+  score: Score,
   grade: z.enum(GRADES),
-  counts: Counts,
-  findings_count: z.number().int(),
+  counts: SeverityCounts,
+  findings_count: Count,
   scanned_at: Timestamp,
   detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
-});
+}).meta({ id: 'Scan' });
 
 export const ScanListInput = z.object({
   ...pageParams(20, 100),
@@ -39,22 +38,22 @@ export const ScanListItem = z.object({
   site_id: Uuid,
   site_name: z.string(),
   site_url: z.string(),
-  score: z.number().int(),
+  score: Score,
   grade: z.enum(GRADES),
-  ssl_score: z.number().int(),
-  headers_score: z.number().int(),
-  endpoints_score: z.number().int(),
+  ssl_score: Score,
+  headers_score: Score,
+  endpoints_score: Score,
   detected_platform: z.enum(PLATFORMS).nullable(),
-  findings_count: z.number().int(),
-  critical_count: z.number().int(),
-  high_count: z.number().int(),
-  medium_count: z.number().int(),
-  low_count: z.number().int(),
+  findings_count: Count,
+  critical_count: Count,
+  high_count: Count,
+  medium_count: Count,
+  low_count: Count,
   scanned_at: Timestamp,
-});
+}).meta({ id: 'ScanListItem' });
 
 export const ScanListOutput = z.object({ scans: z.array(ScanListItem), pagination: Pagination });
 
-export const ScanGetInput = z.object({ scan_id: Uuid });
+export const ScanGetInput = z.object({ scan_id: RequiredUuid });
 
-export const ScanDetail = ScanListItem.extend({ url: z.string(), failed_checks: FailedChecks, findings: z.array(Finding) });
+export const ScanDetail = ScanListItem.extend({ url: z.string(), failed_checks: FailedChecks, findings: z.array(Finding) }).meta({ id: 'ScanDetail' });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
-import { pageParams, Pagination, Timestamp, Uuid } from '../common.ts';
+import { pageParams, Pagination, RequiredUuid, Score, Timestamp, Uuid } from '../common.ts';
 
 export const SiteListInput = z.object({
   ...pageParams(20, 100),
   platform: z.enum(PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
 }).prefault({});
 
-export const SiteGetInput = z.object({ site_id: Uuid });
+export const SiteGetInput = z.object({ site_id: RequiredUuid });
 
 export const Site = z.object({
   id: Uuid,
@@ -16,9 +16,9 @@ export const Site = z.object({
   detected_platform: z.enum(PLATFORMS).nullable(),
   created_at: Timestamp,
   latest_scan: z
-    .object({ id: Uuid, score: z.number().int().min(0).max(100), grade: z.enum(GRADES), scanned_at: Timestamp })
+    .object({ id: Uuid, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
     .nullable()
     .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
-});
+}).meta({ id: 'Site' });
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });

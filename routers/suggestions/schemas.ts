@@ -33,6 +33,6 @@ export const SuggestionListItem = z.object({
   review_notes: z.string().optional(),
   reviewed_at: Timestamp.optional(),
   created_at: Timestamp,
-});
+}).meta({ id: 'Suggestion' });
 
 export const SuggestionListOutput = z.object({ suggestions: z.array(SuggestionListItem), pagination: Pagination });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../server/vocabulary.ts';
-import { text, Timestamp, Uuid } from '../common.ts';
+import { Count, RequiredUuid, text, Timestamp, Uuid } from '../common.ts';
 
 /** Standard Webhooks secret: "whsec_" + base64 of 24 to 64 random bytes. */
 export const WebhookSecret = z
@@ -29,12 +29,12 @@ const WebhookBase = z.object({
 });
 
 export const WebhookCreated = z.object({
-  webhook: WebhookBase.extend({ secret: z.string() }),
+  webhook: WebhookBase.extend({ secret: z.string() }).meta({ id: 'WebhookCreated' }),
   message: z.string(),
 });
 
 export const WebhookListOutput = z.object({
-  webhooks: z.array(WebhookBase.extend({ last_triggered_at: Timestamp.nullable(), failure_count: z.number().int() })),
+  webhooks: z.array(WebhookBase.extend({ last_triggered_at: Timestamp.nullable(), failure_count: Count }).meta({ id: 'Webhook' })),
 });
 
-export const WebhookDeleteInput = z.object({ id: Uuid });
+export const WebhookDeleteInput = z.object({ id: RequiredUuid });
