@@ -80,10 +80,15 @@ export function serverAccepts(host: string, port: number, suites: readonly numbe
     options.signal.addEventListener('abort', abort);
     socket.on('connect', () => socket.write(clientHello(suites, net.isIP(host) ? null : host)));
     socket.on('data', (chunk: Buffer) => {
-      // A ServerHello fits in a few hundred bytes; never buffer more than a record.
-      received = Buffer.concat([received, chunk]).subarray(0, 16_384 + 5);
-      const suite = serverHelloSuite(received);
-      if (suite !== undefined) done(suite !== null && suites.includes(suite));
+      // A ServerHello fits in a few hundred bytes; never buffer more than a record. Whatever the
+      // bytes, a parsing fault ends this probe, never the process.
+      try {
+        received = Buffer.concat([received, chunk]).subarray(0, 16_384 + 5);
+        const suite = serverHelloSuite(received);
+        if (suite !== undefined) done(suite !== null && suites.includes(suite));
+      } catch {
+        done(false);
+      }
     });
     socket.on('end', () => done(false));
     socket.on('error', (error) => done(false, error));

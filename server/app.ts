@@ -159,6 +159,12 @@ export async function buildApp(
         }),
       },
       formatters: { log: (object: Record<string, unknown>) => redactKeys(object) as Record<string, unknown> },
+      hooks: {
+        // Messages too: a key pasted into a string never reaches the log line.
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactKeyText(arg) : arg)) as Parameters<typeof method>);
+        },
+      },
     },
     ...options,
   });

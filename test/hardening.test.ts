@@ -208,6 +208,7 @@ describe('headers and logs', () => {
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/Authorization/);
     await api.call('GET', `/api/agent/onbekend/${owner.key}`);
+    api.app.log.warn({ detail: { header: `Bearer ${owner.key}` } }, `geplakt: ${owner.key}`);
     expect(logs.join('\n')).not.toContain(owner.key);
     expect(logs.join('\n')).toContain('sak_[REDACTED]');
   });
