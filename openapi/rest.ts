@@ -3,6 +3,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../routers/context.ts';
 import { callProcedure } from '../routers/caller.ts';
+import { fieldIssues, invalidInputMessage } from '../routers/common.ts';
 import { ApiError, ERRORS } from '../server/errors.ts';
 import { openApiProcedures } from './procedures.ts';
 
@@ -13,22 +14,13 @@ declare module 'fastify' {
   }
 }
 
-interface Issue {
-  path: PropertyKey[];
-  message: string;
-}
-
 /** Dutch error text: validation issues name the field; other 4xx keep the procedure's message. */
 function errorBody(error: TRPCError): { status: number; body: { error: string }; headers?: Record<string, string> } {
   if (error.cause instanceof ApiError) return { status: error.cause.statusCode, body: { error: error.cause.message }, headers: error.cause.headers };
   const status = getHTTPStatusCodeFromError(error);
   if (status >= 500) return { status: 500, body: { error: ERRORS.internal } };
-  const issues = (error.cause as { issues?: Issue[] } | undefined)?.issues;
-  if (issues?.length) {
-    const text = issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
-    return { status, body: { error: `Ongeldig verzoek: ${text}` } };
-  }
-  return { status, body: { error: error.message } };
+  const issues = fieldIssues(error.cause);
+  return { status, body: { error: issues.length ? invalidInputMessage(issues) : error.message } };
 }
 
 /**

@@ -58,11 +58,11 @@ export const IsoMoment = z
   .transform((value) => new Date(value).toISOString())
   .meta({ description: 'ISO 8601-tijdstip, bijvoorbeeld 2026-11-01T00:00:00Z' });
 
-/** limit/offset query parameters; values outside the range are rejected, never clamped. */
+/** limit/offset query parameters; values outside the range are rejected, never clamped. REST query strings are coerced, typed clients send numbers (the input type is number). */
 export function pageParams(defaultLimit: number, maxLimit: number) {
   return {
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(defaultLimit).meta({ description: `Aantal resultaten (1-${maxLimit}, standaard ${defaultLimit})` }),
-    offset: z.coerce.number().int().min(0).default(0).meta({ description: 'Aantal over te slaan resultaten (standaard 0)' }),
+    limit: z.coerce.number<number>().int().min(1).max(maxLimit).default(defaultLimit).meta({ description: `Aantal resultaten (1-${maxLimit}, standaard ${defaultLimit})` }),
+    offset: z.coerce.number<number>().int().min(0).default(0).meta({ description: 'Aantal over te slaan resultaten (standaard 0)' }),
   };
 }
 
@@ -86,3 +86,18 @@ export const PROTECTED_ERRORS = [400, 401, 403, 429, 500];
 
 /** Input of a procedure without parameters; tRPC clients may omit it. */
 export const NoInput = z.object({}).prefault({});
+
+export interface FieldIssue {
+  /** The field, dotted ("metadata.a"); empty for the input as a whole. */
+  path: string;
+  message: string;
+}
+
+/** The field issues of a validation error (zod's, as tRPC passes it on as the cause). */
+export function fieldIssues(cause: unknown): FieldIssue[] {
+  const issues = (cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)?.issues;
+  return Array.isArray(issues) ? issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })) : [];
+}
+
+/** The one Dutch sentence REST and /trpc both answer for invalid input. */
+export const invalidInputMessage = (issues: FieldIssue[]) => `Ongeldig verzoek: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`;

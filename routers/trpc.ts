@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
+import { fieldIssues, invalidInputMessage } from './common.ts';
 import type { Context } from './context.ts';
 import { ERRORS } from '../server/errors.ts';
 import { isFeatureEnabled } from '../server/feature-flags.ts';
@@ -21,8 +22,13 @@ const t = initTRPC
   .meta<OpenApiMeta<Meta>>()
   .create({
     isDev: false,
-    // Internal errors answer the same Dutch text as REST; what went wrong is logged, never sent.
-    errorFormatter: ({ shape, error }) => (error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: ERRORS.internal } : shape),
+    // The same Dutch text as REST: internal errors say only that (the log has the rest), invalid
+    // input names its fields in the message and lists them in data.issues for clients.
+    errorFormatter: ({ shape, error }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') return { ...shape, message: ERRORS.internal };
+      const issues = error.code === 'BAD_REQUEST' ? fieldIssues(error.cause) : [];
+      return issues.length ? { ...shape, message: invalidInputMessage(issues), data: { ...shape.data, issues } } : shape;
+    },
   });
 
 export const router = t.router;

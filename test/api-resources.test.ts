@@ -183,6 +183,21 @@ describe('typed tRPC client', () => {
     await expect(anonymous.scans.list.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 
+  it('types numeric inputs as numbers and explains invalid input in the same Dutch words as REST, field by field', async () => {
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${owner.key}` } })] });
+    // @ts-expect-error limit is a number for typed clients (REST query strings are coerced)
+    const typed = () => client.findings.list.query({ limit: 'abc' });
+    await expect(typed()).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    const rest = await api.call('GET', '/api/agent/findings?limit=500', { key: owner.key });
+    const failure: { message: string; data: { issues: unknown } } = await client.findings.list.query({ limit: 500 }).then(
+      () => expect.fail('limit 500 must be refused'),
+      (error: { message: string; data: { issues: unknown } }) => error,
+    );
+    expect(failure.message).toBe(rest.body.error);
+    expect(failure.message).toMatch(/^Ongeldig verzoek: limit: /);
+    expect(failure.data.issues).toEqual([{ path: 'limit', message: expect.any(String) }]);
+  });
+
   it('answers plain GET queries exactly as tRPC\'s adapter does, and leaves batches and errors to it', async () => {
     const inputs = ['scans.list?input=' + encodeURIComponent('{"limit":3}'), 'findings.list', 'config.get', 'suggestions.list?input=' + encodeURIComponent('{"status":"pending"}')];
     for (const path of inputs) {
