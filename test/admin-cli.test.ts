@@ -10,6 +10,7 @@ import { insertSuggestion } from '../db/suggestions.ts';
 import { insertWebhook } from '../db/webhooks.ts';
 import { toFinding } from '../scanner/catalog/index.ts';
 import { authenticate } from '../server/auth.ts';
+import { runAdmin } from '../bin/admin-cli.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'scanner-cli-'));
@@ -20,14 +21,12 @@ async function adminCli(...args: string[]) {
   return adminCliWith({}, ...args);
 }
 
+/** The admin commands run in this process, with their own output streams and environment. */
 async function adminCliWith(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '-s', 'admin', '--', ...args], { env: { ...process.env, DATABASE_PATH, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { ...process.env, DATABASE_PATH, ...env } });
+  return { code, stdout, stderr };
 }
 const json = async (...args: string[]) => {
   const result = await adminCli(...args, '--json');
@@ -36,6 +35,15 @@ const json = async (...args: string[]) => {
 };
 
 describe('admin CLI', () => {
+  it('runs as a command: npm run -s admin prints one JSON object, --help its usage with exit 0', async () => {
+    const env = { ...process.env, DATABASE_PATH };
+    const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'tenant', 'create', '--name', 'Opdrachtregel', '--json'], { env });
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'Opdrachtregel', plan: 'free' });
+    expect((await run('npm', ['run', '-s', 'admin', '--', '--help'], { env })).stdout).toMatch(/^Usage: npm run -s admin/);
+    const failure = await run('npm', ['run', '-s', 'admin', '--', 'frobnicate'], { env }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown command/) });
+  });
+
   it('creates a tenant, user, key and site; the key works and is shown only at creation', async () => {
     const tenant = await json('tenant', 'create', '--name', 'Bakkerij', '--plan', 'free');
     expect(tenant).toMatchObject({ id: expect.any(String), name: 'Bakkerij', plan: 'free' });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,19 +7,12 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { createSite } from '../server/services/admin.ts';
 import { startApi, seedTenant } from './support/api.ts';
 import { rawSite } from './support/hostile-sites.ts';
-import { freePort } from './support/net.ts';
+import { listeningPort } from './support/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'scanner-operations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Resolves once the child logs that it listens; rejects when it exits first. */
-function listening(child: ChildProcess): Promise<void> {
-  return new Promise((resolveListening, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Server listening') && resolveListening());
-    child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-  });
-}
 const exited = (child: ChildProcess) => new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
 describe('operations', () => {
@@ -66,15 +59,14 @@ describe('operations', () => {
 
   it('stops gracefully on SIGTERM sent to the process `npm start` started: the scan in flight finishes, exit 0', async () => {
     const slow = await rawSite((socket) => setTimeout(() => socket.writable && socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n<p>x</p>'), 1_500));
-    const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'term.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', SCANNER_DEADLINE: '4s', LOG_LEVEL: 'info' };
+    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'term.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', SCANNER_DEADLINE: '4s', LOG_LEVEL: 'info' };
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, slow.url);
     await createSite(db, tenant.tenantId, 'Traag', slow.url);
     await db.destroy();
     const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      await listening(npm);
+      const port = await listeningPort(npm);
       const scan = fetch(`http://127.0.0.1:${port}/api/agent/scan`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ site_id: tenant.siteId }) });
       await new Promise((done) => setTimeout(done, 300));
       npm.kill('SIGTERM');
@@ -88,14 +80,14 @@ describe('operations', () => {
   }, 90_000);
 
   it('stops on SIGINT with exit 0, and reads its settings from a .env file in the working directory', async () => {
-    const port = await freePort();
     const cwd = mkdtempSync(join(dir, 'env-'));
-    writeFileSync(join(cwd, '.env'), `PORT=${port}\nHOST=127.0.0.1\nDATABASE_PATH=./uit-env.db\nLOG_LEVEL=info\n`);
+    writeFileSync(join(cwd, '.env'), 'PORT=0\nHOST=127.0.0.1\nDATABASE_PATH=./uit-env.db\nLOG_LEVEL=info\n');
     const env = { ...process.env };
     for (const name of ['PORT', 'HOST', 'DATABASE_PATH', 'LOG_LEVEL']) delete env[name];
     const server = spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      await listening(server);
+      const port = await listeningPort(server);
+      expect(existsSync(join(cwd, 'uit-env.db'))).toBe(true);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
       server.kill('SIGINT');
       expect(await exited(server)).toBe(0);

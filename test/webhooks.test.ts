@@ -8,7 +8,7 @@ import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../server/services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
-import { freePort } from './support/net.ts';
+import { listeningPort } from './support/net.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 import { leakyWordPressSite } from './support/sites.ts';
 
@@ -79,11 +79,15 @@ describe('event delivery', () => {
   });
 
   it('sends no finding_new for a rescan that sees the same issues', async () => {
-    const before = ofType(all, 'finding_new').length;
+    // The outbox is written in the scan's transaction, so once the scan answered it is final.
+    const queued = async (type: string) =>
+      Number((await api.db.selectFrom('webhook_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.tenantId).where('event_type', '=', type).executeTakeFirstOrThrow()).n);
+    const [findingsBefore, scansBefore] = [await queued('finding_new'), await queued('scan_completed')];
     await scan(tenant);
+    expect(await queued('scan_completed')).toBe(scansBefore + 1);
+    expect(await queued('finding_new')).toBe(findingsBefore);
     await waitFor(() => ofType(all, 'scan_completed').length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ofType(all, 'finding_new')).toHaveLength(before);
+    expect(ofType(all, 'finding_new')).toHaveLength(findingsBefore);
   });
 
   it('sends finding_resolved when a fixed exposure is no longer seen', async () => {
@@ -145,7 +149,9 @@ describe('retries, failure counting and disabling', () => {
       await waitFor(async () => (await webhookOf(tenant, hook.id)).enabled === false);
       expect(receiver.received.map((r) => r.status)).toEqual([302, 410]);
       await scan(tenant);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // A disabled webhook gets no delivery rows at all, so nothing can arrive later either.
+      const pending = await api.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '=', 'pending').execute();
+      expect(pending).toEqual([]);
       expect(receiver.received).toHaveLength(2);
       await admin.enableWebhook(api.db, hook.id);
       expect(await webhookOf(tenant, hook.id)).toMatchObject({ enabled: true, failure_count: 0 });
@@ -178,7 +184,7 @@ describe('retries, failure counting and disabling', () => {
     const tenant = await seedTenant(api.db, site.url);
     const [slow, fast] = await Promise.all([startReceiver(), startReceiver()]);
     try {
-      slow.delay(3_000);
+      slow.delay(1_500);
       await register(tenant, slow, ['scan_completed']);
       await register(tenant, fast, ['scan_completed']);
       await scan(tenant);
@@ -193,43 +199,40 @@ describe('retries, failure counting and disabling', () => {
 
 describe('durability', () => {
 
-  function startServer(env: Record<string, string>): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('Server listening')) resolve(child);
-      });
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };
   }
 
   it('delivers a message after the service was killed with SIGKILL while the receiver was down', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scanner-crash-'));
     const env = { ...FAST, DATABASE_PATH: join(dir, 'crash.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
-    const [apiPort, receiverPort] = await Promise.all([freePort(), freePort()]);
+    // The receiver binds its port now and goes down; it comes back on the same port later.
+    const down = await startReceiver();
+    const receiverPort = down.port;
+    await down.close();
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, site.url);
     await db.destroy();
-    let server = await startServer({ ...env, PORT: String(apiPort) });
-    const base = `http://127.0.0.1:${apiPort}`;
+    let server = await startServer(env);
     const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
     try {
-      const post = async (path: string, body: unknown) => (await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+      const post = async (path: string, body: unknown) => (await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
       const hook = await post('/api/agent/webhooks', { url: `https://127.0.0.1:${receiverPort}/hook`, events: ['scan_completed'] });
       const created = await post('/api/agent/scan', { site_id: tenant.siteId });
-      server.kill('SIGKILL');
-      await new Promise((resolve) => server.once('exit', resolve));
+      server.child.kill('SIGKILL');
+      await new Promise((resolve) => server.child.once('exit', resolve));
 
       const receiver = await startReceiver(receiverPort);
       try {
-        server = await startServer({ ...env, PORT: String(apiPort) });
+        server = await startServer(env);
         const [message] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
         expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({ type: 'scan_completed', data: { scan_id: created.scan_id } });
       } finally {
         await receiver.close();
       }
     } finally {
-      server.kill('SIGKILL');
+      server.child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });
