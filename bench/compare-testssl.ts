@@ -83,6 +83,10 @@ async function compare(dir: string): Promise<number> {
   return disagreements === 0 ? 0 : 1;
 }
 
+if (process.argv.includes('--help')) {
+  process.stdout.write('Usage: npm run compare:testssl\n\nStarts the TLS fixture servers, runs testssl.sh (Debian package testssl.sh) and the scanner on each,\nand prints what each reports at MEDIUM or above; exit 1 when they disagree.\n');
+  process.exit(0);
+}
 if (process.env.COMPARE_TESTSSL_CHILD) {
   process.exitCode = await compare(process.env.TEST_CA_DIR!);
 } else {

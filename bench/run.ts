@@ -12,6 +12,11 @@ import { queryPlans } from './query-plans.ts';
 import { benchTenant, extraKey, seedFindings, seedScans } from './seed.ts';
 import { median, percentile, printTable, type BenchRow } from './stats.ts';
 
+if (process.argv.includes('--help')) {
+  process.stdout.write('Usage: npm run bench\n\nSeeds a database, starts the built service and measures throughput, latency, scans, event loop\nand memory against baselines of the same run; prints a table (about 3 minutes).\n');
+  process.exit(0);
+}
+
 const ROUNDS = 3;
 const LOAD_SECONDS = 5;
 const SAMPLES = 200;

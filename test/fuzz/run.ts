@@ -4,7 +4,11 @@ import { parseArgs } from 'node:util';
 import { fuzz } from './fuzzer.ts';
 import { fuzzTarget } from './target.ts';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '100000' }, seed: { type: 'string' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string', default: '100000' }, seed: { type: 'string' }, concurrency: { type: 'string', default: '16' }, help: { type: 'boolean', default: false } } });
+if (values.help) {
+  process.stdout.write('Usage: npm run fuzz -- [--requests 100000] [--seed S] [--concurrency 16]\n\nFuzzes a service started in this process with requests derived from its OpenAPI document;\nexit 1 on any 5xx, a failed health check, or heap growth above 20% after a warm-up.\n');
+  process.exit(0);
+}
 const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31));
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heap = () => {
