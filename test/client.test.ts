@@ -1,20 +1,14 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from '../client/index.ts';
-import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+import { apiWithTenant } from './support/api.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
 
-let api: TestApi;
-let tenant: Tenant;
-beforeAll(async () => {
-  api = await startApi();
-  tenant = await seedTenant(api.db, 'https://example.nl/');
-});
-afterAll(() => api.close());
+const running = apiWithTenant();
 
 describe('the TypeScript client', () => {
   it('compiles in a separate project with the settings of `tsc --init`, against the built declarations', async () => {
@@ -25,6 +19,7 @@ describe('the TypeScript client', () => {
   }, 90_000);
 
   it('calls the API with createClient(baseUrl, apiKey)', async () => {
+    const { api, tenant } = running;
     const client = createClient(api.url, tenant.key);
     const [sites, scans] = await Promise.all([client.sites.list.query(), client.scans.list.query({ limit: 5 })]);
     expect(sites.sites.map((site) => site.id)).toEqual([tenant.siteId]);

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,4 +76,15 @@ export async function seedTenant(db: DB, siteUrl: string, options: { permissions
   const key = await admin.createKey(db, { userId: user.id, name: 'test agent', permissions: options.permissions ?? [...PERMISSIONS], rateLimit: options.rateLimit });
   const site = await admin.createSite(db, tenant.id, 'Testsite', siteUrl);
   return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
+}
+
+/** An API with one tenant for a test file: started before its tests, closed after them. */
+export function apiWithTenant(siteUrl = 'https://example.nl/'): { api: TestApi; tenant: Tenant } {
+  const state = {} as { api: TestApi; tenant: Tenant };
+  beforeAll(async () => {
+    state.api = await startApi();
+    state.tenant = await seedTenant(state.api.db, siteUrl);
+  });
+  afterAll(() => state.api.close());
+  return state;
 }
