@@ -42,8 +42,8 @@ const ConfigSchema = z.object({
   MAX_KEYS_CREATED_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
   MAX_WEBHOOKS_PER_TENANT: z.coerce.number().int().min(1).default(20),
   /** Scans running at once in this process, and per tenant; more answer 429 with Retry-After. */
-  MAX_CONCURRENT_SCANS: z.coerce.number().int().min(1).default(16),
-  MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(4),
+  MAX_CONCURRENT_SCANS: z.coerce.number().int().min(1).default(32),
+  MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(20),
   /** Bound of receiving a whole request (headers and body); slower clients get 408. */
   REQUEST_TIMEOUT: duration.prefault('30s'),
   /** Keys that encrypt webhook secrets at rest: base64 of 32 bytes, comma-separated, current first. */
