@@ -9,18 +9,6 @@ export function firstHeader(headers: HeaderMap, name: string): string | null {
   return headerValues(headers, name)[0] ?? null;
 }
 
-/** Builds a HeaderMap from a plain header record (single values or arrays). */
-export function toHeaderMap(raw: Record<string, string | string[] | undefined>): HeaderMap {
-  const map: HeaderMap = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    const values = Array.isArray(value) ? value : [value];
-    map[key] = [...(map[key] ?? []), ...values.map(String)];
-  }
-  return map;
-}
-
 /** Builds a HeaderMap from Node's rawHeaders (name, value, name, value...), keeping every repeat. */
 export function headersFromRaw(raw: string[]): HeaderMap {
   const map: HeaderMap = {};

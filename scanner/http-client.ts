@@ -93,7 +93,7 @@ export class HttpClient {
   /**
    * Reads status, headers and the first maxBytes of the body. Once the headers have arrived, a
    * broken body (reset, bad compression, timeout, short Content-Length) still yields what was
-   * read, marked incomplete. No handler can throw outside the promise.
+   * read. No handler can throw outside the promise.
    */
   private read(url: string, options: FetchOptions): Promise<FetchedResponse> {
     return new Promise((resolve, reject) => {
@@ -101,12 +101,12 @@ export class HttpClient {
       const chunks: Buffer[] = [];
       let size = 0;
       let head: Pick<FetchedResponse, 'status' | 'headers'> | null = null;
-      const settle = (error: unknown, complete: boolean) => {
+      const settle = (error: unknown) => {
         if (settled) return;
         settled = true;
         stream.destroy();
         if (!head) return reject(error ?? new Error('no response'));
-        resolve({ url, ...head, body: Buffer.concat(chunks, size).subarray(0, options.maxBytes), complete });
+        resolve({ url, ...head, body: Buffer.concat(chunks, size).subarray(0, options.maxBytes) });
       };
       const guard =
         <A extends unknown[]>(handler: (...args: A) => void) =>
@@ -114,7 +114,7 @@ export class HttpClient {
           try {
             handler(...args);
           } catch (error) {
-            settle(error, false);
+            settle(error);
           }
         };
       const stream = this.got.stream(url, {
@@ -138,11 +138,11 @@ export class HttpClient {
           if (settled) return;
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= options.maxBytes) settle(null, false);
+          if (size >= options.maxBytes) settle(null);
         }),
       );
-      stream.on('end', () => settle(null, true));
-      stream.on('error', (error) => settle(error, false));
+      stream.on('end', () => settle(null));
+      stream.on('error', (error) => settle(error));
     });
   }
 

@@ -9,10 +9,8 @@ export interface FetchedResponse {
   url: string;
   status: number;
   headers: HeaderMap;
-  /** First bytes of the (decompressed) body, capped. */
+  /** First bytes of the (decompressed) body, capped; what arrived when the body broke off. */
   body: Buffer;
-  /** False when the body was cut off: the byte cap, a reset, a timeout or broken compression. */
-  complete: boolean;
 }
 
 export interface RedirectHop {

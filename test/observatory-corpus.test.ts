@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contextFor, observe } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
-import { toHeaderMap } from '../scanner/headers.ts';
+import { toHeaderMap } from './support/headers.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import type { ScanEvidence } from '../scanner/types.ts';
 

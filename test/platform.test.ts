@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toHeaderMap } from '../scanner/headers.ts';
+import { toHeaderMap } from './support/headers.ts';
 import { parseHtml } from '../scanner/html.ts';
 import { detectPlatform } from '../scanner/platform.ts';
 

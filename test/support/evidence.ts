@@ -1,4 +1,4 @@
-import { toHeaderMap } from '../../scanner/headers.ts';
+import { toHeaderMap } from './headers.ts';
 import { CORS_TEST_ORIGIN } from '../../scanner/retriever.ts';
 import type { ExposureType } from '../../scanner/exposure-rules.ts';
 import type { FetchedResponse, ScanEvidence } from '../../scanner/types.ts';
@@ -32,7 +32,7 @@ function merge(base: Record<string, string | string[]>, changes: Record<string, 
 const DAY = 86_400_000;
 
 function response(url: string, r: Partial<FetchedResponse> & { text?: string }): FetchedResponse {
-  return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? ''), complete: true };
+  return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? '') };
 }
 
 /** Evidence of a hardened HTTPS site, changed by the overrides: the starting point of check tests. */
