@@ -1,5 +1,5 @@
 import type { DB } from '../db/database.ts';
-import { authenticate, bearerToken, type Principal } from '../server/auth.ts';
+import type { Principal } from '../server/auth.ts';
 import type { Config } from '../server/config.ts';
 
 /** What every procedure can use; services get the tenant id from the principal explicitly. */
@@ -10,9 +10,4 @@ export interface Deps {
 
 export interface Context extends Deps {
   principal: Principal | null;
-}
-
-export async function createContext(deps: Deps, authorization: string | undefined): Promise<Context> {
-  const token = bearerToken(authorization);
-  return { ...deps, principal: token ? await authenticate(deps.db, token) : null };
 }
