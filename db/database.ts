@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import * as usageCounters from './migrations/0003_usage_counters.ts';
@@ -12,6 +12,11 @@ import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
+
+/** Answers when the database does (readiness); throws when it does not. */
+export async function pingDatabase(db: DB): Promise<void> {
+  await sql`SELECT 1`.execute(db);
+}
 
 /** Migrations are imported statically so they work from any working directory and in bundles. */
 const MIGRATIONS: Record<string, Migration> = {

@@ -44,7 +44,8 @@ function sitesWithLatestScan(db: DB, tenantId: string) {
     .where('sites.tenant_id', '=', tenantId);
 }
 
-export async function listSites(db: DB, tenantId: string, filters: SiteFilters, page: { limit: number; offset: number }) {
+/** A page of the tenant's sites, oldest first, with the total; all of them without a page. */
+export async function listSites(db: DB, tenantId: string, filters: SiteFilters, page?: { limit: number; offset: number }) {
   let count = db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId);
   let rows = sitesWithLatestScan(db, tenantId);
   if (filters.platform) {
@@ -52,7 +53,8 @@ export async function listSites(db: DB, tenantId: string, filters: SiteFilters, 
     rows = rows.where('sites.detected_platform', '=', filters.platform);
   }
   const total = Number((await count.executeTakeFirstOrThrow()).n);
-  const found = await rows.orderBy('sites.created_at', 'asc').orderBy('sites.id', 'asc').limit(page.limit).offset(page.offset).execute();
+  const ordered = rows.orderBy('sites.created_at', 'asc').orderBy('sites.id', 'asc');
+  const found = await (page ? ordered.limit(page.limit).offset(page.offset) : ordered).execute();
   return { rows: found, total };
 }
 

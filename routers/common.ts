@@ -68,9 +68,9 @@ export function pageParams(defaultLimit: number, maxLimit: number) {
 
 export const Pagination = z
   .object({
-    total: z.number().int().min(0),
-    limit: z.number().int().min(1).max(200),
-    offset: z.number().int().min(0),
+    total: Count,
+    limit: Count.min(1).max(200),
+    offset: Count,
     has_more: z.boolean(),
   })
   .meta({ id: 'Pagination' });

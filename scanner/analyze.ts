@@ -41,6 +41,9 @@ export const CHECKS = {
 
 export type CheckName = keyof typeof CHECKS;
 
+/** Names of the checks, as `failed_checks` lists them. */
+export const CHECK_NAMES = Object.keys(CHECKS) as [CheckName, ...CheckName[]];
+
 export function contextFor(evidence: ScanEvidence): AnalysisContext {
   return { evidence, html: evidence.page?.html != null ? parseHtml(evidence.page.html) : null };
 }

@@ -1,3 +1,4 @@
+import type { CheckName } from './analyze.ts';
 import type { WeakSuiteGroup } from './cipher-suites.ts';
 import type { ExposureType } from './exposure-rules.ts';
 import type { Category, Grade, ObservatoryTest, Platform, Severity } from './vocabulary.ts';
@@ -135,7 +136,7 @@ export interface ScanResult {
   scanned_at: string;
   findings: ScanFinding[];
   /** Checks whose findings are missing from this result because they failed or ran out of time. */
-  failed_checks: string[];
+  failed_checks: CheckName[];
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
 }

@@ -6,11 +6,10 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
-import { sql } from 'kysely';
 import type { Socket } from 'node:net';
 import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { DB } from '../db/database.ts';
+import { pingDatabase, type DB } from '../db/database.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { registerRestRoutes } from '../openapi/rest.ts';
 import { appRouter } from '../routers/index.ts';
@@ -19,7 +18,7 @@ import type { Config } from './config.ts';
 import { ApiError, ERRORS } from './errors.ts';
 import { MemoryCounterStore, rateLimitStore, type CounterStore } from './limits/counter-store.ts';
 import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
-import { DOCS_CSP, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
+import { allowDocs, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from './metrics.ts';
@@ -37,7 +36,6 @@ const BODY_LIMIT = 1024 * 1024;
 
 const FASTIFY_ERRORS: Record<string, string> = {
   FST_ERR_BAD_URL: 'Ongeldige URL.',
-  FST_ERR_ASYNC_CONSTRAINT: 'Ongeldig verzoek.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ERRORS.unsupportedMediaType,
   FST_ERR_CTP_BODY_TOO_LARGE: ERRORS.bodyTooLarge,
   FST_ERR_CTP_EMPTY_JSON_BODY: ERRORS.invalidJson,
@@ -169,7 +167,7 @@ export async function buildApp(
     ...options,
   });
   app.decorateRequest('principal', null);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   const counters = deps.counters ?? new MemoryCounterStore();
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
   await app.register(rateLimit, { global: false });
@@ -266,7 +264,7 @@ export async function buildApp(
   /** Readiness: the database answers too; 503 until it does. */
   app.get('/readyz', async (_request, reply) => {
     try {
-      await sql`SELECT 1`.execute(deps.db);
+      await pingDatabase(deps.db);
       return { status: 'ok' };
     } catch {
       return reply.code(503).send({ error: 'De database is niet bereikbaar.' });
@@ -279,12 +277,11 @@ export async function buildApp(
     'swagger-ui-bundle.js': ['application/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8')],
     'init.js': ['application/javascript; charset=utf-8', "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });"],
   };
-  const docsHeaders = { helmet: { contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP } } };
-  app.get('/docs', docsHeaders, async (_request, reply) => reply.type('text/html; charset=utf-8').send(swaggerUiPage()));
-  app.get<{ Params: { asset: string } }>('/docs/:asset', docsHeaders, async (request, reply) => {
+  app.get('/docs', async (_request, reply) => allowDocs(reply).type('text/html; charset=utf-8').send(swaggerUiPage()));
+  app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
     const asset = assets[request.params.asset];
     if (!asset) return reply.code(404).send({ error: ERRORS.routeNotFound });
-    return reply.type(asset[0]).header('cache-control', 'public, max-age=3600').send(asset[1]);
+    return allowDocs(reply).type(asset[0]).header('cache-control', 'public, max-age=3600').send(asset[1]);
   });
   return app;
 }

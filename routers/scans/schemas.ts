@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_NAMES } from '../../scanner/index.ts';
 import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
 import { Count, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
@@ -8,7 +9,7 @@ export const ScanTriggerInput = z.object({
   url: text().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
-const FailedChecks = z.array(z.string()).meta({
+const FailedChecks = z.array(z.enum(CHECK_NAMES)).meta({
   description: 'Controles die niet konden worden uitgevoerd (fout in de controle of scan-deadline bereikt); hun bevindingen ontbreken in deze scan. Leeg als alles is gecontroleerd.',
 });
 

@@ -1,6 +1,6 @@
-import { listSites } from '../../db/sites.ts';
+import { findSiteWithLatestScan, listSites } from '../../db/sites.ts';
 import { notFound } from '../../server/errors.ts';
-import { siteOfTenant, siteView } from '../../server/services/sites.ts';
+import { siteView } from '../../server/services/sites.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { Site, SiteGetInput, SiteListInput, SiteListOutput } from './schemas.ts';
@@ -26,7 +26,8 @@ export const sitesRouter = router({
     .input(SiteGetInput)
     .output(Site)
     .query(async ({ ctx, input }) => {
-      const site = await siteOfTenant(ctx.db, ctx.principal.tenantId, input.site_id);
+      // Another tenant's site is as absent as a missing one: the query is scoped to the tenant.
+      const site = await findSiteWithLatestScan(ctx.db, ctx.principal.tenantId, input.site_id);
       if (!site) throw notFound('Site');
       return siteView(site);
     }),

@@ -52,7 +52,7 @@ export async function usersOfTenant(db: DB, tenantId: string) {
 /** The tenant's sites with their latest scan, as the API shows them. */
 export async function sitesOfTenant(db: DB, tenantId: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
-  const { rows } = await listSites(db, tenantId, {}, { limit: 1_000_000, offset: 0 });
+  const { rows } = await listSites(db, tenantId, {});
   return rows.map(siteView);
 }
 

@@ -1,5 +1,4 @@
-import type { DB } from '../../db/database.ts';
-import { findSiteWithLatestScan, type SiteWithLatestScan } from '../../db/sites.ts';
+import type { SiteWithLatestScan } from '../../db/sites.ts';
 import type { Grade, Platform } from '../vocabulary.ts';
 
 /** A site as agents see it: its own fields and its latest scan in one object. */
@@ -15,9 +14,4 @@ export function siteView(row: SiteWithLatestScan) {
         ? null
         : { id: row.latest_scan_id, score: row.latest_score as number, grade: row.latest_grade as Grade, scanned_at: row.latest_scanned_at as string },
   };
-}
-
-/** A site of the tenant; another tenant's site is as absent as a missing one. */
-export function siteOfTenant(db: DB, tenantId: string, siteId: string): Promise<SiteWithLatestScan | undefined> {
-  return findSiteWithLatestScan(db, tenantId, siteId);
 }

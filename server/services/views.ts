@@ -1,3 +1,4 @@
+import type { CheckName } from '../../scanner/index.ts';
 import type { FindingRecord, ScanRow } from '../../db/scans.ts';
 import type { FindingStatus, Grade, Severity, Category } from '../vocabulary.ts';
 
@@ -17,8 +18,8 @@ export function scanCreatedView(scan: ScanRow) {
 }
 
 /** The stored JSON list of checks that could not run. */
-export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): string[] {
-  return JSON.parse(scan.failed_checks) as string[];
+export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): CheckName[] {
+  return JSON.parse(scan.failed_checks) as CheckName[];
 }
 
 /** The finding object of SPEC 2.4 (webhook data for finding_new and finding_resolved). */
