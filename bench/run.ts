@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { openMigratedDatabase } from '../db/database.ts';
-import * as admin from '../server/services/admin.ts';
+import * as admin from '../services/admin.ts';
 import { freePort } from '../test/support/net.ts';
 import { createCa } from '../test/support/test-ca.ts';
 import { queryPlans } from './query-plans.ts';

@@ -3,8 +3,8 @@ import type { DB } from '../db/database.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
-import * as admin from '../server/services/admin.ts';
-import { GRADES } from '../server/vocabulary.ts';
+import * as admin from '../services/admin.ts';
+import { GRADES } from '../domain/vocabulary.ts';
 
 export interface SeededTenant {
   tenantId: string;

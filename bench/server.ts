@@ -6,7 +6,7 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { listScans } from '../db/scans.ts';
 import { pagination } from '../routers/common.ts';
 import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
+import { loadConfig } from '../services/config.ts';
 
 const config = loadConfig();
 const db = await openMigratedDatabase(config.DATABASE_PATH);

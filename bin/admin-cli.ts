@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
-import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { secretBoxFor } from '../server/secrets.ts';
-import * as admin from '../server/services/admin.ts';
-import { reencryptWebhookSecrets } from '../server/services/webhooks.ts';
+import { ConfigError, loadConfig, type Config } from '../services/config.ts';
+import { secretBoxFor } from '../services/secrets.ts';
+import * as admin from '../services/admin.ts';
+import { reencryptWebhookSecrets } from '../services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
 

@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { appRouter } from '../routers/index.ts';
-import { API_VERSION } from '../server/vocabulary.ts';
-import { openApiProcedures } from './procedures.ts';
+import { API_VERSION } from '../domain/vocabulary.ts';
+import { openApiProcedures } from '../routers/procedures.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Ongeldig verzoek (ontbrekende of verkeerde parameters)',

@@ -3,9 +3,9 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { fieldIssues, invalidInputMessage } from './common.ts';
 import type { Context } from './context.ts';
-import { ERRORS } from '../server/errors.ts';
-import { isFeatureEnabled } from '../server/feature-flags.ts';
-import type { FeatureFlag, Permission } from '../server/vocabulary.ts';
+import { ERRORS } from '../domain/errors.ts';
+import { isFeatureEnabled } from '../services/feature-flags.ts';
+import type { FeatureFlag, Permission } from '../domain/vocabulary.ts';
 
 // Validation messages are user-facing, so zod speaks Dutch.
 z.config(z.locales.nl());

@@ -11,20 +11,20 @@ import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase, type DB } from '../db/database.ts';
 import { openApiDocument } from '../openapi/document.ts';
-import { registerRestRoutes } from '../openapi/rest.ts';
+import { registerRestRoutes } from './rest.ts';
 import { appRouter } from '../routers/index.ts';
-import { authenticate, bearerToken, type Principal } from './auth.ts';
-import type { Config } from './config.ts';
-import { ApiError, ERRORS } from './errors.ts';
-import { MemoryCounterStore, rateLimitStore, type CounterStore } from './limits/counter-store.ts';
+import { authenticate, bearerToken, type Principal } from '../services/auth.ts';
+import type { Config } from '../services/config.ts';
+import { ApiError, ERRORS } from '../domain/errors.ts';
+import { MemoryCounterStore, rateLimitStore, type CounterStore } from '../services/limits/counter-store.ts';
 import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
 import { allowDocs, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
-import { consumeQuota } from './limits/quotas.ts';
+import { consumeQuota } from '../services/limits/quotas.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
-import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from './metrics.ts';
-import { secretBoxFor } from './secrets.ts';
-import { reencryptWebhookSecrets } from './services/webhooks.ts';
-import { WebhookWorker } from './webhooks/worker.ts';
+import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
+import { secretBoxFor } from '../services/secrets.ts';
+import { reencryptWebhookSecrets } from '../services/webhooks.ts';
+import { WebhookWorker } from '../services/webhook-delivery/worker.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { openMigratedDatabase } from '../db/database.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from '../services/config.ts';
 
 async function main(): Promise<void> {
   // Settings may also come from a .env file in the working directory; the environment wins.

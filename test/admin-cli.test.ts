@@ -9,7 +9,7 @@ import { recordScan } from '../db/scans.ts';
 import { insertSuggestion } from '../db/suggestions.ts';
 import { insertWebhook } from '../db/webhooks.ts';
 import { toFinding } from '../scanner/catalog/index.ts';
-import { authenticate } from '../server/auth.ts';
+import { authenticate } from '../services/auth.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 
 const run = promisify(execFile);

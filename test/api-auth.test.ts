@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as admin from '../server/services/admin.ts';
-import { PERMISSIONS } from '../server/vocabulary.ts';
+import * as admin from '../services/admin.ts';
+import { PERMISSIONS } from '../domain/vocabulary.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;

@@ -2,8 +2,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
-import * as admin from '../server/services/admin.ts';
-import { CATEGORIES, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../server/vocabulary.ts';
+import * as admin from '../services/admin.ts';
+import { CATEGORIES, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../domain/vocabulary.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;

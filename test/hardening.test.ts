@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite } from '../scanner/index.ts';
-import { createSite } from '../server/services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant, type Tenant, type TestApi } from './support/api.ts';
 import { rawSite, type HostileSite } from './support/hostile-sites.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite } from '../server/services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant, type Tenant, type TestApi } from './support/api.ts';
 import { HOSTILE_CASES, type HostileSite } from './support/hostile-sites.ts';
 

@@ -8,8 +8,8 @@ import { uuidv7 } from '../db/ids.ts';
 import { countScans, listScans } from '../db/scans.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
-import * as admin from '../server/services/admin.ts';
-import { GRADES } from '../server/vocabulary.ts';
+import * as admin from '../services/admin.ts';
+import { GRADES } from '../domain/vocabulary.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scanner-lists-'));
 let db: DB;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
-import { createSite } from '../server/services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant } from './support/api.ts';
 import { rawSite } from './support/hostile-sites.ts';
 import { listeningPort } from './support/net.ts';

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { authenticate } from '../../server/auth.ts';
-import { ERRORS } from '../../server/errors.ts';
+import { authenticate } from '../../services/auth.ts';
+import { ERRORS } from '../../domain/errors.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import { AuthInput, AuthOutput, ENDPOINTS } from './schemas.ts';
 

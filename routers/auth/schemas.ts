@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PERMISSIONS } from '../../server/vocabulary.ts';
+import { PERMISSIONS } from '../../domain/vocabulary.ts';
 import { Count, Uuid } from '../common.ts';
 
 export const AuthInput = z.object({

@@ -1,4 +1,4 @@
-import { platformConfiguration } from '../../server/services/platform-config.ts';
+import { platformConfiguration } from '../../services/platform-config.ts';
 import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ConfigOutput } from './schemas.ts';

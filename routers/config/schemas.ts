@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../server/vocabulary.ts';
+import { PLATFORMS } from '../../domain/vocabulary.ts';
 import { Count, Uuid } from '../common.ts';
 
 export const ConfigOutput = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../server/vocabulary.ts';
+import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../domain/vocabulary.ts';
 import { pageParams, Pagination, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 
 export const Finding = z.object({

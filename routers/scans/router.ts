@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { findingsOfScan } from '../../db/findings.ts';
 import { findScan, listScans } from '../../db/scans.ts';
-import { notFound } from '../../server/errors.ts';
-import { triggerScan } from '../../server/services/scan-trigger.ts';
-import { failedChecksOf, scanCreatedView } from '../../server/services/views.ts';
+import { notFound } from '../../domain/errors.ts';
+import { triggerScan } from '../../services/scans.ts';
+import { failedChecksOf, scanCreatedView } from '../../services/views.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';

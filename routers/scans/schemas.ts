@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
-import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
+import { GRADES, PLATFORMS } from '../../domain/vocabulary.ts';
 import { Count, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 

@@ -1,6 +1,6 @@
 import { findSiteWithLatestScan, listSites } from '../../db/sites.ts';
-import { notFound } from '../../server/errors.ts';
-import { siteView } from '../../server/services/sites.ts';
+import { notFound } from '../../domain/errors.ts';
+import { siteView } from '../../services/sites.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { Site, SiteGetInput, SiteListInput, SiteListOutput } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GRADES, PLATFORMS } from '../../server/vocabulary.ts';
+import { GRADES, PLATFORMS } from '../../domain/vocabulary.ts';
 import { pageParams, Pagination, RequiredUuid, Score, Timestamp, Uuid } from '../common.ts';
 
 export const SiteListInput = z.object({

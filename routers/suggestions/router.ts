@@ -1,5 +1,5 @@
 import { insertSuggestion, listSuggestions } from '../../db/suggestions.ts';
-import { suggestionListItem } from '../../server/services/suggestion-view.ts';
+import { suggestionListItem } from '../../services/suggestions.ts';
 import { pagination, PROTECTED_ERRORS } from '../common.ts';
 import { featureProcedure, router } from '../trpc.ts';
 import { SuggestionCreated, SuggestionCreateInput, SuggestionListInput, SuggestionListOutput } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../../server/vocabulary.ts';
+import { SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../../domain/vocabulary.ts';
 import { JSON_LIMITS, JsonObject, pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
 
 export const SuggestionCreateInput = z.object({

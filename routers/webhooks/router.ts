@@ -1,7 +1,7 @@
 import { deleteWebhook, listWebhooks } from '../../db/webhooks.ts';
-import { notFound } from '../../server/errors.ts';
-import { secretBoxFor } from '../../server/secrets.ts';
-import { registerWebhook, webhookView, type WebhookDeps } from '../../server/services/webhooks.ts';
+import { notFound } from '../../domain/errors.ts';
+import { secretBoxFor } from '../../services/secrets.ts';
+import { registerWebhook, webhookView, type WebhookDeps } from '../../services/webhooks.ts';
 import type { Deps } from '../context.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { featureProcedure, router } from '../trpc.ts';

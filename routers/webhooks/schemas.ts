@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../../server/vocabulary.ts';
+import { WEBHOOK_EVENTS } from '../../domain/vocabulary.ts';
 import { Count, RequiredUuid, text, Timestamp, Uuid } from '../common.ts';
 
 /** Standard Webhooks secret: "whsec_" + base64 of 24 to 64 random bytes. */

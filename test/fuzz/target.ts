@@ -1,5 +1,5 @@
 import { openApiDocument } from '../../openapi/document.ts';
-import { createSite } from '../../server/services/admin.ts';
+import { createSite } from '../../services/admin.ts';
 import { startApi, seedTenant, type TestApi } from '../support/api.ts';
 import type { FuzzTarget } from './fuzzer.ts';
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
-import * as admin from '../../server/services/admin.ts';
-import { PERMISSIONS, type Permission } from '../../server/vocabulary.ts';
+import { loadConfig, type Config } from '../../services/config.ts';
+import * as admin from '../../services/admin.ts';
+import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
 
 export interface TestApi {
   url: string;

@@ -1,16 +1,16 @@
-import { enqueueEvents } from '../../db/outbox.ts';
-import { recordScan, type RecordedScan } from '../../db/scans.ts';
-import { findSite } from '../../db/sites.ts';
-import { scanSite, ScanError } from '../../scanner/index.ts';
-import { nextTurn } from '../../scanner/turns.ts';
-import type { Config } from '../config.ts';
-import type { DB } from '../../db/database.ts';
-import type { Principal } from '../auth.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
-import { consumeQuota } from '../limits/quotas.ts';
-import { scanSlotsFor } from '../limits/scan-slots.ts';
-import { scansTotal } from '../metrics.ts';
-import { isFeatureEnabled } from '../feature-flags.ts';
+import { enqueueEvents } from '../db/outbox.ts';
+import { recordScan, type RecordedScan } from '../db/scans.ts';
+import { findSite } from '../db/sites.ts';
+import { scanSite, ScanError } from '../scanner/index.ts';
+import { nextTurn } from '../scanner/turns.ts';
+import type { Config } from './config.ts';
+import type { DB } from '../db/database.ts';
+import type { Principal } from './auth.ts';
+import { ApiError, badRequest, notFound } from '../domain/errors.ts';
+import { consumeQuota } from './limits/quotas.ts';
+import { scanSlotsFor } from './limits/scan-slots.ts';
+import { scansTotal } from './metrics.ts';
+import { isFeatureEnabled } from './feature-flags.ts';
 import { findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {

@@ -1,6 +1,6 @@
-import type { CheckName } from '../../scanner/index.ts';
-import type { FindingRecord, ScanRow } from '../../db/scans.ts';
-import type { FindingStatus, Grade, Severity, Category } from '../vocabulary.ts';
+import type { CheckName } from '../scanner/index.ts';
+import type { FindingRecord, ScanRow } from '../db/scans.ts';
+import type { FindingStatus, Grade, Severity, Category } from '../domain/vocabulary.ts';
 
 /** The scan create object of SPEC 2.3 (the POST /scan response and the scan_completed data). */
 export function scanCreatedView(scan: ScanRow) {

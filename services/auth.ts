@@ -1,7 +1,7 @@
 import { findKeyByHash } from '../db/api-keys.ts';
 import type { DB } from '../db/database.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
-import { PERMISSIONS, type Permission } from './vocabulary.ts';
+import { PERMISSIONS, type Permission } from '../domain/vocabulary.ts';
 
 /** Who is calling: an active key of an unblocked user in an active tenant. */
 export interface Principal {

@@ -1,5 +1,5 @@
-import type { SuggestionRow } from '../../db/suggestions.ts';
-import type { SuggestionStatus, SuggestionType } from '../vocabulary.ts';
+import type { SuggestionRow } from '../db/suggestions.ts';
+import type { SuggestionStatus, SuggestionType } from '../domain/vocabulary.ts';
 
 /** The list item of SPEC 2.5: optional fields appear only when they have a value. */
 export function suggestionListItem(row: SuggestionRow) {

@@ -1,7 +1,7 @@
 import type { AnyProcedure } from '@trpc/server';
 import type { OpenApiMeta, OpenApiMethod } from 'trpc-to-openapi';
-import { appRouter } from '../routers/index.ts';
-import type { Meta } from '../routers/trpc.ts';
+import { appRouter } from './index.ts';
+import type { Meta } from './trpc.ts';
 
 export interface OpenApiProcedure {
   /** Dotted procedure name, e.g. "scans.list". */

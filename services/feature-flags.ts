@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DB } from '../db/database.ts';
 import { findFeatureFlag } from '../db/platform.ts';
-import type { FeatureFlag } from './vocabulary.ts';
+import type { FeatureFlag } from '../domain/vocabulary.ts';
 
 /** A tenant's stable bucket 0-99 for a flag, so a rollout percentage picks the same tenants every time. */
 export function rolloutBucket(flag: string, tenantId: string): number {

@@ -1,7 +1,7 @@
 import type { DB } from '../../db/database.ts';
 import { incrementUsage, type UsageMetric } from '../../db/usage.ts';
 import type { Principal } from '../auth.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../domain/errors.ts';
 
 /** The calendar month (UTC) a moment falls in, as "YYYY-MM". */
 export function monthOf(moment: Date): string {

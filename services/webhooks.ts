@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { refusalReason, bareHost } from '../../scanner/address-policy.ts';
-import type { DB } from '../../db/database.ts';
-import { allWebhookSecrets, countWebhooks, insertWebhook, updateWebhookSecret, type WebhookRow } from '../../db/webhooks.ts';
-import { badRequest } from '../errors.ts';
-import type { SecretBox } from '../secrets.ts';
+import { refusalReason, bareHost } from '../scanner/address-policy.ts';
+import type { DB } from '../db/database.ts';
+import { allWebhookSecrets, countWebhooks, insertWebhook, updateWebhookSecret, type WebhookRow } from '../db/webhooks.ts';
+import { badRequest } from '../domain/errors.ts';
+import type { SecretBox } from './secrets.ts';
 import { TRPCError } from '@trpc/server';
-import type { WebhookEvent } from '../vocabulary.ts';
+import type { WebhookEvent } from '../domain/vocabulary.ts';
 
 function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;

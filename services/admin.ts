@@ -1,18 +1,18 @@
-import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../../db/api-keys.ts';
-import type { DB } from '../../db/database.ts';
-import { attemptsOfWebhook, enqueueEvents } from '../../db/outbox.ts';
-import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../../db/webhooks.ts';
+import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../db/api-keys.ts';
+import type { DB } from '../db/database.ts';
+import { attemptsOfWebhook, enqueueEvents } from '../db/outbox.ts';
+import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
 import { webhookView } from './webhooks.ts';
-import { findFinding, setFindingStatus } from '../../db/findings.ts';
-import { findFeatureFlag, updateFeatureFlag } from '../../db/platform.ts';
-import { countSites, insertSite, listSites } from '../../db/sites.ts';
+import { findFinding, setFindingStatus } from '../db/findings.ts';
+import { findFeatureFlag, updateFeatureFlag } from '../db/platform.ts';
+import { countSites, insertSite, listSites } from '../db/sites.ts';
 import { siteView } from './sites.ts';
-import { findSuggestion, reviewSuggestion } from '../../db/suggestions.ts';
-import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../../db/tenancy.ts';
-import { generateApiKey } from '../api-keys.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { suggestionListItem } from './suggestion-view.ts';
-import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../vocabulary.ts';
+import { findSuggestion, reviewSuggestion } from '../db/suggestions.ts';
+import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../db/tenancy.ts';
+import { generateApiKey } from './api-keys.ts';
+import { loadConfig, type Config } from './config.ts';
+import { suggestionListItem } from './suggestions.ts';
+import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../domain/vocabulary.ts';
 import { randomUUID } from 'node:crypto';
 
 /** An operator mistake: shown as is, exit code 1. */

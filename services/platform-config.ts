@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DB } from '../../db/database.ts';
-import { listFeatureFlags, listPlans, platformStats } from '../../db/platform.ts';
-import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../vocabulary.ts';
+import type { DB } from '../db/database.ts';
+import { listFeatureFlags, listPlans, platformStats } from '../db/platform.ts';
+import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../domain/vocabulary.ts';
 
 /** The project's package.json, found from this module whether it runs from source or from dist/. */
 function packageJson(): { version: string } {

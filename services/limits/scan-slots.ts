@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../domain/errors.ts';
 
 /** Seconds a refused client is told to wait: scans on loopback take a second, on the web up to a minute. */
 const RETRY_AFTER_SECONDS = 10;

@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../routers/context.ts';
 import { callProcedure } from '../routers/caller.ts';
 import { fieldIssues, invalidInputMessage } from '../routers/common.ts';
-import { ApiError, ERRORS } from '../server/errors.ts';
-import { openApiProcedures } from './procedures.ts';
+import { ApiError, ERRORS } from '../domain/errors.ts';
+import { openApiProcedures } from '../routers/procedures.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

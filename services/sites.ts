@@ -1,5 +1,5 @@
-import type { SiteWithLatestScan } from '../../db/sites.ts';
-import type { Grade, Platform } from '../vocabulary.ts';
+import type { SiteWithLatestScan } from '../db/sites.ts';
+import type { Grade, Platform } from '../domain/vocabulary.ts';
 
 /** A site as agents see it: its own fields and its latest scan in one object. */
 export function siteView(row: SiteWithLatestScan) {
