@@ -9,6 +9,7 @@ import * as findingsAtScale from './migrations/0004_findings_at_scale.ts';
 import * as scanListIndexes from './migrations/0005_scan_list_indexes.ts';
 import * as scanCounts from './migrations/0006_scan_counts.ts';
 import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
+import * as suggestionSubmitters from './migrations/0008_suggestion_submitters.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_scan_list_indexes': scanListIndexes,
   '0006_scan_counts': scanCounts,
   '0007_scan_failed_checks': scanFailedChecks,
+  '0008_suggestion_submitters': suggestionSubmitters,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

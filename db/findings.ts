@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { SEVERITIES, type Severity } from '../scanner/vocabulary.ts';
+import { SEVERITIES, SEVERITY_COUNT_KEYS, severityCounts, type Category, type FindingStatus, type Severity } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export interface FindingFilters {
-  severity?: string;
-  category?: string;
-  status?: string;
+  severity?: Severity;
+  category?: Category;
+  status?: FindingStatus;
   siteId?: string;
   search?: string;
 }
@@ -66,9 +66,7 @@ async function summaryOf(db: DB, tenantId: string, f: ResolvedFilters) {
   if (f.category) query = query.where('category', '=', f.category);
   if (f.status) query = query.where('status', '=', f.status);
   if (f.textIds) query = query.where('text_id', 'in', f.textIds);
-  const summary = { critical: 0, high: 0, medium: 0, low: 0 };
-  for (const { severity, n } of await query.groupBy('severity').execute()) summary[severity.toLowerCase() as keyof typeof summary] = Number(n);
-  return summary;
+  return severityCounts((await query.groupBy('severity').execute()).map(({ severity, n }) => [severity, Number(n)] as const));
 }
 
 /** Ids of one page in list order, read from an index that covers the filters (no row lookups for skipped rows). */
@@ -76,7 +74,7 @@ function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: nu
   let query = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', tenantId);
   if (page.fromRank > 0) query = query.where('findings.severity_rank', '>=', page.fromRank);
   if (f.siteId) query = query.where('findings.site_id', '=', f.siteId);
-  if (f.severity) query = query.where('findings.severity_rank', '=', SEVERITIES.indexOf(f.severity as Severity));
+  if (f.severity) query = query.where('findings.severity_rank', '=', SEVERITIES.indexOf(f.severity));
   if (f.category) query = query.where('findings.category', '=', f.category);
   if (f.status) query = query.where('findings.status', '=', f.status);
   if (f.textIds) query = query.where('findings.text_id', 'in', f.textIds);
@@ -86,13 +84,13 @@ function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: nu
 export async function listFindings(db: DB, tenantId: string, filters: FindingFilters, page: { limit: number; offset: number }) {
   const { search, ...rest } = filters;
   const resolved: ResolvedFilters = { ...rest, ...(search === undefined ? {} : { textIds: await matchingTextIds(db, search) }) };
-  if (resolved.textIds?.length === 0) return { rows: [], summary: { critical: 0, high: 0, medium: 0, low: 0 }, total: 0 };
+  if (resolved.textIds?.length === 0) return { rows: [], summary: severityCounts([]), total: 0 };
   const summary = await summaryOf(db, tenantId, resolved);
-  const total = summary.critical + summary.high + summary.medium + summary.low;
+  const perRank = SEVERITIES.map((severity) => summary[SEVERITY_COUNT_KEYS[severity]]);
+  const total = perRank.reduce((sum, n) => sum + n, 0);
   if (page.offset >= total) return { rows: [], summary, total };
   // The list is ordered by severity first and the summary knows how many findings each severity has,
   // so a deep page starts its index walk at its own severity instead of stepping over the ones before.
-  const perRank = [summary.critical, summary.high, summary.medium, summary.low];
   let fromRank = 0;
   let skipped = 0;
   while (fromRank < perRank.length - 1 && skipped + perRank[fromRank]! <= page.offset) skipped += perRank[fromRank++]!;
@@ -134,7 +132,7 @@ export async function findFinding(db: DB, id: string) {
     .executeTakeFirst();
 }
 
-export async function setFindingStatus(db: DB, id: string, status: string): Promise<void> {
+export async function setFindingStatus(db: DB, id: string, status: FindingStatus): Promise<void> {
   await db
     .updateTable('findings')
     .set({ status, resolved_at: status === 'RESOLVED' ? new Date().toISOString() : null })

@@ -1,8 +1,9 @@
+import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { uuidv7 } from './ids.ts';
 import type { DB } from './database.ts';
 
 export interface OutboxEvent {
-  type: string;
+  type: WebhookEvent;
   data: unknown;
 }
 
@@ -25,7 +26,7 @@ export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEve
     await trx.insertInto('webhook_messages').values({ id, tenant_id: tenantId, event_type: event.type, payload, created_at: now }).execute();
     await trx
       .insertInto('webhook_deliveries')
-      .values(subscribers.map((w) => ({ id: uuidv7(), message_id: id, webhook_id: w.id, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })))
+      .values(subscribers.map((w) => ({ id: uuidv7(), message_id: id, webhook_id: w.id, status: 'pending' as const, attempts: 0, next_attempt_at: now, created_at: now })))
       .execute();
   }
 }

@@ -1,3 +1,4 @@
+import type { FeatureFlag } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export async function listPlans(db: DB) {
@@ -8,11 +9,11 @@ export async function listFeatureFlags(db: DB) {
   return db.selectFrom('feature_flags').selectAll().orderBy('key', 'asc').execute();
 }
 
-export async function findFeatureFlag(db: DB, key: string) {
+export async function findFeatureFlag(db: DB, key: FeatureFlag) {
   return db.selectFrom('feature_flags').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
-export async function updateFeatureFlag(db: DB, key: string, changes: { enabled?: boolean; rollout_percentage?: number }): Promise<boolean> {
+export async function updateFeatureFlag(db: DB, key: FeatureFlag, changes: { enabled?: boolean; rollout_percentage?: number }): Promise<boolean> {
   const set = {
     ...(changes.enabled === undefined ? {} : { enabled: changes.enabled ? 1 : 0 }),
     ...(changes.rollout_percentage === undefined ? {} : { rollout_percentage: changes.rollout_percentage }),

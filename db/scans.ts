@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { ScanResult } from '../scanner/index.ts';
-import { SEVERITIES } from '../scanner/vocabulary.ts';
+import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
+import { SEVERITIES, severityCounts, type Grade } from '../domain/vocabulary.ts';
+import type { ScanFinding, ScanResult } from '../scanner/index.ts';
 import type { DB } from './database.ts';
 import { uuidv7 } from './ids.ts';
 import type { FindingsTable, FindingTextsTable, ScansTable } from './schema.ts';
@@ -17,15 +18,6 @@ export interface RecordedScan {
   /** Findings this scan no longer saw on a host it covered. */
   resolved: FindingRecord[];
 }
-
-const identity = (type: string, endpoint: string) => `${type}\n${endpoint}`;
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-};
 
 const TEXT_FIELDS = ['title', 'description', 'impact', 'remediation', 'expected_value', 'reference_url'] as const;
 const textKey = (t: FindingTexts) => TEXT_FIELDS.map((field) => t[field]).join('\u0000');
@@ -50,12 +42,11 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 }
 
 /**
- * Stores a scan and updates the site's findings; call it inside a transaction. A finding is identified
- * by site + finding_type + endpoint; only findings on the host the scan covered can be resolved by it.
- * Writes are batched: a rescan that sees the same issues costs a handful of statements.
+ * Stores a scan and writes what diffFindings decided for the site's findings; call it inside a
+ * transaction. Writes are batched: a rescan that sees the same issues costs a handful of statements.
  */
 export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult): Promise<RecordedScan> {
-  const count = (severity: string) => result.findings.filter((f) => f.severity === severity).length;
+  const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {
     id: uuidv7(),
     tenant_id: tenantId,
@@ -68,10 +59,10 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     endpoints_score: result.endpoints_score,
     detected_platform: result.detected_platform,
     findings_count: result.findings.length,
-    critical_count: count('CRITICAL'),
-    high_count: count('HIGH'),
-    medium_count: count('MEDIUM'),
-    low_count: count('LOW'),
+    critical_count: counts.critical,
+    high_count: counts.high,
+    medium_count: counts.medium,
+    low_count: counts.low,
     scanned_at: result.scanned_at,
     failed_checks: JSON.stringify(result.failed_checks),
   };
@@ -84,51 +75,58 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     .select(TEXT_FIELDS.map((field) => `finding_texts.${field}` as const))
     .where('findings.site_id', '=', siteId)
     .execute();
-  const existing = new Map(previous.map((f) => [identity(f.finding_type, f.endpoint), f]));
-  const textsOf = (f: ScanResult['findings'][number]): FindingTexts => Object.fromEntries(TEXT_FIELDS.map((field) => [field, f[field]])) as FindingTexts;
+  const textsOf = (f: ScanFinding): FindingTexts => ({
+    title: f.title,
+    description: f.description,
+    impact: f.impact,
+    remediation: f.remediation,
+    expected_value: f.expected_value,
+    reference_url: f.reference_url,
+  });
   const textIds = await textIdsOf(trx, result.findings.map(textsOf));
+  const diff = diffFindings(previous, result.findings, scannedHostOf(result.url));
+  const observedFields = (f: ScanFinding) => ({
+    category: f.category,
+    severity: f.severity,
+    severity_rank: SEVERITIES.indexOf(f.severity),
+    text_id: textIds.get(textKey(textsOf(f)))!,
+    actual_value: f.actual_value,
+  });
 
-  const opened: FindingRecord[] = [];
-  const inserted: Selectable<FindingsTable>[] = [];
-  const stillSeen: string[] = [];
-  const scanFindings: Array<{ scan_id: string; finding_id: string; actual_value: string | null }> = [];
-  const seen = new Set<string>();
-  for (const f of result.findings) {
-    const key = identity(f.finding_type, f.endpoint);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const texts = textsOf(f);
-    const observed = {
-      category: f.category,
-      severity: f.severity,
-      severity_rank: SEVERITIES.indexOf(f.severity),
-      text_id: textIds.get(textKey(texts))!,
-      actual_value: f.actual_value,
-    };
-    const before = existing.get(key);
-    if (!before) {
-      const row = { id: uuidv7(), tenant_id: tenantId, site_id: siteId, scan_id: scan.id, finding_type: f.finding_type, endpoint: f.endpoint, status: 'OPEN', created_at: scan.scanned_at, last_seen_at: scan.scanned_at, resolved_at: null, ...observed };
-      inserted.push(row);
-      opened.push({ ...row, ...texts });
-      scanFindings.push({ scan_id: scan.id, finding_id: row.id, actual_value: f.actual_value });
-      continue;
-    }
-    stillSeen.push(before.id);
-    scanFindings.push({ scan_id: scan.id, finding_id: before.id, actual_value: f.actual_value });
-    const reopened = before.status === 'RESOLVED';
-    const changed = reopened || (Object.keys(observed) as Array<keyof typeof observed>).some((field) => before[field] !== observed[field]);
-    const changes = { ...observed, status: reopened ? 'OPEN' : before.status, resolved_at: reopened ? null : before.resolved_at };
-    if (changed) await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
-    if (reopened) opened.push({ ...before, ...changes, ...texts, scan_id: scan.id, last_seen_at: scan.scanned_at });
+  const inserted: Selectable<FindingsTable>[] = diff.open.map((f) => ({
+    id: uuidv7(),
+    tenant_id: tenantId,
+    site_id: siteId,
+    scan_id: scan.id,
+    finding_type: f.finding_type,
+    endpoint: f.endpoint,
+    status: 'OPEN',
+    created_at: scan.scanned_at,
+    last_seen_at: scan.scanned_at,
+    resolved_at: null,
+    ...observedFields(f),
+  }));
+  const opened: FindingRecord[] = inserted.map((row, i) => ({ ...row, ...textsOf(diff.open[i]!) }));
+  for (const { previous: before, observed } of diff.keep) {
+    const fields = observedFields(observed);
+    const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((field) => before[field] !== fields[field]);
+    if (changed) await trx.updateTable('findings').set(fields).where('id', '=', before.id).execute();
   }
+  for (const { previous: before, observed } of diff.reopen) {
+    const changes = { ...observedFields(observed), status: 'OPEN' as const, resolved_at: null };
+    await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
+    opened.push({ ...before, ...changes, ...textsOf(observed), scan_id: scan.id, last_seen_at: scan.scanned_at });
+  }
+  const stillSeen = [...diff.keep, ...diff.reopen];
+  const scanFindings = [
+    ...inserted.map((row) => ({ scan_id: scan.id, finding_id: row.id, actual_value: row.actual_value })),
+    ...stillSeen.map(({ previous: before, observed }) => ({ scan_id: scan.id, finding_id: before.id, actual_value: observed.actual_value })),
+  ];
   await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
-  await inChunks(stillSeen, (ids) => trx.updateTable('findings').set({ scan_id: scan.id, last_seen_at: scan.scanned_at }).where('id', 'in', ids).execute());
+  await inChunks(stillSeen.map(({ previous: before }) => before.id), (ids) => trx.updateTable('findings').set({ scan_id: scan.id, last_seen_at: scan.scanned_at }).where('id', 'in', ids).execute());
   await inChunks(scanFindings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
 
-  const scannedHost = hostOf(result.url);
-  const resolved: FindingRecord[] = [...existing]
-    .filter(([key, before]) => !seen.has(key) && ['OPEN', 'IN_PROGRESS'].includes(before.status) && hostOf(before.endpoint) === scannedHost)
-    .map(([, before]) => ({ ...before, status: 'RESOLVED', resolved_at: scan.scanned_at }));
+  const resolved: FindingRecord[] = diff.resolve.map((before) => ({ ...before, status: 'RESOLVED', resolved_at: scan.scanned_at }));
   await inChunks(resolved.map((r) => r.id), (ids) => trx.updateTable('findings').set({ status: 'RESOLVED', resolved_at: scan.scanned_at }).where('id', 'in', ids).execute());
   if (result.detected_platform) {
     await trx.updateTable('sites').set({ detected_platform: result.detected_platform }).where('id', '=', siteId).execute();
@@ -138,7 +136,7 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
 
 export interface ScanFilters {
   siteId?: string;
-  grade?: string;
+  grade?: Grade;
   /** Strictly after. */
   since?: string;
   /** Strictly before. */

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ActorKind, Category, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.
@@ -6,7 +7,7 @@ import type { Generated } from 'kysely';
 export interface PlansTable {
   id: string;
   name: string;
-  tier: string;
+  tier: PlanTier;
   monthly_price_eur: number;
   max_sites: number;
   max_api_calls_per_month: number;
@@ -15,7 +16,7 @@ export interface PlansTable {
 }
 
 export interface FeatureFlagsTable {
-  key: string;
+  key: FeatureFlag;
   description: string;
   enabled: number;
   rollout_percentage: number;
@@ -56,7 +57,7 @@ export interface SitesTable {
   tenant_id: string;
   name: string;
   url: string;
-  detected_platform: string | null;
+  detected_platform: Platform | null;
   created_at: string;
 }
 
@@ -66,11 +67,11 @@ export interface ScansTable {
   site_id: string;
   url: string;
   score: number;
-  grade: string;
+  grade: Grade;
   ssl_score: number;
   headers_score: number;
   endpoints_score: number;
-  detected_platform: string | null;
+  detected_platform: Platform | null;
   findings_count: number;
   critical_count: number;
   high_count: number;
@@ -87,12 +88,12 @@ export interface FindingsTable {
   site_id: string;
   /** The latest scan that saw this finding. */
   scan_id: string;
-  finding_type: string;
-  category: string;
-  severity: string;
+  finding_type: FindingType;
+  category: Category;
+  severity: Severity;
   /** 0 for CRITICAL … 3 for LOW, for sorting. */
   severity_rank: number;
-  status: string;
+  status: FindingStatus;
   /** The catalog texts (title, description, impact, remediation, expected value, reference). */
   text_id: number;
   endpoint: string;
@@ -117,9 +118,9 @@ export interface FindingCountsTable {
   /** '' for the tenant-wide roll-up. */
   site_id: string;
   text_id: number;
-  category: string;
-  status: string;
-  severity: string;
+  category: Category;
+  status: FindingStatus;
+  severity: Severity;
   n: number;
 }
 
@@ -132,14 +133,16 @@ export interface ScanFindingsTable {
 export interface SuggestionsTable {
   id: string;
   tenant_id: string;
-  api_key_id: string;
-  type: string;
+  /** Who submitted it: an API key, a user or the platform (domain/actor.ts). */
+  submitted_by_kind: ActorKind;
+  submitted_by_id: string;
+  type: SuggestionType;
   title: string;
   description: string;
   diff: string | null;
   file_path: string | null;
   metadata: string | null;
-  status: string;
+  status: SuggestionStatus;
   review_notes: string | null;
   reviewed_at: string | null;
   created_at: string;
@@ -162,7 +165,7 @@ export interface WebhookMessagesTable {
   /** The webhook-id header: the same on every attempt and every endpoint. */
   id: string;
   tenant_id: string;
-  event_type: string;
+  event_type: WebhookEvent;
   /** The exact JSON body that is signed and sent. */
   payload: string;
   created_at: string;
@@ -173,8 +176,8 @@ export interface WebhookDeliveriesTable {
   id: string;
   message_id: string;
   webhook_id: string;
-  /** pending, delivered or failed (retries exhausted or webhook gone). */
-  status: string;
+  /** failed: retries exhausted or webhook gone. */
+  status: DeliveryStatus;
   attempts: number;
   next_attempt_at: string;
   created_at: string;
@@ -203,7 +206,7 @@ export interface ScanCountsTable {
   /** '' for all sites. */
   site_id: string;
   /** '' for all grades. */
-  grade: string;
+  grade: Grade | '';
   /** UTC day, YYYY-MM-DD. */
   day: string;
   n: number;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Platform } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export async function insertSite(db: DB, tenantId: string, name: string, url: string) {
@@ -17,7 +18,7 @@ export async function countSites(db: DB, tenantId: string): Promise<number> {
 }
 
 export interface SiteFilters {
-  platform?: string;
+  platform?: Platform;
 }
 
 /** A site with its latest scan (by the scans_tenant_site_time index), or null fields without one. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import type { ActorKind, SuggestionStatus, SuggestionType } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 import type { SuggestionsTable } from './schema.ts';
 
 export type SuggestionRow = Selectable<SuggestionsTable>;
 
 export interface NewSuggestion {
-  type: string;
+  type: SuggestionType;
   title: string;
   description: string;
   diff?: string;
@@ -14,11 +15,12 @@ export interface NewSuggestion {
   metadata?: Record<string, unknown>;
 }
 
-export async function insertSuggestion(db: DB, tenantId: string, apiKeyId: string, input: NewSuggestion): Promise<SuggestionRow> {
+export async function insertSuggestion(db: DB, tenantId: string, submitter: { kind: ActorKind; id: string }, input: NewSuggestion): Promise<SuggestionRow> {
   const row: SuggestionRow = {
     id: randomUUID(),
     tenant_id: tenantId,
-    api_key_id: apiKeyId,
+    submitted_by_kind: submitter.kind,
+    submitted_by_id: submitter.id,
     type: input.type,
     title: input.title,
     description: input.description,
@@ -34,7 +36,7 @@ export async function insertSuggestion(db: DB, tenantId: string, apiKeyId: strin
   return row;
 }
 
-export async function listSuggestions(db: DB, tenantId: string, status: string | undefined, page: { limit: number; offset: number }) {
+export async function listSuggestions(db: DB, tenantId: string, status: SuggestionStatus | undefined, page: { limit: number; offset: number }) {
   let query = db.selectFrom('suggestions').where('tenant_id', '=', tenantId);
   if (status) query = query.where('status', '=', status);
   const [rows, total] = await Promise.all([
@@ -48,7 +50,7 @@ export async function findSuggestion(db: DB, id: string): Promise<SuggestionRow 
   return db.selectFrom('suggestions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function reviewSuggestion(db: DB, id: string, status: string, notes: string | null): Promise<SuggestionRow | undefined> {
+export async function reviewSuggestion(db: DB, id: string, status: SuggestionStatus, notes: string | null): Promise<SuggestionRow | undefined> {
   await db.updateTable('suggestions').set({ status, review_notes: notes, reviewed_at: new Date().toISOString() }).where('id', '=', id).execute();
   return findSuggestion(db, id);
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from './database.ts';
 import type { PlansTable } from './schema.ts';
+import type { PlanTier } from '../domain/vocabulary.ts';
 
 const now = () => new Date().toISOString();
 
-export async function planByTier(db: DB, tier: string): Promise<PlansTable | undefined> {
+export async function planByTier(db: DB, tier: PlanTier): Promise<PlansTable | undefined> {
   return db.selectFrom('plans').selectAll().where('tier', '=', tier).executeTakeFirst();
 }
 

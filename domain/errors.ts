@@ -1,12 +1,9 @@
-import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-
-/** Dutch texts of the API's errors, in one place. */
+/** Dutch texts of the errors users see, in one place. */
 export const ERRORS = {
   unauthorized: 'Niet geauthenticeerd: ontbrekende, ongeldige of ingetrokken API-sleutel.',
   invalidKey: 'Ongeldige of inactieve API-sleutel.',
   forbidden: (permission: string) => `Onvoldoende rechten: deze API-sleutel mist de permissie ${permission}.`,
+  forbiddenForUser: (permission: string) => `Onvoldoende rechten: uw rol staat ${permission} niet toe.`,
   notFound: (what: string) => `${what} niet gevonden.`,
   routeNotFound: 'Endpoint niet gevonden.',
   invalidJson: 'Ongeldige JSON in de request body.',
@@ -18,24 +15,60 @@ export const ERRORS = {
   featureDisabled: (feature: string) => `De functie ${feature} is voor deze omgeving uitgeschakeld.`,
 } as const;
 
-export const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: ERRORS.notFound(what) });
-export const badRequest = (message: string) => new TRPCError({ code: 'BAD_REQUEST', message });
+/** Every kind of domain error; the edges map each kind once (routers/errors.ts). */
+export const DOMAIN_ERROR_KINDS = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'target_refused', 'too_many_requests'] as const;
+export type DomainErrorKind = (typeof DOMAIN_ERROR_KINDS)[number];
 
 /**
- * An error raised outside a procedure (limits, quotas) with its Dutch message and response headers.
- * `trpc` is its tRPC form, so /trpc and procedures answer with tRPC's status and envelope.
+ * An error a service raises for its caller, with a Dutch message fit to show as is. It knows
+ * nothing of HTTP or tRPC: REST answers it as `{ error }` with a status, /trpc with a tRPC code.
  */
-export class ApiError extends Error {
-  readonly trpc: TRPCError;
-  readonly statusCode: number;
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+}
 
-  constructor(
-    code: TRPC_ERROR_CODE_KEY,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.trpc = new TRPCError({ code, message, cause: this });
-    this.statusCode = getHTTPStatusCodeFromError(this.trpc);
+/** The input breaks a rule the schema could not express (a URL on another host, say). */
+export class Invalid extends DomainError {
+  readonly kind = 'invalid';
+}
+
+export class Unauthenticated extends DomainError {
+  readonly kind = 'unauthenticated';
+}
+
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+/** Missing, or another tenant's: the two are indistinguishable on purpose. */
+export class NotFound extends DomainError {
+  readonly kind = 'not_found';
+  constructor(what: string) {
+    super(ERRORS.notFound(what));
   }
 }
+
+export class Conflict extends DomainError {
+  readonly kind = 'conflict';
+}
+
+/** The scanner refused or could not reach the target. */
+export class TargetRefused extends DomainError {
+  readonly kind = 'target_refused';
+}
+
+/** A limit is reached (rate, quota, capacity); trying again after `retryAfterSeconds` may work. */
+export class TooManyRequests extends DomainError {
+  readonly kind = 'too_many_requests';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    /** A per-minute window's state, for the x-ratelimit-* headers. */
+    readonly window?: { limit: number; remaining: number; resetSeconds: number },
+  ) {
+    super(message);
+  }
+}
+
+/** A monthly plan quota is used up until the month turns. */
+export class QuotaExceeded extends TooManyRequests {}

@@ -1,6 +1,20 @@
-// Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database).
+// Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
+// column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
 export { CATEGORIES, GRADES, PLATFORMS, SEVERITIES } from '../scanner/vocabulary.ts';
 export type { Category, Grade, Platform, Severity } from '../scanner/vocabulary.ts';
+export type { FindingType } from '../scanner/catalog/index.ts';
+import type { Severity } from '../scanner/vocabulary.ts';
+
+/** The lowercase key of each severity in counts and summaries (SPEC 2.3 `counts`, 4.4 `summary`). */
+export const SEVERITY_COUNT_KEYS = { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low' } as const satisfies { [S in Severity]: Lowercase<S> };
+export type SeverityCounts = { [S in Severity as Lowercase<S>]: number };
+
+/** Adds up numbers per severity; severities without any count 0. */
+export function severityCounts(entries: Iterable<readonly [Severity, number]>): SeverityCounts {
+  const counts: SeverityCounts = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const [severity, n] of entries) counts[SEVERITY_COUNT_KEYS[severity]] += n;
+  return counts;
+}
 
 export const PERMISSIONS = ['read_scans', 'write_scans', 'read_findings', 'suggest_fixes', 'read_config', 'write_config', 'read_docs'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -18,6 +32,14 @@ export const REVIEW_STATUSES = ['approved', 'rejected', 'applied'] as const;
 
 export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Who a service call acts for (domain/actor.ts). */
+export const ACTOR_KINDS = ['api_key', 'user', 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+/** State of one webhook message towards one receiver. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export const PLAN_TIERS = ['free', 'pro', 'enterprise'] as const;
 export type PlanTier = (typeof PLAN_TIERS)[number];

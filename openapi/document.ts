@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { appRouter } from '../routers/index.ts';
 import { API_VERSION } from '../domain/vocabulary.ts';
-import { openApiProcedures } from '../routers/procedures.ts';
+import { OPENAPI_PROCEDURES } from '../routers/procedures.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Ongeldig verzoek (ontbrekende of verkeerde parameters)',
@@ -59,7 +59,7 @@ function build(): OpenAPIObject {
   const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components = { ...doc.components, schemas: { ...schemas, Error: ErrorSchema } };
   doc.info.license = { name: 'MIT', identifier: 'MIT' };
-  for (const { path, method, meta } of openApiProcedures()) {
+  for (const { path, method, meta } of OPENAPI_PROCEDURES) {
     const operation = (doc.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
     if (!operation) continue;
     const responses = operation.responses ?? {};
@@ -82,9 +82,10 @@ function build(): OpenAPIObject {
   return doc;
 }
 
-let cached: OpenAPIObject | null = null;
+let cached: Record<string, unknown> | null = null;
 
-export function openApiDocument(): OpenAPIObject {
-  cached ??= build();
-  return cached;
+/** The document as the JSON the API serves, built once. */
+export function openApiDocument(): Record<string, unknown> {
+  cached ??= JSON.parse(JSON.stringify(build()));
+  return cached!;
 }

@@ -1,23 +1,60 @@
-import type { AnyProcedure } from '@trpc/server';
+import type { AnyProcedure, TRPCRouterRecord } from '@trpc/server';
 import type { OpenApiMeta, OpenApiMethod } from 'trpc-to-openapi';
+import type { Context } from './context.ts';
 import { appRouter } from './index.ts';
 import type { Meta } from './trpc.ts';
 
-export interface OpenApiProcedure {
+type RestMeta = Meta & { openapi: NonNullable<OpenApiMeta['openapi']> };
+
+/** A procedure found by walking the router, with a handle that runs it (middlewares, validation and all). */
+export interface ProcedureHandle {
   /** Dotted procedure name, e.g. "scans.list". */
   name: string;
+  type: AnyProcedure['_def']['type'];
+  call: (ctx: Context, input: unknown) => Promise<unknown>;
+  /** REST metadata; null for procedures only served over /trpc. */
+  rest: RestMeta | null;
+}
+
+/** A procedure the REST facade serves. */
+export interface OpenApiProcedure extends ProcedureHandle {
   method: OpenApiMethod;
   /** OpenAPI path with {param} segments. */
   path: string;
-  meta: Meta & { openapi: NonNullable<OpenApiMeta['openapi']> };
-  procedure: AnyProcedure;
+  meta: RestMeta;
 }
 
-/** Every procedure with REST metadata: the single list the facade and the document both use. */
-export function openApiProcedures(): OpenApiProcedure[] {
-  return Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).flatMap(([name, procedure]) => {
-    const meta = procedure._def.meta as (Meta & OpenApiMeta) | undefined;
-    if (!meta?.openapi) return [];
-    return [{ name, method: meta.openapi.method, path: meta.openapi.path, meta: meta as OpenApiProcedure['meta'], procedure }];
-  });
+/** Procedures' meta is untyped at run time; a REST procedure's has an openapi object. */
+function isRestMeta(meta: unknown): meta is RestMeta {
+  return typeof meta === 'object' && meta !== null && 'openapi' in meta && typeof meta.openapi === 'object' && meta.openapi !== null;
 }
+
+function walk(record: TRPCRouterRecord, prefix: string, found: ProcedureHandle[]): ProcedureHandle[] {
+  for (const [key, value] of Object.entries(record)) {
+    const name = `${prefix}${key}`;
+    if (typeof value !== 'function') {
+      walk(value, `${name}.`, found);
+      continue;
+    }
+    const procedure: AnyProcedure = value;
+    const type = procedure._def.type;
+    const meta = procedure._def.meta;
+    found.push({
+      name,
+      type,
+      call: (ctx, input) => procedure({ ctx, getRawInput: async () => input, path: name, type, signal: undefined, batchIndex: 0 }),
+      rest: isRestMeta(meta) ? meta : null,
+    });
+  }
+  return found;
+}
+
+const PROCEDURES = walk(appRouter._def.record, '', []);
+
+/** Every procedure with REST metadata: the REST facade and the OpenAPI document both use this list. */
+export const OPENAPI_PROCEDURES: readonly OpenApiProcedure[] = PROCEDURES.flatMap((handle) =>
+  handle.rest ? [{ ...handle, method: handle.rest.openapi.method, path: handle.rest.openapi.path, meta: handle.rest }] : [],
+);
+
+/** Every query procedure by dotted name, for the /trpc fast path. */
+export const QUERY_PROCEDURES: ReadonlyMap<string, ProcedureHandle> = new Map(PROCEDURES.filter((p) => p.type === 'query').map((p) => [p.name, p]));

@@ -1,19 +1,16 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { z } from 'zod';
+import { assertPermission } from '../domain/actor.ts';
+import { DomainError, ERRORS, Unauthenticated } from '../domain/errors.ts';
+import type { Permission } from '../domain/vocabulary.ts';
 import { fieldIssues, invalidInputMessage } from './common.ts';
 import type { Context } from './context.ts';
-import { ERRORS } from '../domain/errors.ts';
-import { isFeatureEnabled } from '../services/feature-flags.ts';
-import type { FeatureFlag, Permission } from '../domain/vocabulary.ts';
-
-// Validation messages are user-facing, so zod speaks Dutch.
-z.config(z.locales.nl());
+import { toTrpcError } from './errors.ts';
 
 export type Meta = {
   /** HTTP status of a successful REST call (default 200). */
   successStatus?: 200 | 201;
-  /** Permission a key needs; absent for the public auth endpoint. */
+  /** Permission the caller needs, checked before the input is read; absent for the public auth endpoint. */
   permission?: Permission;
 };
 
@@ -32,25 +29,20 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
-/** Requires a valid key holding the procedure's permission (set in meta). */
-export const protectedProcedure = t.procedure.use(({ ctx, meta, next }) => {
-  const principal = ctx.principal;
-  if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: ERRORS.unauthorized });
-  if (meta?.permission && !principal.permissions.includes(meta.permission)) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.forbidden(meta.permission) });
-  }
-  return next({ ctx: { ...ctx, principal } });
+/** Services throw domain errors; here they become tRPC errors with the right code, once. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) throw toTrpcError(result.error.cause);
+  return result;
 });
 
-/** A protected procedure that is only available while the feature flag is on for the tenant. */
-export function featureProcedure(flag: FeatureFlag) {
-  return protectedProcedure.use(async ({ ctx, next }) => {
-    if (!(await isFeatureEnabled(ctx.db, flag, ctx.principal.tenantId))) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: ERRORS.featureDisabled(flag) });
-    }
-    return next();
-  });
-}
+export const publicProcedure = t.procedure.use(domainErrors);
+
+/** Requires an authenticated caller holding the procedure's permission (set in meta). */
+export const protectedProcedure = publicProcedure.use(({ ctx, meta, next }) => {
+  const actor = ctx.actor;
+  if (!actor) throw new Unauthenticated(ERRORS.unauthorized);
+  if (meta?.permission) assertPermission(actor, meta.permission);
+  return next({ ctx: { ...ctx, actor } });
+});

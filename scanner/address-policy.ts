@@ -105,14 +105,12 @@ export function assertLiteralHostAllowed(hostname: string, policy: AddressPolicy
   if (net.isIP(host)) assertAddressAllowed(host, host, policy);
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-
 /**
  * A dns.lookup replacement for sockets: the check runs on the resolved addresses at connect time,
  * so redirects and DNS rebinding cannot smuggle a request to a refused address.
  */
-export function guardedLookup(policy: AddressPolicy) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+export function guardedLookup(policy: AddressPolicy): net.LookupFunction {
+  return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       try {

@@ -1,4 +1,4 @@
-import { toFinding } from './catalog/index.ts';
+import { toFinding } from './findings.ts';
 import type { AnalysisContext, Check } from './checks/context.ts';
 import { checkCookies } from './checks/cookies.ts';
 import { checkCors } from './checks/cors.ts';

@@ -4,7 +4,8 @@
 // mysqldump/pg_dump/phpMyAdmin). Where a document is large (source maps, user lists, OpenAPI), the
 // rule confirms from a bounded prefix instead of parsing the whole document.
 
-import type { FetchedResponse } from './types.ts';
+import type { FindingType } from './catalog/index.ts';
+import type { FetchedResponse } from './http-evidence.ts';
 
 export interface ExposureRule {
   confirm: (body: Buffer, text: string) => boolean;
@@ -150,7 +151,7 @@ export const EXPOSURE_RULES = {
     },
   },
   crossdomain_wildcard: { confirm: (_, t) => /<allow-access-from\s+domain="\*"/i.test(t) },
-} as const satisfies Record<string, ExposureRule>;
+} as const satisfies Partial<Record<FindingType, ExposureRule>>;
 
 export type ExposureType = keyof typeof EXPOSURE_RULES;
 

@@ -1,4 +1,4 @@
-import type { HeaderMap } from './types.ts';
+import type { HeaderMap } from './http-evidence.ts';
 
 /** All values of a header (names are stored lowercase). */
 export function headerValues(headers: HeaderMap, name: string): string[] {

@@ -1,11 +1,11 @@
-import http from 'node:http';
-import https from 'node:https';
-import got, { type Got } from 'got';
-import { assertLiteralHostAllowed, guardedLookup, type AddressPolicy } from './address-policy.ts';
+import type http from 'node:http';
+import type { Got } from 'got';
+import type { AddressPolicy } from './address-policy.ts';
+import { guardedAgents, guardedGot, type GuardedAgents } from './guarded-http.ts';
 import { refusalIn } from './errors.ts';
 import { headersFromRaw } from './headers.ts';
 import { nextTurn } from './turns.ts';
-import type { FetchedResponse } from './types.ts';
+import type { FetchedResponse } from './http-evidence.ts';
 
 export interface HttpClientOptions extends AddressPolicy {
   /** Per-request bound: connect, TLS, first byte and body together. */
@@ -28,47 +28,29 @@ export const USER_AGENT = 'WebsiteSecurityScanner/1.0 (security scan)';
 /** Browsers accept far larger response headers than Node's 16 KiB default; real sites send them. */
 export const MAX_RESPONSE_HEADER_BYTES = 256 * 1024;
 
-const clients = new Map<boolean, Got>();
-
 /**
- * One got instance per address policy, shared by all scans: building got options is costly, and
- * twenty scans starting together would otherwise block the event loop while each builds its own.
+ * One got instance shared by all scans: building got options is costly, and twenty scans starting
+ * together would otherwise block the event loop while each builds its own.
  */
-function gotFor(allowPrivateTargets: boolean): Got {
-  let client = clients.get(allowPrivateTargets);
-  if (!client) {
-    client = got.extend({
-      dnsLookup: guardedLookup({ allowPrivateTargets }) as never,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      decompress: true,
-      maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
-      // Certificates are judged by the TLS probe; here we want the headers even when the chain is bad,
-      // and legacy protocols so a TLS 1.0-only site still yields a page.
-      https: { rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' },
-      headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
-    });
-    clients.set(allowPrivateTargets, client);
-  }
-  return client;
-}
+const scannerGot: Got = guardedGot.extend({
+  decompress: true,
+  maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+  // Certificates are judged by the TLS probe; here we want the headers even when the chain is bad,
+  // and legacy protocols so a TLS 1.0-only site still yields a page.
+  https: { rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' },
+  headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
+});
 
 /** One scan's HTTP client: guarded addresses, timeouts, byte caps, keep-alive and a request count. */
 export class HttpClient {
   requestCount = 0;
-  private readonly got: Got;
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly agents: GuardedAgents;
   private readonly timeout: { lookup: number; connect: number; secureConnect: number; request: number };
 
   constructor(private readonly options: HttpClientOptions) {
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerHost }),
-      https: new https.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerHost }),
-    };
+    this.agents = guardedAgents(options, { keepAlive: true, maxSockets: options.maxSocketsPerHost });
     const connectTimeout = Math.min(5_000, options.requestTimeoutMs);
     this.timeout = { lookup: connectTimeout, connect: connectTimeout, secureConnect: connectTimeout, request: options.requestTimeoutMs };
-    this.got = gotFor(options.allowPrivateTargets);
   }
 
   /**
@@ -76,7 +58,6 @@ export class HttpClient {
    * rejects only when the address is refused by the SSRF guard.
    */
   async fetch(url: string, options: FetchOptions): Promise<FetchedResponse | null> {
-    assertLiteralHostAllowed(new URL(url).hostname, this.options);
     this.requestCount += 1;
     // Building a got request costs about a millisecond; starting each on its own turn of the event
     // loop keeps concurrent scans from stacking dozens of them into one long blocking stretch.
@@ -117,7 +98,7 @@ export class HttpClient {
             settle(error);
           }
         };
-      const stream = this.got.stream(url, {
+      const stream = scannerGot.stream(url, {
         method: options.method ?? 'GET',
         body: options.body,
         headers: options.headers,

@@ -1,5 +1,6 @@
-export { scanSite, SCAN_DEFAULTS, type ScanOptions } from './scan.ts';
+export { scanSite, SCAN_DEFAULTS, type ScanOptions, type ScanResult } from './scan.ts';
 export { InvalidTargetError, ScanError, TargetRefusedError, TargetUnreachableError } from './errors.ts';
-export type { ScanFinding, ScanResult } from './types.ts';
+export type { ScanFinding } from './types.ts';
+export type { FindingType } from './catalog/index.ts';
 export * from './vocabulary.ts';
 export { CHECK_NAMES, type CheckName } from './analyze.ts';

@@ -8,6 +8,7 @@ import { firstHeader } from './headers.ts';
 import { isHtmlContentType, parseHtml } from './html.ts';
 import { HttpClient } from './http-client.ts';
 import { probeTls } from './tls-client.ts';
+import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, TlsEvidence } from './types.ts';
 
 export interface RetrieveOptions extends AddressPolicy {
@@ -36,15 +37,15 @@ interface Chain {
 
 const NO_CHAIN: Chain = { hops: [], final: null, tooManyRedirects: false };
 
+const TARGET_PROBLEMS: Record<WebUrlProblem, (raw: string) => string> = {
+  unparsable: (raw) => `Ongeldige URL: ${raw}`,
+  scheme: () => "Alleen http:// en https:// URL's kunnen worden gescand.",
+  credentials: () => 'Een URL met inloggegevens kan niet worden gescand.',
+};
+
 export function parseTarget(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidTargetError(`Ongeldige URL: ${raw}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidTargetError('Alleen http:// en https:// URL\'s kunnen worden gescand.');
-  if (url.username || url.password) throw new InvalidTargetError('Een URL met inloggegevens kan niet worden gescand.');
+  const { url, problem } = parseWebUrl(raw);
+  if (problem) throw new InvalidTargetError(TARGET_PROBLEMS[problem](raw));
   return url;
 }
 

@@ -4,7 +4,24 @@ import { TargetUnreachableError } from './errors.ts';
 import { detectPlatform } from './platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
 import { computeScores } from './scoring.ts';
-import type { ScanResult } from './types.ts';
+import type { ScanFinding } from './types.ts';
+import type { Grade, Platform } from './vocabulary.ts';
+
+export interface ScanResult {
+  url: string;
+  score: number;
+  grade: Grade;
+  ssl_score: number;
+  headers_score: number;
+  endpoints_score: number;
+  detected_platform: Platform | null;
+  scanned_at: string;
+  findings: ScanFinding[];
+  /** Checks whose findings are missing from this result because they failed or ran out of time. */
+  failed_checks: CheckName[];
+  /** Number of network requests and handshakes the scan made. */
+  requests_made: number;
+}
 
 export interface ScanOptions {
   /** Allow loopback and private-network targets (tests, intranets). Default false. */

@@ -1,20 +1,11 @@
 import type { ScanFinding } from './types.ts';
-import type { Category, Grade, Severity } from './vocabulary.ts';
+import { GRADE_THRESHOLDS, type Category, type Grade, type Severity } from './vocabulary.ts';
 
 /** Points a category sub-score loses per finding of each severity. */
 export const SEVERITY_PENALTY: Record<Severity, number> = { CRITICAL: 40, HIGH: 20, MEDIUM: 8, LOW: 2 };
 
 /** Share of each category in the overall score. */
 export const CATEGORY_WEIGHT: Record<Category, number> = { SSL_TLS: 0.4, SECURITY_HEADER: 0.3, EXPOSED_ENDPOINT: 0.3 };
-
-/** Minimum score for each grade, best first. */
-export const GRADE_THRESHOLDS: ReadonlyArray<readonly [Grade, number]> = [
-  ['uitstekend', 90],
-  ['goed', 75],
-  ['matig', 55],
-  ['zwak', 35],
-  ['kritiek', 0],
-];
 
 /** A CRITICAL finding caps the score at the top of the zwak band, so the grade never exceeds zwak. */
 export const CRITICAL_SCORE_CAP = 54;

@@ -47,7 +47,7 @@ async function handshake(host: string, port: number, version: TlsVersion, option
       host,
       port,
       servername: net.isIP(host) ? undefined : host,
-      lookup: guardedLookup(options) as never,
+      lookup: guardedLookup(options),
       secureContext: contextFor(version),
       rejectUnauthorized: false,
     });

@@ -1,23 +1,10 @@
-import type { CheckName } from './analyze.ts';
 import type { WeakSuiteGroup } from './cipher-suites.ts';
 import type { ExposureType } from './exposure-rules.ts';
-import type { Category, Grade, ObservatoryTest, Platform, Severity } from './vocabulary.ts';
+import type { CatalogEntry } from './catalog/entry.ts';
+import type { FindingType } from './catalog/index.ts';
+import type { FetchedResponse, HeaderMap, RedirectHop } from './http-evidence.ts';
 
-/** Response headers with lowercase names; every header keeps all of its values. */
-export type HeaderMap = Record<string, string[]>;
-
-export interface FetchedResponse {
-  url: string;
-  status: number;
-  headers: HeaderMap;
-  /** First bytes of the (decompressed) body, capped; what arrived when the body broke off. */
-  body: Buffer;
-}
-
-export interface RedirectHop {
-  url: string;
-  status: number;
-}
+export type { CatalogEntry, FetchedResponse, HeaderMap, RedirectHop };
 
 /** The page whose headers and HTML are analysed (the Observatory's "auto" response). */
 export interface PageEvidence {
@@ -104,39 +91,12 @@ export interface ScanEvidence {
 
 /** What a pure check reports; the catalog supplies the rest of the finding. */
 export interface Observation {
-  type: string;
+  type: FindingType;
   endpoint: string;
   actual_value: string | null;
 }
 
-export interface CatalogEntry {
-  category: Category;
-  severity: Severity;
-  title: string;
-  description: string;
-  impact: string;
-  remediation: string;
-  expected_value: string;
-  reference_url: string;
-  /** The Observatory test this finding is about, when there is one. */
-  observatory?: ObservatoryTest;
-}
 
 /** A finding as the scanner reports it: the catalog's texts plus what was observed. */
-export type ScanFinding = { finding_type: string } & Omit<CatalogEntry, 'observatory'> & Omit<Observation, 'type'>;
+export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory'> & Omit<Observation, 'type'>;
 
-export interface ScanResult {
-  url: string;
-  score: number;
-  grade: Grade;
-  ssl_score: number;
-  headers_score: number;
-  endpoints_score: number;
-  detected_platform: Platform | null;
-  scanned_at: string;
-  findings: ScanFinding[];
-  /** Checks whose findings are missing from this result because they failed or ran out of time. */
-  failed_checks: CheckName[];
-  /** Number of network requests and handshakes the scan made. */
-  requests_made: number;
-}

@@ -6,9 +6,16 @@ export type Severity = (typeof SEVERITIES)[number];
 export const CATEGORIES = ['SSL_TLS', 'SECURITY_HEADER', 'EXPOSED_ENDPOINT'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Best first; thresholds are the minimum score for each grade. */
-export const GRADES = ['uitstekend', 'goed', 'matig', 'zwak', 'kritiek'] as const;
-export type Grade = (typeof GRADES)[number];
+/** Each grade with the minimum score for it, best first: the one table grades come from. */
+export const GRADE_THRESHOLDS = [
+  ['uitstekend', 90],
+  ['goed', 75],
+  ['matig', 55],
+  ['zwak', 35],
+  ['kritiek', 0],
+] as const;
+export type Grade = (typeof GRADE_THRESHOLDS)[number][0];
+export const GRADES: readonly Grade[] = GRADE_THRESHOLDS.map(([grade]) => grade);
 
 export const PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
 export type Platform = (typeof PLATFORMS)[number];

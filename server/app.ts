@@ -1,34 +1,33 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import rateLimit from '@fastify/rate-limit';
-import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import rateLimit from '@fastify/rate-limit';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { pingDatabase, type DB } from '../db/database.ts';
+import { pingDatabase } from '../db/database.ts';
+import { DomainError, ERRORS, Invalid, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
-import { registerRestRoutes } from './rest.ts';
+import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
-import { authenticate, bearerToken, type Principal } from '../services/auth.ts';
-import type { Config } from '../services/config.ts';
-import { ApiError, ERRORS } from '../domain/errors.ts';
-import { MemoryCounterStore, rateLimitStore, type CounterStore } from '../services/limits/counter-store.ts';
-import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
-import { allowDocs, RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
+import { useDutchValidationMessages } from '../routers/locale.ts';
+import { authenticateKey, type ApiKeyPrincipal } from '../services/auth.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import { MemoryCounterStore, type CounterStore } from '../services/limits/counter-store.ts';
 import { consumeQuota } from '../services/limits/quotas.ts';
-import { registerTrpcFastPath } from './trpc-fast-path.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
-import { secretBoxFor } from '../services/secrets.ts';
-import { reencryptWebhookSecrets } from '../services/webhooks.ts';
-import { WebhookWorker } from '../services/webhook-delivery/worker.ts';
+import { registerDocsPage } from './docs-page.ts';
+import { headersOf, trpcEnvelope } from './error-answers.ts';
+import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
+import { registerRestRoutes } from './rest.ts';
+import { RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
+import { registerTrpcFastPath } from './trpc-fast-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal: Principal | null;
+    /** The agent's key, when the request carried a valid one. */
+    principal: ApiKeyPrincipal | null;
   }
 }
 
@@ -43,34 +42,22 @@ const FASTIFY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Ongeldige Content-Length.',
 };
 
-function swaggerUiPage(): string {
-  return `<!doctype html>
-<html lang="nl"><head><meta charset="utf-8"><title>Website Security Scanner API</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
-<body><div id="swagger-ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/init.js"></script></body></html>`;
-}
-
-/** /trpc keeps tRPC's error envelope, also for errors raised before the tRPC handler (limits). */
-function trpcErrorEnvelope(error: ApiError) {
-  const code = error.trpc.code;
-  return { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.statusCode } } };
-}
-
 type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 
 /** Sets the x-ratelimit-* headers of a per-minute limit; over the limit, 429 with Retry-After. */
 function enforceLimit(result: LimitResult, reply: FastifyReply): void {
   if (result.isAllowed) return;
-  const headers = {
-    'x-ratelimit-limit': String(result.max),
-    'x-ratelimit-remaining': String(result.remaining),
-    'x-ratelimit-reset': String(result.ttlInSeconds),
-  };
-  reply.headers(headers);
+  const window = { limit: result.max, remaining: result.remaining, resetSeconds: result.ttlInSeconds };
+  reply.headers({ 'x-ratelimit-limit': String(window.limit), 'x-ratelimit-remaining': String(window.remaining), 'x-ratelimit-reset': String(window.resetSeconds) });
   if (result.isExceeded) {
-    throw new ApiError('TOO_MANY_REQUESTS', `${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, { ...headers, 'retry-after': String(result.ttlInSeconds) });
+    throw new TooManyRequests(`${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, result.ttlInSeconds, window);
   }
+}
+
+/** The key of an "Authorization: Bearer <key>" header, or null. */
+function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1]! : null;
 }
 
 const CLIENT_ERRORS: Record<number, string> = {
@@ -108,11 +95,15 @@ function callsIn(url: string): number {
   return Math.max(1, decoded.split(',').length);
 }
 
-/** The HTTP server: REST facade, typed RPC at /trpc, the OpenAPI document and health. */
+/**
+ * The HTTP server: REST facade, typed RPC at /trpc, the OpenAPI document, docs and health. Background
+ * workers are not part of it: the entry point starts them beside it (services/workers.ts).
+ */
 export async function buildApp(
-  deps: { db: DB; config: Config; counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream },
+  deps: ServiceDeps & { counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream },
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
+  useDutchValidationMessages();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,
@@ -177,21 +168,19 @@ export async function buildApp(
     store,
     timeWindow: 60_000,
     max: (request) => request.principal!.rateLimit,
-    keyGenerator: (request) => `key:${request.principal!.keyId}`,
+    keyGenerator: (request) => `key:${request.principal!.actor.id}`,
   });
   // 1. Every request, authenticated or not, counts against its address (guards key guessing).
   app.addHook('onRequest', async (request, reply) => enforceLimit(await ipLimit(request), reply));
   // 2. A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
   app.addHook('onRequest', async (request) => {
-    if (urlCarriesKey(request.url)) throw new ApiError('BAD_REQUEST', ERRORS.keyInUrl);
+    if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
   });
   // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
-    request.principal = token ? await authenticate(deps.db, token) : null;
-    if (!request.principal && request.routeOptions.config?.protect) {
-      throw new ApiError('UNAUTHORIZED', ERRORS.unauthorized);
-    }
+    request.principal = token ? await authenticateKey(deps.db, token) : null;
+    if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
   });
   // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
   // of seven counts seven, and one that does not fit in what is left is refused whole.
@@ -201,13 +190,14 @@ export async function buildApp(
   });
   // 5. The tenant's monthly API-call quota, in the database so it survives restarts.
   app.addHook('onRequest', async (request) => {
-    if (request.principal) await consumeQuota(deps.db, request.principal, 'api_calls', callsIn(request.url));
+    if (request.principal) await consumeQuota(deps.db, request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
   app.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.statusCode).headers(error.headers).send(request.url.startsWith('/trpc') ? trpcErrorEnvelope(error) : { error: error.message });
+    if (error instanceof DomainError) {
+      const { status, body } = trpcEnvelope(error);
+      return reply.code(status).headers(headersOf(error)).send(request.url.startsWith('/trpc') ? body : { error: error.message });
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'request failed');
@@ -215,39 +205,20 @@ export async function buildApp(
     return reply.code(status).send({ error: message });
   });
 
-  registerRestRoutes(app, deps);
-  registerTrpcFastPath(app, deps);
+  const contextOf = (request: FastifyRequest): Context => ({ db: deps.db, config: deps.config, actor: request.principal, openApiDocument });
+  registerRestRoutes(app, contextOf);
+  registerTrpcFastPath(app, contextOf);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }: { req: { principal: Principal | null } }) => ({ ...deps, principal: req.principal }),
+      createContext: ({ req }: { req: FastifyRequest }) => contextOf(req),
       // The answer hides internals (errorFormatter); the log keeps them, with the request id.
       onError: ({ error, req }: { error: TRPCError; req: FastifyRequest }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');
       },
     },
   });
-
-  const worker = new WebhookWorker(
-    deps.db,
-    {
-      retrySchedule: deps.config.WEBHOOK_RETRY_SCHEDULE,
-      pollIntervalMs: deps.config.WEBHOOK_POLL_INTERVAL,
-      disableAfter: deps.config.WEBHOOK_DISABLE_AFTER,
-      allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
-      secrets: secretBoxFor(deps.config),
-    },
-    app.log,
-  );
-  app.addHook('onReady', async () => {
-    // Secrets stored in plain text, or under a key that SECRETS_KEY no longer lists first, are
-    // re-encrypted with the current key: upgrading and rotating need nothing more than a restart.
-    const changed = await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config));
-    if (changed > 0) app.log.info({ changed }, 'webhook secrets re-encrypted with the current key');
-    worker.start();
-  });
-  app.addHook('onClose', async () => worker.stop());
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -270,18 +241,6 @@ export async function buildApp(
       return reply.code(503).send({ error: 'De database is niet bereikbaar.' });
     }
   });
-  app.get('/openapi.json', async () => openApiDocument());
-  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const assets: Record<string, [string, string]> = {
-    'swagger-ui.css': ['text/css; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui.css'), 'utf8')],
-    'swagger-ui-bundle.js': ['application/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8')],
-    'init.js': ['application/javascript; charset=utf-8', "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });"],
-  };
-  app.get('/docs', async (_request, reply) => allowDocs(reply).type('text/html; charset=utf-8').send(swaggerUiPage()));
-  app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
-    const asset = assets[request.params.asset];
-    if (!asset) return reply.code(404).send({ error: ERRORS.routeNotFound });
-    return allowDocs(reply).type(asset[0]).header('cache-control', 'public, max-age=3600').send(asset[1]);
-  });
+  registerDocsPage(app, openApiDocument);
   return app;
 }

@@ -1,11 +1,8 @@
 import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../routers/context.ts';
-import { callProcedure } from '../routers/caller.ts';
-import { fieldIssues, invalidInputMessage } from '../routers/common.ts';
-import { ApiError, ERRORS } from '../domain/errors.ts';
-import { openApiProcedures } from '../routers/procedures.ts';
+import type { Context } from '../routers/context.ts';
+import { OPENAPI_PROCEDURES } from '../routers/procedures.ts';
+import { restAnswer } from './error-answers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,21 +11,13 @@ declare module 'fastify' {
   }
 }
 
-/** Dutch error text: validation issues name the field; other 4xx keep the procedure's message. */
-function errorBody(error: TRPCError): { status: number; body: { error: string }; headers?: Record<string, string> } {
-  if (error.cause instanceof ApiError) return { status: error.cause.statusCode, body: { error: error.cause.message }, headers: error.cause.headers };
-  const status = getHTTPStatusCodeFromError(error);
-  if (status >= 500) return { status: 500, body: { error: ERRORS.internal } };
-  const issues = fieldIssues(error.cause);
-  return { status, body: { error: issues.length ? invalidInputMessage(issues) : error.message } };
-}
-
 /**
- * One Fastify route per procedure, from the procedures' openapi meta, calling the procedure through
- * tRPC's server-side caller: real per-endpoint routes, our status codes and our error shape.
+ * One Fastify route per procedure, from the procedures' openapi meta, each calling its procedure by
+ * reference (middlewares and validation included): real per-endpoint routes, our status codes and
+ * our error shape.
  */
-export function registerRestRoutes(app: FastifyInstance, deps: Deps): void {
-  for (const { name, method, path, meta } of openApiProcedures()) {
+export function registerRestRoutes(app: FastifyInstance, contextOf: (request: FastifyRequest) => Context): void {
+  for (const { name, method, path, meta, call } of OPENAPI_PROCEDURES) {
     const usesBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     app.route({
       method,
@@ -39,13 +28,12 @@ export function registerRestRoutes(app: FastifyInstance, deps: Deps): void {
         const params = request.params as Record<string, string>;
         const input = usesBody ? request.body : { ...(request.query as object), ...params };
         try {
-          const output = await callProcedure({ ...deps, principal: request.principal }, name, input);
-          return reply.code(meta.successStatus ?? 200).send(output);
+          return reply.code(meta.successStatus ?? 200).send(await call(contextOf(request), input));
         } catch (error) {
           const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
-          const { status, body, headers } = errorBody(trpcError);
+          const { status, body, headers } = restAnswer(trpcError);
           if (status === 500) request.log.error({ err: trpcError.cause ?? trpcError, procedure: name }, 'procedure failed');
-          return reply.code(status).headers(headers ?? {}).send(body);
+          return reply.code(status).headers(headers).send(body);
         }
       },
     });

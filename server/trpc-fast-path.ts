@@ -1,26 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../routers/context.ts';
-import { callProcedure, isQueryProcedure } from '../routers/caller.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Context } from '../routers/context.ts';
+import { QUERY_PROCEDURES } from '../routers/procedures.ts';
 
 /**
  * tRPC's HTTP adapter turns every request into a Fetch API Request and every answer into a Response
  * read back through web streams; on Node 20 that costs more than our queries. For the common case -
- * one GET query, no batching, no streaming - this hook runs the query through tRPC's server-side
- * caller and answers with exactly the body tRPC sends. Anything else, and every error, goes to
- * tRPC's own Fastify adapter, which renders its error envelope (queries only read, so running one
- * again there is safe).
+ * one GET query, no batching, no streaming - this hook runs the query by reference and answers with
+ * exactly the body tRPC sends. Anything else, and every error, goes to tRPC's own Fastify adapter,
+ * which renders its error envelope (queries only read, so running one again there is safe).
  */
-export function registerTrpcFastPath(app: FastifyInstance, deps: Deps): void {
+export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: FastifyRequest) => Context): void {
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.url.startsWith('/trpc/') || request.headers['trpc-accept']) return;
-    const path = (request.params as { path?: string }).path ?? '';
+    const procedure = QUERY_PROCEDURES.get((request.params as { path?: string }).path ?? '');
     const query = request.query as Record<string, string | string[] | undefined>;
-    if (query.batch !== undefined || !isQueryProcedure(path)) return;
+    if (query.batch !== undefined || !procedure) return;
     if (query.input !== undefined && typeof query.input !== 'string') return;
     let data: unknown;
     try {
       const input = query.input === undefined ? undefined : JSON.parse(query.input);
-      data = await callProcedure({ ...deps, principal: request.principal }, path, input);
+      data = await procedure.call(contextOf(request), input);
     } catch {
       return;
     }

@@ -2,16 +2,15 @@ import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../db/
 import type { DB } from '../db/database.ts';
 import { attemptsOfWebhook, enqueueEvents } from '../db/outbox.ts';
 import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
-import { webhookView } from './webhooks.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../db/platform.ts';
 import { countSites, insertSite, listSites } from '../db/sites.ts';
-import { siteView } from './sites.ts';
 import { findSuggestion, reviewSuggestion } from '../db/suggestions.ts';
 import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../db/tenancy.ts';
 import { generateApiKey } from './api-keys.ts';
 import { loadConfig, type Config } from './config.ts';
-import { suggestionListItem } from './suggestions.ts';
+import { findingView, siteView, suggestionListItem, webhookView } from './views.ts';
+import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../domain/vocabulary.ts';
 import { randomUUID } from 'node:crypto';
 
@@ -146,15 +145,16 @@ export async function listKeys(db: DB, userId: string) {
   }));
 }
 
+const SITE_URL_PROBLEMS: Record<WebUrlProblem, (url: string) => string> = {
+  unparsable: (url) => `invalid URL "${url}"`,
+  scheme: () => 'site URL must be http:// or https://',
+  credentials: () => 'site URL must not contain a user name or password',
+};
+
 export async function createSite(db: DB, tenantId: string, name: string, url: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AdminError(`invalid URL "${url}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new AdminError('site URL must be http:// or https://');
+  const { url: parsed, problem } = parseWebUrl(url);
+  if (problem) throw new AdminError(SITE_URL_PROBLEMS[problem](url));
   if (!name.trim()) throw new AdminError('--name is required');
   const plan = await planOfTenant(db, tenantId);
   if ((await countSites(db, tenantId)) >= plan.max_sites) {
@@ -182,16 +182,17 @@ export async function setStatusOfFinding(db: DB, findingId: string, status: stri
   const newStatus = oneOf(status, FINDING_STATUSES, 'status');
   return db.transaction().execute(async (trx) => {
     await setFindingStatus(trx, findingId, newStatus);
-    const { tenant_id, ...finding } = (await findFinding(trx, findingId))!;
+    const row = (await findFinding(trx, findingId))!;
+    const finding = findingView(row);
     if (newStatus === 'RESOLVED' && before.status !== 'RESOLVED') {
-      await enqueueEvents(trx, tenant_id, [{ type: 'finding_resolved', data: finding }]);
+      await enqueueEvents(trx, row.tenant_id, [{ type: 'finding_resolved', data: finding }]);
     }
     return finding;
   });
 }
 
-export async function setFlag(db: DB, key: string, enabled: string | undefined, rollout: string | undefined) {
-  oneOf(key, FEATURE_FLAGS, 'flag');
+export async function setFlag(db: DB, name: string, enabled: string | undefined, rollout: string | undefined) {
+  const key = oneOf(name, FEATURE_FLAGS, 'flag');
   const changes: { enabled?: boolean; rollout_percentage?: number } = {};
   if (enabled !== undefined) changes.enabled = oneOf(enabled, ['true', 'false'], '--enabled') === 'true';
   if (rollout !== undefined) {

@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(50),
+  /** Whether `npm start` also runs the background workers; false for API-only instances. */
+  WORKERS: booleanFlag.default(true),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   TRUST_PROXY: booleanFlag.default(false),
   MAX_ACTIVE_KEYS_PER_USER: z.coerce.number().int().min(1).default(10),

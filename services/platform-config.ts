@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DB } from '../db/database.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import type { ServiceDeps } from './deps.ts';
 import { listFeatureFlags, listPlans, platformStats } from '../db/platform.ts';
 import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../domain/vocabulary.ts';
 
@@ -19,7 +20,8 @@ const pkg = packageJson();
 export const PLATFORM_VERSION = pkg.version;
 
 /** The platform configuration of SPEC 2.7; contains nothing sensitive. */
-export async function platformConfiguration(db: DB) {
+export async function platformConfiguration({ db }: ServiceDeps, actor: Actor) {
+  assertPermission(actor, 'read_config');
   const [stats, plans, flags] = await Promise.all([platformStats(db), listPlans(db), listFeatureFlags(db)]);
   return {
     platform: {

@@ -1,22 +1,31 @@
+import { findingsOfScan } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
-import { recordScan, type RecordedScan } from '../db/scans.ts';
+import { findScan, listScans as listScanRows, recordScan, type RecordedScan, type ScanFilters } from '../db/scans.ts';
 import { findSite } from '../db/sites.ts';
+import { planOfTenant } from '../db/tenancy.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
+import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { scanSite, ScanError } from '../scanner/index.ts';
 import { nextTurn } from '../scanner/turns.ts';
-import type { Config } from './config.ts';
-import type { DB } from '../db/database.ts';
-import type { Principal } from './auth.ts';
-import { ApiError, badRequest, notFound } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
-import { isFeatureEnabled } from './feature-flags.ts';
-import { findingView, scanCreatedView } from './views.ts';
+import { pageOf, type Page } from './pages.ts';
+import { failedChecksOf, findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {
   site_id: string;
   url?: string;
 }
+
+const OVERRIDE_PROBLEMS: Record<WebUrlProblem, string> = {
+  unparsable: 'url: ongeldige URL.',
+  scheme: 'url: alleen http:// en https:// zijn toegestaan.',
+  credentials: 'url: inloggegevens in de URL zijn niet toegestaan.',
+};
 
 /**
  * The URL to scan: the site's, or an override on the site's host or one of its subdomains. A site is
@@ -25,47 +34,46 @@ export interface TriggerInput {
  */
 export function scanTargetFor(siteUrl: string, override: string | undefined): string {
   if (override === undefined) return siteUrl;
-  let url: URL;
-  try {
-    url = new URL(override);
-  } catch {
-    throw badRequest('url: ongeldige URL.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url: alleen http:// en https:// zijn toegestaan.');
+  const { url, problem } = parseWebUrl(override);
+  if (problem) throw new Invalid(OVERRIDE_PROBLEMS[problem]);
   const site = new URL(siteUrl);
   if (url.hostname !== site.hostname && !url.hostname.endsWith(`.${site.hostname}`)) {
-    throw badRequest(`url: de URL moet op ${site.hostname} of een subdomein daarvan liggen.`);
+    throw new Invalid(`url: de URL moet op ${site.hostname} of een subdomein daarvan liggen.`);
   }
   if (url.port !== '' && url.port !== site.port) {
-    throw badRequest(`url: alleen de poort van de site (${site.port || 'standaard'}) of de standaardpoort van http/https is toegestaan.`);
+    throw new Invalid(`url: alleen de poort van de site (${site.port || 'standaard'}) of de standaardpoort van http/https is toegestaan.`);
   }
   return url.href;
 }
 
-/** Runs a scan of one of the tenant's sites and stores it with its findings. */
-export async function triggerScan(deps: { db: DB; config: Config }, principal: Principal, input: TriggerInput): Promise<RecordedScan> {
-  const tenantId = principal.tenantId;
-  const site = await findSite(deps.db, tenantId, input.site_id);
-  if (!site) throw notFound('Site');
+/**
+ * Runs a scan of one of the tenant's sites and stores it with its findings and events. The same
+ * function serves agents, the dashboard and scheduled scans: only the actor differs.
+ */
+export async function triggerScan(deps: ServiceDeps, actor: Actor, input: TriggerInput): Promise<RecordedScan> {
+  assertPermission(actor, 'write_scans');
+  const { db, config } = deps;
+  const tenantId = actor.tenantId;
+  const site = await findSite(db, tenantId, input.site_id);
+  if (!site) throw new NotFound('Site');
   const target = scanTargetFor(site.url, input.url);
   // A slot first: a scan refused for capacity does not use up the monthly quota.
-  const release = scanSlotsFor(deps.config).acquire(tenantId);
+  const release = scanSlotsFor(config).acquire(tenantId);
   let result;
   try {
-    await consumeQuota(deps.db, principal, 'scans').catch((error: unknown) => {
-      throw error instanceof ApiError ? error.trpc : error;
-    });
-    const probeExposures = await isFeatureEnabled(deps.db, 'exposure_probes', tenantId);
+    const plan = await planOfTenant(db, tenantId);
+    await consumeQuota(db, tenantId, { tier: plan.tier, maxApiCallsPerMonth: plan.max_api_calls_per_month, maxScansPerMonth: plan.max_scans_per_month }, 'scans');
+    const probeExposures = await isFeatureEnabled(db, 'exposure_probes', tenantId);
     result = await scanSite(target, {
-      allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
-      requestTimeoutMs: deps.config.SCANNER_REQUEST_TIMEOUT,
-      deadlineMs: deps.config.SCANNER_DEADLINE,
+      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+      deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,
     });
   } catch (error) {
     if (error instanceof ScanError) {
       scansTotal.inc({ grade: 'error' });
-      throw badRequest(error.message);
+      throw new TargetRefused(error.message);
     }
     throw error;
   } finally {
@@ -75,13 +83,30 @@ export async function triggerScan(deps: { db: DB; config: Config }, principal: P
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();
-  return deps.db.transaction().execute(async (trx) => {
+  const withSite = (finding: RecordedScan['opened'][number]) => findingView({ ...finding, site_name: site.name, site_url: site.url });
+  return db.transaction().execute(async (trx) => {
     const recorded = await recordScan(trx, tenantId, site.id, result);
     await enqueueEvents(trx, tenantId, [
       { type: 'scan_completed', data: scanCreatedView(recorded.scan) },
-      ...recorded.opened.map((finding) => ({ type: 'finding_new', data: findingView(finding, site) })),
-      ...recorded.resolved.map((finding) => ({ type: 'finding_resolved', data: findingView(finding, site) })),
+      ...recorded.opened.map((finding) => ({ type: 'finding_new' as const, data: withSite(finding) })),
+      ...recorded.resolved.map((finding) => ({ type: 'finding_resolved' as const, data: withSite(finding) })),
     ]);
     return recorded;
   });
+}
+
+/** A page of the tenant's scans, newest first. */
+export async function listScans(deps: ServiceDeps, actor: Actor, filters: ScanFilters, page: Page) {
+  assertPermission(actor, 'read_scans');
+  const { rows, total } = await listScanRows(deps.db, actor.tenantId, filters, page);
+  return { scans: rows.map(({ url: _url, failed_checks: _failed, ...item }) => item), pagination: pageOf(total, page) };
+}
+
+/** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
+export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {
+  assertPermission(actor, 'read_scans');
+  const scan = await findScan(deps.db, actor.tenantId, scanId);
+  if (!scan) throw new NotFound('Scan');
+  const findings = await findingsOfScan(deps.db, actor.tenantId, scan.id);
+  return { ...scan, failed_checks: failedChecksOf(scan), findings: findings.map(findingView) };
 }

@@ -1,17 +1,21 @@
-import type { SiteWithLatestScan } from '../db/sites.ts';
-import type { Grade, Platform } from '../domain/vocabulary.ts';
+import { findSiteWithLatestScan, listSites as listSiteRows, type SiteFilters } from '../db/sites.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import { NotFound } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import { pageOf, type Page } from './pages.ts';
+import { siteView } from './views.ts';
 
-/** A site as agents see it: its own fields and its latest scan in one object. */
-export function siteView(row: SiteWithLatestScan) {
-  return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    detected_platform: row.detected_platform as Platform | null,
-    created_at: row.created_at,
-    latest_scan:
-      row.latest_scan_id === null
-        ? null
-        : { id: row.latest_scan_id, score: row.latest_score as number, grade: row.latest_grade as Grade, scanned_at: row.latest_scanned_at as string },
-  };
+/** A page of the tenant's sites with their latest scan. */
+export async function listSites(deps: ServiceDeps, actor: Actor, filters: SiteFilters, page: Page) {
+  assertPermission(actor, 'read_scans');
+  const { rows, total } = await listSiteRows(deps.db, actor.tenantId, filters, page);
+  return { sites: rows.map(siteView), pagination: pageOf(total, page) };
+}
+
+/** One site of the tenant; another tenant's site is as absent as a missing one. */
+export async function getSite(deps: ServiceDeps, actor: Actor, siteId: string) {
+  assertPermission(actor, 'read_scans');
+  const site = await findSiteWithLatestScan(deps.db, actor.tenantId, siteId);
+  if (!site) throw new NotFound('Site');
+  return siteView(site);
 }

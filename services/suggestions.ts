@@ -1,17 +1,23 @@
-import type { SuggestionRow } from '../db/suggestions.ts';
-import type { SuggestionStatus, SuggestionType } from '../domain/vocabulary.ts';
+import { insertSuggestion, listSuggestions as listSuggestionRows, type NewSuggestion } from '../db/suggestions.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import type { SuggestionStatus } from '../domain/vocabulary.ts';
+import type { ServiceDeps } from './deps.ts';
+import { assertFeatureEnabled } from './feature-flags.ts';
+import { pageOf, type Page } from './pages.ts';
+import { suggestionListItem } from './views.ts';
 
-/** The list item of SPEC 2.5: optional fields appear only when they have a value. */
-export function suggestionListItem(row: SuggestionRow) {
-  return {
-    id: row.id,
-    type: row.type as SuggestionType,
-    title: row.title,
-    description: row.description,
-    ...(row.file_path === null ? {} : { file_path: row.file_path }),
-    status: row.status as SuggestionStatus,
-    ...(row.review_notes === null ? {} : { review_notes: row.review_notes }),
-    ...(row.reviewed_at === null ? {} : { reviewed_at: row.reviewed_at }),
-    created_at: row.created_at,
-  };
+/** Stores a fix suggestion as pending for the team's review, with who submitted it. */
+export async function submitSuggestion(deps: ServiceDeps, actor: Actor, input: NewSuggestion) {
+  assertPermission(actor, 'suggest_fixes');
+  await assertFeatureEnabled(deps.db, 'suggestions', actor.tenantId);
+  const row = await insertSuggestion(deps.db, actor.tenantId, actor.actor, input);
+  const { id, type, title, status, created_at } = suggestionListItem(row);
+  return { id, type, title, status, created_at };
+}
+
+export async function listSuggestions(deps: ServiceDeps, actor: Actor, status: SuggestionStatus | undefined, page: Page) {
+  assertPermission(actor, 'suggest_fixes');
+  await assertFeatureEnabled(deps.db, 'suggestions', actor.tenantId);
+  const { rows, total } = await listSuggestionRows(deps.db, actor.tenantId, status, page);
+  return { suggestions: rows.map(suggestionListItem), pagination: pageOf(total, page) };
 }

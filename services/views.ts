@@ -1,6 +1,13 @@
 import type { CheckName } from '../scanner/index.ts';
 import type { FindingRecord, ScanRow } from '../db/scans.ts';
-import type { FindingStatus, Grade, Severity, Category } from '../domain/vocabulary.ts';
+import type { SiteWithLatestScan } from '../db/sites.ts';
+import type { SuggestionRow } from '../db/suggestions.ts';
+import type { WebhookRow } from '../db/webhooks.ts';
+import { scanDetailPath } from '../domain/endpoints.ts';
+import type { WebhookEvent } from '../domain/vocabulary.ts';
+
+// The objects of SPEC.md built from stored rows, one function per object: the API, webhook payloads
+// and the admin CLI all show the same shape.
 
 /** The scan create object of SPEC 2.3 (the POST /scan response and the scan_completed data). */
 export function scanCreatedView(scan: ScanRow) {
@@ -9,31 +16,34 @@ export function scanCreatedView(scan: ScanRow) {
     site_id: scan.site_id,
     url: scan.url,
     score: scan.score,
-    grade: scan.grade as Grade,
+    grade: scan.grade,
     counts: { critical: scan.critical_count, high: scan.high_count, medium: scan.medium_count, low: scan.low_count },
     findings_count: scan.findings_count,
     scanned_at: scan.scanned_at,
-    detail_url: `/api/agent/scans/${scan.id}`,
+    detail_url: scanDetailPath(scan.id),
   };
 }
 
 /** The stored JSON list of checks that could not run. */
 export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): CheckName[] {
-  return JSON.parse(scan.failed_checks) as CheckName[];
+  return JSON.parse(scan.failed_checks);
 }
 
-/** The finding object of SPEC 2.4 (webhook data for finding_new and finding_resolved). */
-export function findingView(row: FindingRecord, site: { name: string; url: string }) {
+/** A finding row with the site it belongs to. */
+export type FindingViewRow = Omit<FindingRecord, 'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at'> & { site_name: string; site_url: string };
+
+/** The finding object of SPEC 2.4 (list items, scan detail, finding_new and finding_resolved data). */
+export function findingView(row: FindingViewRow) {
   return {
     id: row.id,
     scan_id: row.scan_id,
     site_id: row.site_id,
-    site_name: site.name,
-    site_url: site.url,
+    site_name: row.site_name,
+    site_url: row.site_url,
     finding_type: row.finding_type,
-    category: row.category as Category,
-    severity: row.severity as Severity,
-    status: row.status as FindingStatus,
+    category: row.category,
+    severity: row.severity,
+    status: row.status,
     title: row.title,
     description: row.description,
     impact: row.impact,
@@ -42,6 +52,48 @@ export function findingView(row: FindingRecord, site: { name: string; url: strin
     actual_value: row.actual_value,
     expected_value: row.expected_value,
     reference_url: row.reference_url,
+    created_at: row.created_at,
+  };
+}
+
+/** A site as agents see it: its own fields and its latest scan in one object. */
+export function siteView(row: SiteWithLatestScan) {
+  const { latest_scan_id: id, latest_score: score, latest_grade: grade, latest_scanned_at: scannedAt } = row;
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    detected_platform: row.detected_platform,
+    created_at: row.created_at,
+    latest_scan: id === null || score === null || grade === null || scannedAt === null ? null : { id, score, grade, scanned_at: scannedAt },
+  };
+}
+
+/** The suggestion list item of SPEC 2.5: optional fields appear only when they have a value. */
+export function suggestionListItem(row: SuggestionRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    description: row.description,
+    ...(row.file_path === null ? {} : { file_path: row.file_path }),
+    status: row.status,
+    ...(row.review_notes === null ? {} : { review_notes: row.review_notes }),
+    ...(row.reviewed_at === null ? {} : { reviewed_at: row.reviewed_at }),
+    created_at: row.created_at,
+  };
+}
+
+/** A webhook as the API and the operators see it: never the secret. */
+export function webhookView(row: WebhookRow) {
+  const events: WebhookEvent[] = JSON.parse(row.events);
+  return {
+    id: row.id,
+    url: row.url,
+    events,
+    enabled: row.enabled === 1,
+    last_triggered_at: row.last_triggered_at,
+    failure_count: row.failure_count,
     created_at: row.created_at,
   };
 }

@@ -1,61 +1,75 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { refusalReason, bareHost } from '../scanner/address-policy.ts';
 import type { DB } from '../db/database.ts';
-import { allWebhookSecrets, countWebhooks, insertWebhook, updateWebhookSecret, type WebhookRow } from '../db/webhooks.ts';
-import { badRequest } from '../domain/errors.ts';
-import type { SecretBox } from './secrets.ts';
-import { TRPCError } from '@trpc/server';
+import { allWebhookSecrets, countWebhooks, deleteWebhook as deleteWebhookRow, insertWebhook, listWebhooks as listWebhookRows, updateWebhookSecret } from '../db/webhooks.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
+import { bareHost, refusalReason } from '../scanner/address-policy.ts';
+import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
+import type { ServiceDeps } from './deps.ts';
+import { assertFeatureEnabled } from './feature-flags.ts';
+import { secretBoxFor, type SecretBox } from './secrets.ts';
+import { webhookView } from './views.ts';
 
 function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
+
+const RECEIVER_PROBLEMS: Record<WebUrlProblem, string> = {
+  unparsable: 'url: ongeldige URL.',
+  scheme: 'url: een webhook-URL moet met https:// beginnen.',
+  credentials: 'url: inloggegevens in de URL zijn niet toegestaan.',
+};
 
 /**
  * A receiver URL must be https and must not name a local or internal host literally. No DNS look-up
  * happens here: the delivery applies the connect-time guard to the resolved address.
  */
 function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badRequest('url: ongeldige URL.');
-  }
-  if (url.protocol !== 'https:') throw badRequest('url: een webhook-URL moet met https:// beginnen.');
-  if (url.username || url.password) throw badRequest('url: inloggegevens in de URL zijn niet toegestaan.');
+  const { url, problem } = parseWebUrl(raw, ['https:']);
+  if (problem) throw new Invalid(RECEIVER_PROBLEMS[problem]);
   // "localhost." is localhost: the trailing dot of a fully qualified name changes nothing.
   const host = bareHost(url.hostname).toLowerCase().replace(/\.+$/, '');
   if (!allowPrivateTargets && (host === 'localhost' || host.endsWith('.localhost'))) {
-    throw badRequest('url: localhost is niet toegestaan als webhook-ontvanger.');
+    throw new Invalid('url: localhost is niet toegestaan als webhook-ontvanger.');
   }
   if (net.isIP(host)) {
     const reason = refusalReason(host, { allowPrivateTargets });
-    if (reason) throw badRequest(`url: ${host} is een ${reason} en niet toegestaan als webhook-ontvanger.`);
+    if (reason) throw new Invalid(`url: ${host} is een ${reason} en niet toegestaan als webhook-ontvanger.`);
   }
   return url.href;
 }
 
-export interface WebhookDeps {
-  db: DB;
-  allowPrivateTargets: boolean;
-  maxPerTenant: number;
-  secrets: SecretBox;
-}
-
 /**
  * Registers a receiver of the tenant: URL checked, events de-duplicated, secret generated when absent
- * and stored encrypted. Returns the row and the plain secret, which is shown this once.
+ * and stored encrypted. The plain secret is returned this once.
  */
-export async function registerWebhook(deps: WebhookDeps, tenantId: string, input: { url: string; events: WebhookEvent[]; secret?: string }): Promise<{ row: WebhookRow; secret: string }> {
-  const url = validateReceiverUrl(input.url, deps.allowPrivateTargets);
-  if ((await countWebhooks(deps.db, tenantId)) >= deps.maxPerTenant) {
-    throw new TRPCError({ code: 'CONFLICT', message: `Maximaal ${deps.maxPerTenant} webhooks per account: verwijder eerst een webhook die u niet meer gebruikt.` });
+export async function registerWebhook(deps: ServiceDeps, actor: Actor, input: { url: string; events: WebhookEvent[]; secret?: string }) {
+  assertPermission(actor, 'write_config');
+  await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
+  const { config, db } = deps;
+  const url = validateReceiverUrl(input.url, config.SCANNER_ALLOW_PRIVATE_TARGETS);
+  if ((await countWebhooks(db, actor.tenantId)) >= config.MAX_WEBHOOKS_PER_TENANT) {
+    throw new Conflict(`Maximaal ${config.MAX_WEBHOOKS_PER_TENANT} webhooks per account: verwijder eerst een webhook die u niet meer gebruikt.`);
   }
   const secret = input.secret ?? generateWebhookSecret();
-  const row = await insertWebhook(deps.db, tenantId, url, [...new Set(input.events)], deps.secrets.encrypt(secret));
-  return { row, secret };
+  const row = await insertWebhook(db, actor.tenantId, url, [...new Set(input.events)], secretBoxFor(config).encrypt(secret));
+  const { last_triggered_at: _triggered, failure_count: _failures, ...created } = webhookView(row);
+  return { ...created, secret };
+}
+
+export async function listWebhooks(deps: ServiceDeps, actor: Actor) {
+  assertPermission(actor, 'read_config');
+  await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
+  return (await listWebhookRows(deps.db, actor.tenantId)).map(webhookView);
+}
+
+/** Deletes one of the tenant's webhooks; another tenant's is not found. */
+export async function deleteWebhook(deps: ServiceDeps, actor: Actor, webhookId: string): Promise<void> {
+  assertPermission(actor, 'write_config');
+  await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
+  if (!(await deleteWebhookRow(deps.db, actor.tenantId, webhookId))) throw new NotFound('Webhook');
 }
 
 /** Re-encrypts every secret not yet under the current key (a rotation, or rows stored in plain text before). */
@@ -67,17 +81,4 @@ export async function reencryptWebhookSecrets(db: DB, secrets: SecretBox): Promi
     changed += 1;
   }
   return changed;
-}
-
-/** A webhook as the API and the operators see it: never the secret. */
-export function webhookView(row: WebhookRow) {
-  return {
-    id: row.id,
-    url: row.url,
-    events: JSON.parse(row.events) as WebhookEvent[],
-    enabled: row.enabled === 1,
-    last_triggered_at: row.last_triggered_at,
-    failure_count: row.failure_count,
-    created_at: row.created_at,
-  };
 }

@@ -8,8 +8,8 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { recordScan } from '../db/scans.ts';
 import { insertSuggestion } from '../db/suggestions.ts';
 import { insertWebhook } from '../db/webhooks.ts';
-import { toFinding } from '../scanner/catalog/index.ts';
-import { authenticate } from '../services/auth.ts';
+import { toFinding } from '../scanner/findings.ts';
+import { authenticateKey } from '../services/auth.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 
 const run = promisify(execFile);
@@ -53,7 +53,7 @@ describe('admin CLI', () => {
 
     const db = await openMigratedDatabase(DATABASE_PATH);
     try {
-      expect(await authenticate(db, key.key)).toMatchObject({ keyId: key.key_id, tenantId: tenant.id, rateLimit: 250 });
+      expect(await authenticateKey(db, key.key)).toMatchObject({ actor: { kind: 'api_key', id: key.key_id }, tenantId: tenant.id, rateLimit: 250 });
       const stored = await db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
       expect(JSON.stringify(stored)).not.toContain(key.key);
     } finally {
@@ -108,7 +108,7 @@ describe('admin CLI', () => {
     let findingId: string;
     let webhookId: string;
     try {
-      suggestionId = (await insertSuggestion(db, tenant.id, key.key_id, { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' })).id;
+      suggestionId = (await insertSuggestion(db, tenant.id, { kind: 'api_key', id: key.key_id }, { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' })).id;
       const finding = toFinding({ type: 'hsts_missing', endpoint: 'https://beheer.example/', actual_value: null });
       const result = { url: 'https://beheer.example/', score: 92, grade: 'uitstekend' as const, ssl_score: 92, headers_score: 100, endpoints_score: 100, detected_platform: null, scanned_at: new Date().toISOString(), findings: [finding], failed_checks: [], requests_made: 1 };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result));

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
-import { listFindings } from '../db/findings.ts';
+import { listFindings, type FindingFilters } from '../db/findings.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { countScans, listScans } from '../db/scans.ts';
-import { CATALOG } from '../scanner/catalog/index.ts';
+import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
-import { GRADES } from '../domain/vocabulary.ts';
+import { FINDING_STATUSES, GRADES } from '../domain/vocabulary.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scanner-lists-'));
 let db: DB;
 let tenantId: string;
 let sites: string[];
-const STATUSES = ['OPEN', 'IN_PROGRESS', 'RESOLVED', 'ACCEPTED_RISK'];
+const STATUSES = FINDING_STATUSES;
 const DAY = 86_400_000;
 const base = Date.parse('2026-03-01T00:00:00.000Z');
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
       tenant_id: tenantId,
       site_id: sites[i % 3]!,
       scan_id: scans[0]!.id,
-      finding_type: `type_${i}`,
+      finding_type: FINDING_TYPES[i % FINDING_TYPES.length]!,
       category: entry.category,
       severity,
       severity_rank: SEVERITIES.indexOf(severity),
@@ -80,7 +80,7 @@ afterAll(async () => {
 
 describe('finding list pages', () => {
   it('returns, at every offset and with filters, exactly the rows of the full ordered list', async () => {
-    for (const filters of [{}, { status: 'OPEN' }, { siteId: undefined as string | undefined, category: 'SECURITY_HEADER' }, { search: 'ontbreekt' }]) {
+    for (const filters of [{}, { status: 'OPEN' }, { siteId: undefined, category: 'SECURITY_HEADER' }, { search: 'ontbreekt' }] satisfies FindingFilters[]) {
       const all = (await listFindings(db, tenantId, filters, { limit: 500, offset: 0 })).rows.map((r) => r.id);
       const ranks = (await listFindings(db, tenantId, filters, { limit: 500, offset: 0 })).rows.map((r) => SEVERITIES.indexOf(r.severity as never));
       expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
@@ -105,7 +105,7 @@ describe('scan counts', () => {
   it('equal a row-by-row count for every combination of site, grade, since and until', async () => {
     const moments = [undefined, '2026-03-01T00:00:00.000Z', '2026-03-03T07:30:00.000Z', '2026-03-03T19:00:00.000Z', '2026-03-06T00:00:00.000Z', '2026-03-09T23:59:59.999Z', '2026-04-01T00:00:00.000Z'];
     for (const siteId of [undefined, sites[1]]) {
-      for (const grade of [undefined, 'goed']) {
+      for (const grade of [undefined, 'goed'] as const) {
         for (const since of moments) {
           for (const until of moments) {
             const filters = { siteId, grade, since, until };

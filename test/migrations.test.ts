@@ -33,4 +33,25 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it('keeps every suggestion, with its key as submitter, when upgrading to 0008', async () => {
+    const db = openDatabase(join(dir, 'suggestions.db'));
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('0007_scan_failed_checks');
+      const now = new Date().toISOString();
+      const plan = await db.selectFrom('plans').select('id').where('tier', '=', 'pro').executeTakeFirstOrThrow();
+      await sql`INSERT INTO tenants VALUES ('t1', 'T', ${plan.id}, NULL, ${now})`.execute(db);
+      await sql`INSERT INTO users VALUES ('u1', 't1', 'a@b.nl', NULL, ${now})`.execute(db);
+      await sql`INSERT INTO api_keys VALUES ('k1', 't1', 'u1', 'agent', 'hash', 'sak_x', '[]', 100, ${now}, NULL, NULL)`.execute(db);
+      await sql`INSERT INTO suggestions VALUES ('g1', 't1', 'k1', 'code_fix', 'Titel', 'Beschrijving', '--- a', 'a.conf', '{"a":1}', 'approved', 'Goed', ${now}, ${now})`.execute(db);
+      await migrate(db);
+      const row = await db.selectFrom('suggestions').selectAll().executeTakeFirstOrThrow();
+      expect(row).toEqual({
+        id: 'g1', tenant_id: 't1', submitted_by_kind: 'api_key', submitted_by_id: 'k1', type: 'code_fix', title: 'Titel', description: 'Beschrijving',
+        diff: '--- a', file_path: 'a.conf', metadata: '{"a":1}', status: 'approved', review_notes: 'Goed', reviewed_at: now, created_at: now,
+      });
+    } finally {
+      await db.destroy();
+    }
+  });
 });

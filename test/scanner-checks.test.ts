@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, CHECKS, contextFor } from '../scanner/analyze.ts';
-import { CATALOG } from '../scanner/catalog/index.ts';
+import { CATALOG, FINDING_TYPES, type FindingType } from '../scanner/catalog/index.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import type { ExposureType } from '../scanner/exposure-rules.ts';
 import { evidence, type EvidenceOverrides } from './support/evidence.ts';
@@ -14,7 +14,7 @@ const ENV_FILE = 'APP_KEY=base64:abc\nDB_PASSWORD=hunter2\n';
 const HTML_404 = '<!doctype html><html><body>APP_KEY=x\nDB_PASSWORD=y</body></html>';
 
 // [finding type, evidence that must raise it, evidence of the same shape that must not]
-const CASES: Array<[string, EvidenceOverrides, EvidenceOverrides]> = [
+const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
   ['https_unavailable', { https: false, tls: { protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': false, 'TLSv1.3': false } } }, {}],
   ['tls_certificate_expired', { certificate: { validTo: new Date(now.getTime() - DAY).toISOString(), chainError: 'CERT_HAS_EXPIRED' } }, {}],
   ['tls_certificate_not_yet_valid', { certificate: { validFrom: new Date(now.getTime() + DAY).toISOString() } }, {}],
@@ -171,8 +171,8 @@ describe('finding catalog', () => {
 
   it('covers every finding type a check can report', () => {
     const reported = new Set(CASES.map(([type]) => type));
-    const untested = Object.keys(CATALOG).filter((type) => !reported.has(type));
+    const untested = FINDING_TYPES.filter((type) => !reported.has(type));
     // Exposure rules share one confirmation path; the network tests cover the rest of them.
-    expect(untested.every((type) => CATALOG[type]!.category === 'EXPOSED_ENDPOINT')).toBe(true);
+    expect(untested.every((type) => CATALOG[type].category === 'EXPOSED_ENDPOINT')).toBe(true);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, toFinding } from '../scanner/catalog/index.ts';
+import { FINDING_TYPES, type FindingType } from '../scanner/catalog/index.ts';
+import { toFinding } from '../scanner/findings.ts';
 import { computeScores, gradeFor } from '../scanner/scoring.ts';
 import type { ScanFinding } from '../scanner/types.ts';
 
-const TYPES = Object.keys(CATALOG);
-const finding = (type: string, i = 0): ScanFinding => toFinding({ type, endpoint: `https://example.nl/${i}`, actual_value: null });
+const TYPES = FINDING_TYPES;
+const finding = (type: FindingType, i = 0): ScanFinding => toFinding({ type, endpoint: `https://example.nl/${i}`, actual_value: null });
 
 /** Deterministic pseudo-random generator so failures reproduce. */
 function lcg(seed: number) {

@@ -1,3 +1,4 @@
+import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +81,7 @@ describe('event delivery', () => {
 
   it('sends no finding_new for a rescan that sees the same issues', async () => {
     // The outbox is written in the scan's transaction, so once the scan answered it is final.
-    const queued = async (type: string) =>
+    const queued = async (type: WebhookEvent) =>
       Number((await api.db.selectFrom('webhook_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.tenantId).where('event_type', '=', type).executeTakeFirstOrThrow()).n);
     const [findingsBefore, scansBefore] = [await queued('finding_new'), await queued('scan_completed')];
     await scan(tenant);

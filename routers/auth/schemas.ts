@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_PATHS } from '../../domain/endpoints.ts';
 import { PERMISSIONS } from '../../domain/vocabulary.ts';
 import { Count, Uuid } from '../common.ts';
 
@@ -6,15 +7,16 @@ export const AuthInput = z.object({
   api_key: z.string().meta({ description: 'De volledige API-sleutel', example: 'sak_…' }),
 });
 
+/** The endpoints SPEC 2.1 lists in the auth answer, from the one table of paths. */
 export const ENDPOINTS = {
-  scans: '/api/agent/scans',
-  scan_trigger: '/api/agent/scan',
-  findings: '/api/agent/findings',
-  suggestions: '/api/agent/suggestions',
-  docs: '/api/agent/docs',
-  config: '/api/agent/config',
-  webhooks: '/api/agent/webhooks',
-  sites: '/api/agent/sites',
+  scans: API_PATHS.scans,
+  scan_trigger: API_PATHS.scan_trigger,
+  findings: API_PATHS.findings,
+  suggestions: API_PATHS.suggestions,
+  docs: API_PATHS.docs,
+  config: API_PATHS.config,
+  webhooks: API_PATHS.webhooks,
+  sites: API_PATHS.sites,
 } as const;
 
 export const AuthOutput = z.object({

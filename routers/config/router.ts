@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../domain/endpoints.ts';
 import { platformConfiguration } from '../../services/platform-config.ts';
 import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
@@ -7,9 +8,9 @@ export const configRouter = router({
   get: protectedProcedure
     .meta({
       permission: 'read_config',
-      openapi: { method: 'GET', path: '/api/agent/config', tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
+      openapi: { method: 'GET', path: API_PATHS.config, tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
     })
     .input(NoInput)
     .output(ConfigOutput)
-    .query(({ ctx }) => platformConfiguration(ctx.db)),
+    .query(({ ctx }) => platformConfiguration(ctx, ctx.actor)),
 });

@@ -1,6 +1,6 @@
-import type { z } from 'zod';
-import { listFindings } from '../../db/findings.ts';
-import { pagination, PROTECTED_ERRORS } from '../common.ts';
+import { API_PATHS } from '../../domain/endpoints.ts';
+import { searchFindings } from '../../services/findings.ts';
+import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { FindingListInput, FindingListOutput } from './schemas.ts';
 
@@ -8,17 +8,11 @@ export const findingsRouter = router({
   list: protectedProcedure
     .meta({
       permission: 'read_findings',
-      openapi: { method: 'GET', path: '/api/agent/findings', tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
+      openapi: { method: 'GET', path: API_PATHS.findings, tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
     })
     .input(FindingListInput)
     .output(FindingListOutput)
-    .query(async ({ ctx, input }) => {
-      const { rows, summary, total } = await listFindings(
-        ctx.db,
-        ctx.principal.tenantId,
-        { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search },
-        input,
-      );
-      return { findings: rows as z.infer<typeof FindingListOutput>['findings'], summary, pagination: pagination(total, input.limit, input.offset) };
-    }),
+    .query(({ ctx, input }) =>
+      searchFindings(ctx, ctx.actor, { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search }, input),
+    ),
 });

@@ -1,7 +1,6 @@
-import { findSiteWithLatestScan, listSites } from '../../db/sites.ts';
-import { notFound } from '../../domain/errors.ts';
-import { siteView } from '../../services/sites.ts';
-import { pagination, PROTECTED_ERRORS } from '../common.ts';
+import { API_PATHS } from '../../domain/endpoints.ts';
+import { getSite, listSites } from '../../services/sites.ts';
+import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { Site, SiteGetInput, SiteListInput, SiteListOutput } from './schemas.ts';
 
@@ -9,26 +8,18 @@ export const sitesRouter = router({
   list: protectedProcedure
     .meta({
       permission: 'read_scans',
-      openapi: { method: 'GET', path: '/api/agent/sites', tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
+      openapi: { method: 'GET', path: API_PATHS.sites, tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
     })
     .input(SiteListInput)
     .output(SiteListOutput)
-    .query(async ({ ctx, input }) => {
-      const { rows, total } = await listSites(ctx.db, ctx.principal.tenantId, { platform: input.platform }, input);
-      return { sites: rows.map(siteView), pagination: pagination(total, input.limit, input.offset) };
-    }),
+    .query(({ ctx, input }) => listSites(ctx, ctx.actor, { platform: input.platform }, input)),
 
   get: protectedProcedure
     .meta({
       permission: 'read_scans',
-      openapi: { method: 'GET', path: '/api/agent/sites/{site_id}', tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+      openapi: { method: 'GET', path: API_PATHS.site, tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
     .input(SiteGetInput)
     .output(Site)
-    .query(async ({ ctx, input }) => {
-      // Another tenant's site is as absent as a missing one: the query is scoped to the tenant.
-      const site = await findSiteWithLatestScan(ctx.db, ctx.principal.tenantId, input.site_id);
-      if (!site) throw notFound('Site');
-      return siteView(site);
-    }),
+    .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
 });

@@ -1,38 +1,29 @@
-import { insertSuggestion, listSuggestions } from '../../db/suggestions.ts';
-import { suggestionListItem } from '../../services/suggestions.ts';
-import { pagination, PROTECTED_ERRORS } from '../common.ts';
-import { featureProcedure, router } from '../trpc.ts';
+import { API_PATHS } from '../../domain/endpoints.ts';
+import { listSuggestions, submitSuggestion } from '../../services/suggestions.ts';
+import { PROTECTED_ERRORS } from '../common.ts';
+import { protectedProcedure, router } from '../trpc.ts';
 import { SuggestionCreated, SuggestionCreateInput, SuggestionListInput, SuggestionListOutput } from './schemas.ts';
 
-const suggestionsEnabled = featureProcedure('suggestions');
-
 export const suggestionsRouter = router({
-  create: suggestionsEnabled
+  create: protectedProcedure
     .meta({
       permission: 'suggest_fixes',
       successStatus: 201,
-      openapi: { method: 'POST', path: '/api/agent/suggestions', tags: ['suggestions'], summary: 'Verbetervoorstel indienen ter beoordeling', protect: true, errorResponses: PROTECTED_ERRORS },
+      openapi: { method: 'POST', path: API_PATHS.suggestions, tags: ['suggestions'], summary: 'Verbetervoorstel indienen ter beoordeling', protect: true, errorResponses: PROTECTED_ERRORS },
     })
     .input(SuggestionCreateInput)
     .output(SuggestionCreated)
-    .mutation(async ({ ctx, input }) => {
-      const row = await insertSuggestion(ctx.db, ctx.principal.tenantId, ctx.principal.keyId, input);
-      const { id, type, title, status, created_at } = suggestionListItem(row);
-      return {
-        suggestion: { id, type, title, status, created_at },
-        message: 'Voorstel ontvangen: het team beoordeelt het en de status is te volgen via GET /api/agent/suggestions.',
-      };
-    }),
+    .mutation(async ({ ctx, input }) => ({
+      suggestion: await submitSuggestion(ctx, ctx.actor, input),
+      message: `Voorstel ontvangen: het team beoordeelt het en de status is te volgen via GET ${API_PATHS.suggestions}.`,
+    })),
 
-  list: suggestionsEnabled
+  list: protectedProcedure
     .meta({
       permission: 'suggest_fixes',
-      openapi: { method: 'GET', path: '/api/agent/suggestions', tags: ['suggestions'], summary: 'Voorstellen met beoordelingsstatus weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
+      openapi: { method: 'GET', path: API_PATHS.suggestions, tags: ['suggestions'], summary: 'Voorstellen met beoordelingsstatus weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
     })
     .input(SuggestionListInput)
     .output(SuggestionListOutput)
-    .query(async ({ ctx, input }) => {
-      const { rows, total } = await listSuggestions(ctx.db, ctx.principal.tenantId, input.status, input);
-      return { suggestions: rows.map(suggestionListItem), pagination: pagination(total, input.limit, input.offset) };
-    }),
+    .query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input.status, input)),
 });

@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../types.ts';
+import type { CatalogEntry } from './entry.ts';
 import { REF } from './references.ts';
 
 type Entry = Omit<CatalogEntry, 'category'>;
@@ -19,7 +19,7 @@ const exposure = (severity: Entry['severity'], title: string, description: strin
 
 const ROTATE = 'Verwijder het bestand van de webserver, blokkeer de toegang in de serverconfiguratie en vervang alle geheimen die erin stonden.';
 
-export const EXPOSED_ENDPOINT_CATALOG: Record<string, Entry> = {
+export const EXPOSED_ENDPOINT_CATALOG = {
   exposed_git_config: exposure('CRITICAL', 'Git-repository openbaar (.git/config)', 'De map .git is via de website te downloaden.', 'Verwijder de map .git van de webserver of blokkeer alle paden die met /.git beginnen; controleer de historie op geheimen en vervang die.', REF.versionControl),
   exposed_git_head: exposure('CRITICAL', 'Git-repository openbaar (.git/HEAD)', 'Het bestand .git/HEAD is bereikbaar, wat betekent dat de hele repository met broncode en historie te reconstrueren is.', 'Verwijder de map .git van de webserver of blokkeer alle paden die met /.git beginnen.', REF.versionControl),
   exposed_git_index: exposure('HIGH', 'Git-index openbaar (.git/index)', 'De Git-index met de lijst van alle bestanden in de repository is te downloaden.', 'Verwijder de map .git van de webserver of blokkeer alle paden die met /.git beginnen.', REF.versionControl),
@@ -51,4 +51,4 @@ export const EXPOSED_ENDPOINT_CATALOG: Record<string, Entry> = {
   directory_listing: exposure('MEDIUM', 'Mapweergave (directory listing) staat aan', 'De webserver toont de inhoud van een map als lijst met bestanden.', 'Schakel directory listing uit (Options -Indexes in Apache, autoindex off in nginx).', REF.directoryListing, LEAK_IMPACT),
   exposed_source_map: exposure('LOW', 'Source map openbaar', 'Een JavaScript-source map met de oorspronkelijke broncode is te downloaden.', 'Publiceer source maps niet in productie, of alleen achter authenticatie.', REF.sourceMaps, LEAK_IMPACT),
   crossdomain_wildcard: exposure('LOW', 'crossdomain.xml staat elk domein toe', 'Het Flash/Silverlight-beleid crossdomain.xml staat toegang vanaf elk domein toe.', 'Verwijder crossdomain.xml of beperk het tot vertrouwde domeinen.', REF.misconfiguration, LEAK_IMPACT),
-};
+} satisfies Record<string, Entry>;

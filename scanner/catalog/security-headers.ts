@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../types.ts';
+import type { CatalogEntry } from './entry.ts';
 import { REF } from './references.ts';
 
 type Entry = Omit<CatalogEntry, 'category'>;
@@ -29,7 +29,7 @@ const cookie = (severity: Entry['severity'], title: string, description: string,
 
 const XSS_IMPACT = 'Bij een XSS-lek kan een aanvaller eigen scripts in de pagina uitvoeren en zo sessies, gegevens of acties van bezoekers overnemen.';
 
-export const SECURITY_HEADER_CATALOG: Record<string, Entry> = {
+export const SECURITY_HEADER_CATALOG = {
   csp_missing: {
     ...csp('MEDIUM', 'Content-Security-Policy ontbreekt', 'De pagina stuurt geen Content-Security-Policy mee.', XSS_IMPACT, `Stel een Content-Security-Policy in, bijvoorbeeld: ${CSP_GOOD}.`),
     reference_url: REF.csp,
@@ -406,4 +406,4 @@ export const SECURITY_HEADER_CATALOG: Record<string, Entry> = {
     expected_value: 'Header afwezig',
     reference_url: REF.fingerprint,
   },
-};
+} satisfies Record<string, Entry>;

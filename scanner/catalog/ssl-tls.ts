@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../types.ts';
+import type { CatalogEntry } from './entry.ts';
 import { REF } from './references.ts';
 
 type Entry = Omit<CatalogEntry, 'category'>;
@@ -23,7 +23,7 @@ const cipher = (severity: CatalogEntry['severity'], title: string, description: 
   reference_url: REF.serverSideTls,
 });
 
-export const SSL_TLS_CATALOG: Record<string, Entry> = {
+export const SSL_TLS_CATALOG = {
   https_unavailable: {
     severity: 'CRITICAL',
     title: 'Geen HTTPS beschikbaar',
@@ -220,4 +220,4 @@ export const SSL_TLS_CATALOG: Record<string, Entry> = {
     reference_url: REF.hsts,
     observatory: 'strict-transport-security',
   },
-};
+} satisfies Record<string, Entry>;

@@ -1,4 +1,5 @@
 import type { HtmlFacts } from '../html.ts';
+import type { FindingType } from '../catalog/index.ts';
 import type { Observation, ScanEvidence } from '../types.ts';
 
 /** Evidence plus what is derived from it once (parsed HTML) for the pure checks. */
@@ -9,6 +10,6 @@ export interface AnalysisContext {
 
 export type Check = (ctx: AnalysisContext) => Observation[];
 
-export function observe(type: string, endpoint: string, actual_value: string | null = null): Observation {
+export function observe(type: FindingType, endpoint: string, actual_value: string | null = null): Observation {
   return { type, endpoint, actual_value };
 }

@@ -1,3 +1,4 @@
+import type { FindingType } from '../catalog/index.ts';
 import { headerValues } from '../headers.ts';
 import { observe, type Check } from './context.ts';
 
@@ -33,12 +34,12 @@ export function parseSetCookie(header: string): ParsedCookie | null {
   return cookie;
 }
 
-function problems(cookie: ParsedCookie): string[] {
+function problems(cookie: ParsedCookie): FindingType[] {
   const lower = cookie.name.toLowerCase();
   const session = lower.includes('sess') || lower.includes('login');
   const antiCsrf = lower.includes('csrf');
   const sameSite = cookie.sameSite?.toLowerCase() ?? null;
-  const found: string[] = [];
+  const found: FindingType[] = [];
   if (sameSite !== null && !SAMESITE_VALUES.has(sameSite)) found.push('cookie_samesite_invalid');
   if (sameSite === 'none' && !cookie.secure) found.push('cookie_samesite_none_without_secure');
   if (!cookie.secure) found.push(session ? 'session_cookie_missing_secure' : 'cookie_missing_secure');
@@ -54,7 +55,7 @@ function problems(cookie: ParsedCookie): string[] {
 export const checkCookies: Check = (ctx) => {
   const page = ctx.evidence.page;
   if (!page) return [];
-  const byType = new Map<string, string[]>();
+  const byType = new Map<FindingType, string[]>();
   for (const header of headerValues(page.headers, 'set-cookie')) {
     const cookie = parseSetCookie(header);
     if (!cookie || IGNORED_COOKIES.has(cookie.name)) continue;

@@ -1,3 +1,4 @@
+import type { FindingType } from '../catalog/index.ts';
 import { headerValues } from '../headers.ts';
 import { observe, type Check } from './context.ts';
 
@@ -18,7 +19,7 @@ export function structuredFieldToken(value: string): string | null {
   return token;
 }
 
-function policyCheck(header: string, allowed: string[], missingType: string | null, invalidType: string, plain = false): Check {
+function policyCheck(header: string, allowed: string[], missingType: FindingType | null, invalidType: FindingType, plain = false): Check {
   return (ctx) => {
     const page = ctx.evidence.page;
     if (!page) return [];

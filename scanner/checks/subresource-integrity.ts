@@ -1,3 +1,4 @@
+import type { FindingType } from '../catalog/index.ts';
 import { getDomain } from 'tldts';
 import { firstHeader } from '../headers.ts';
 import { isHtmlContentType } from '../html.ts';
@@ -12,8 +13,8 @@ export const checkSubresourceIntegrity: Check = (ctx) => {
   const page = ctx.evidence.page;
   if (!page || !ctx.html || !isHtmlContentType(firstHeader(page.headers, 'content-type'))) return [];
   const pageSite = siteOf(new URL(page.url).hostname);
-  const byType = new Map<string, string[]>();
-  const add = (type: string, src: string) => byType.set(type, [...(byType.get(type) ?? []), src]);
+  const byType = new Map<FindingType, string[]>();
+  const add = (type: FindingType, src: string) => byType.set(type, [...(byType.get(type) ?? []), src]);
   for (const script of ctx.html.scripts) {
     if (script.src.startsWith('//')) {
       add('script_protocol_relative', script.src);

@@ -1,3 +1,4 @@
+import type { FindingType } from '../catalog/index.ts';
 import type { ChainCertificate, TlsEvidence } from '../types.ts';
 import type { WeakSuiteGroup } from '../cipher-suites.ts';
 import { observe, type Check } from './context.ts';
@@ -80,7 +81,7 @@ export const checkCertificateKeys: Check = (ctx) => {
   return found;
 };
 
-const WEAK_SUITE_FINDINGS: Record<WeakSuiteGroup, string> = {
+const WEAK_SUITE_FINDINGS: Record<WeakSuiteGroup, FindingType> = {
   null: 'tls_cipher_null',
   anonymous: 'tls_cipher_anonymous',
   export: 'tls_cipher_export',

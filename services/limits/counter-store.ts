@@ -1,5 +1,3 @@
-import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-
 /**
  * The one interface for short-window counters. In memory by default; a shared store (Redis,
  * PostgreSQL) implements the same two methods when several processes serve the API.
@@ -37,20 +35,4 @@ export class MemoryCounterStore implements CounterStore {
   close(): void {
     clearInterval(this.sweeper);
   }
-}
-
-/** Adapts a CounterStore to @fastify/rate-limit's store contract. */
-export function rateLimitStore(store: CounterStore): FastifyRateLimitStoreCtor {
-  return class {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-      store.increment(key, timeWindow).then(
-        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
-        (error: Error) => callback(error),
-      );
-    }
-
-    child() {
-      return this;
-    }
-  } as unknown as FastifyRateLimitStoreCtor;
 }

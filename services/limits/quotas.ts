@@ -1,7 +1,7 @@
 import type { DB } from '../../db/database.ts';
 import { incrementUsage, type UsageMetric } from '../../db/usage.ts';
-import type { Principal } from '../auth.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { QuotaExceeded } from '../../domain/errors.ts';
+import type { PlanLimits } from '../auth.ts';
 
 /** The calendar month (UTC) a moment falls in, as "YYYY-MM". */
 export function monthOf(moment: Date): string {
@@ -19,16 +19,15 @@ const QUOTA_NAMES: Record<UsageMetric, string> = {
   scans: 'scans per maand (max_scans_per_month)',
 };
 
-/** Counts units of a monthly plan quota; over the quota it throws 429 with Retry-After until the month turns. */
-export async function consumeQuota(db: DB, principal: Principal, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
-  const limit = metric === 'scans' ? principal.plan.maxScansPerMonth : principal.plan.maxApiCallsPerMonth;
-  const used = await incrementUsage(db, principal.tenantId, monthOf(now), metric, amount);
+/** Counts units of a tenant's monthly plan quota; over the quota it throws QuotaExceeded until the month turns. */
+export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
+  const limit = metric === 'scans' ? plan.maxScansPerMonth : plan.maxApiCallsPerMonth;
+  const used = await incrementUsage(db, tenantId, monthOf(now), metric, amount);
   if (used > limit) {
     const retryAfter = secondsUntilNextMonth(now);
-    throw new ApiError(
-      'TOO_MANY_REQUESTS',
-      `Quotum bereikt: het ${principal.plan.tier}-abonnement staat ${limit} ${QUOTA_NAMES[metric]} toe. Probeer het opnieuw over ${retryAfter} seconden, na de maandwissel (UTC), of upgrade het abonnement.`,
-      { 'retry-after': String(retryAfter) },
+    throw new QuotaExceeded(
+      `Quotum bereikt: het ${plan.tier}-abonnement staat ${limit} ${QUOTA_NAMES[metric]} toe. Probeer het opnieuw over ${retryAfter} seconden, na de maandwissel (UTC), of upgrade het abonnement.`,
+      retryAfter,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { TooManyRequests } from '../../domain/errors.ts';
 
 /** Seconds a refused client is told to wait: scans on loopback take a second, on the web up to a minute. */
 const RETRY_AFTER_SECONDS = 10;
@@ -16,12 +16,12 @@ export class ScanSlots {
     private readonly maxPerTenant: number,
   ) {}
 
-  /** Takes a slot for the tenant (or throws the 429 in its tRPC form); the returned function gives it back. */
+  /** Takes a slot for the tenant (or throws TooManyRequests); the returned function gives it back. */
   acquire(tenantId: string): () => void {
     const mine = this.perTenant.get(tenantId) ?? 0;
     if (mine >= this.maxPerTenant || this.running >= this.max) {
       const which = mine >= this.maxPerTenant ? `al ${this.maxPerTenant} scans voor dit account` : 'het maximale aantal scans tegelijk';
-      throw new ApiError('TOO_MANY_REQUESTS', `Er lopen ${which}: probeer het over ${RETRY_AFTER_SECONDS} seconden opnieuw.`, { 'retry-after': String(RETRY_AFTER_SECONDS) }).trpc;
+      throw new TooManyRequests(`Er lopen ${which}: probeer het over ${RETRY_AFTER_SECONDS} seconden opnieuw.`, RETRY_AFTER_SECONDS);
     }
     this.running += 1;
     this.perTenant.set(tenantId, mine + 1);

@@ -1,6 +1,5 @@
-import got from 'got';
-import { assertLiteralHostAllowed, guardedLookup } from '../../scanner/address-policy.ts';
 import { refusalIn } from '../../scanner/errors.ts';
+import { guardedAgents, guardedGot, type GuardedAgents } from '../../scanner/guarded-http.ts';
 import { signWebhook } from './signature.ts';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -17,6 +16,15 @@ export interface WebhookRequest {
   body: string;
 }
 
+const agents = new Map<boolean, GuardedAgents>();
+
+/** Kept-alive connections per address policy: deliveries to one receiver reuse them. */
+function agentsFor(allowPrivateTargets: boolean): GuardedAgents {
+  let found = agents.get(allowPrivateTargets);
+  if (!found) agents.set(allowPrivateTargets, (found = guardedAgents({ allowPrivateTargets }, { keepAlive: true })));
+  return found;
+}
+
 /**
  * One delivery attempt: POST the signed body, no redirects, a 15 s bound, and the scanner's
  * connect-time address guard on the resolved receiver address.
@@ -26,8 +34,7 @@ export async function sendWebhook(request: WebhookRequest, allowPrivateTargets: 
   try {
     const url = new URL(request.url);
     if (url.protocol !== 'https:') return { statusCode: null, error: 'alleen https-ontvangers' };
-    assertLiteralHostAllowed(url.hostname, { allowPrivateTargets });
-    const response = await got.post(url, {
+    const response = await guardedGot.post(url, {
       body: request.body,
       headers: {
         'content-type': 'application/json',
@@ -36,10 +43,7 @@ export async function sendWebhook(request: WebhookRequest, allowPrivateTargets: 
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signWebhook(request.secret, request.messageId, timestamp, request.body),
       },
-      dnsLookup: guardedLookup({ allowPrivateTargets }) as never,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
+      agent: agentsFor(allowPrivateTargets),
       timeout: { request: DELIVERY_TIMEOUT_MS },
     });
     return { statusCode: response.statusCode, error: null };

@@ -1,7 +1,7 @@
+import type { DB } from '../../db/database.ts';
+import type { Logger } from '../logger.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../secrets.ts';
-import type { FastifyBaseLogger } from 'fastify';
-import type { DB } from '../../db/database.ts';
 import { dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
 import { sendWebhook } from './sender.ts';
 
@@ -31,7 +31,7 @@ export class WebhookWorker {
   constructor(
     private readonly db: DB,
     private readonly options: WorkerOptions,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   start(): void {

@@ -7,6 +7,7 @@ import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../services/config.ts';
 import * as admin from '../../services/admin.ts';
+import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
 
 export interface TestApi {
@@ -28,6 +29,8 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
   const config = loadConfig({ DATABASE_PATH: dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...env });
   const db = await openMigratedDatabase(dbPath);
   const app = await buildApp({ db, config, logStream: options.logStream });
+  // The API and its workers in one process, as npm start runs them.
+  const workers = await startWorkers({ db, config }, app.log);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,
@@ -55,6 +58,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
     },
     async close() {
       await app.close();
+      await workers.stop();
       await db.destroy();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,17 @@
+/** The REST paths of SPEC.md, written once: procedures' meta, the auth answer and detail links use them. */
+export const API_PATHS = {
+  auth: '/api/agent/auth',
+  scans: '/api/agent/scans',
+  scan: '/api/agent/scans/{scan_id}',
+  scan_trigger: '/api/agent/scan',
+  findings: '/api/agent/findings',
+  suggestions: '/api/agent/suggestions',
+  docs: '/api/agent/docs',
+  config: '/api/agent/config',
+  webhooks: '/api/agent/webhooks',
+  sites: '/api/agent/sites',
+  site: '/api/agent/sites/{site_id}',
+} as const;
+
+/** The link to one scan (SPEC 2.3 `detail_url`). */
+export const scanDetailPath = (scanId: string) => API_PATHS.scan.replace('{scan_id}', scanId);

@@ -1,0 +1,61 @@
+import type { FindingStatus, FindingType } from './vocabulary.ts';
+
+/** A finding is the same finding when its type and endpoint are: one per site and place. */
+export interface FindingIdentity {
+  finding_type: FindingType;
+  endpoint: string;
+}
+
+export interface FindingDiff<Previous, Observed> {
+  /** Seen for the first time on the site. */
+  open: Observed[];
+  /** Seen again while open, in progress or accepted: status unchanged. */
+  keep: Array<{ previous: Previous; observed: Observed }>;
+  /** Seen again after being resolved: open once more. */
+  reopen: Array<{ previous: Previous; observed: Observed }>;
+  /** Open or in progress, on the host this scan covered, and no longer seen. */
+  resolve: Previous[];
+}
+
+const identity = (f: FindingIdentity) => `${f.finding_type}\n${f.endpoint}`;
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+};
+
+/** Statuses a rescan may resolve; an accepted risk stays accepted when it disappears. */
+const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(['OPEN', 'IN_PROGRESS']);
+
+/**
+ * The finding lifecycle of one scan, without I/O: what the observed findings do to the site's
+ * previous ones. A scan of one host (a subdomain override) resolves nothing on another host.
+ */
+export function diffFindings<Previous extends FindingIdentity & { status: FindingStatus }, Observed extends FindingIdentity>(
+  previous: readonly Previous[],
+  observed: readonly Observed[],
+  scannedHost: string,
+): FindingDiff<Previous, Observed> {
+  const known = new Map(previous.map((f) => [identity(f), f]));
+  const diff: FindingDiff<Previous, Observed> = { open: [], keep: [], reopen: [], resolve: [] };
+  const seen = new Set<string>();
+  for (const finding of observed) {
+    const key = identity(finding);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const before = known.get(key);
+    if (!before) diff.open.push(finding);
+    else if (before.status === 'RESOLVED') diff.reopen.push({ previous: before, observed: finding });
+    else diff.keep.push({ previous: before, observed: finding });
+  }
+  for (const [key, before] of known) {
+    if (!seen.has(key) && RESOLVABLE.has(before.status) && hostOf(before.endpoint) === scannedHost) diff.resolve.push(before);
+  }
+  return diff;
+}
+
+/** The host part of a scanned URL, as diffFindings compares it. */
+export const scannedHostOf = hostOf;

@@ -1,0 +1,15 @@
+import type { Category, ObservatoryTest, Severity } from '../vocabulary.ts';
+
+/** One finding type's fixed facts and Dutch texts. */
+export interface CatalogEntry {
+  category: Category;
+  severity: Severity;
+  title: string;
+  description: string;
+  impact: string;
+  remediation: string;
+  expected_value: string;
+  reference_url: string;
+  /** The Observatory test this finding is about, when there is one. */
+  observatory?: ObservatoryTest;
+}
