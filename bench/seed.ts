@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { DB } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
 import { uuidv7 } from '../db/ids.ts';
-import { CATALOG } from '../scanner/catalog/index.ts';
+import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
-import { GRADES } from '../domain/vocabulary.ts';
+import { GRADES, type FindingStatus } from '../domain/vocabulary.ts';
 
 export interface SeededTenant {
   tenantId: string;
@@ -13,12 +15,12 @@ export interface SeededTenant {
 }
 
 const BATCH = 1000;
-const STATUSES = ['OPEN', 'OPEN', 'OPEN', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'RESOLVED', 'ACCEPTED_RISK'];
+const STATUSES: FindingStatus[] = ['OPEN', 'OPEN', 'OPEN', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'RESOLVED', 'ACCEPTED_RISK'];
 const caps = { activePerUser: 1_000, activePerTenant: 1_000, createdPerUserPerDay: 1_000 };
 
-async function insertBatches<T>(db: DB, table: 'findings' | 'scans' | 'sites', rows: T[]): Promise<void> {
+async function insertBatches<T extends 'findings' | 'scans' | 'sites'>(db: DB, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
+    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH)).execute();
   });
 }
 
@@ -62,7 +64,7 @@ export async function extraKey(db: DB, userId: string): Promise<string> {
  */
 export async function seedFindings(db: DB, log: (line: string) => void): Promise<{ largest: SeededTenant; seconds: number }> {
   const started = performance.now();
-  const types = Object.entries(CATALOG);
+  const types = FINDING_TYPES.map((type) => [type, CATALOG[type]] as const);
   const textIds: number[] = [];
   for (const [, entry] of types) {
     const { title, description, impact, remediation, expected_value, reference_url } = entry;

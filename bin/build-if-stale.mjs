@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['server', 'routers', 'db', 'scanner', 'openapi', 'bin', 'client', 'bench/server.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const SOURCES = ['server', 'services', 'domain', 'routers', 'db', 'scanner', 'openapi', 'bin', 'client', 'bench/server.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const STAMP = 'dist/server/main.js';
 
 function newest(path) {

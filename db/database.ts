@@ -70,7 +70,7 @@ export function openDatabase(path: string, options: { log?: KyselyConfig['log'] 
   // the analysis limit bounds that work to a moment even on a database of millions of rows.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) as unknown as SQLite.Database }), log: options.log });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: options.log });
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -66,7 +66,7 @@ export function serverAccepts(host: string, port: number, suites: readonly numbe
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return resolve(false);
     let received = Buffer.alloc(0);
-    const socket = net.connect({ host, port, lookup: guardedLookup(options) as never });
+    const socket = net.connect({ host, port, lookup: guardedLookup(options) });
     const done = (accepted: boolean, error?: unknown) => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', abort);

@@ -237,4 +237,31 @@ describe('durability', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('lets an API-only instance (WORKERS=false) queue and a separate `npm run worker` process deliver', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scanner-worker-'));
+    const env = { ...FAST, DATABASE_PATH: join(dir, 'split.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const db = await openMigratedDatabase(env.DATABASE_PATH);
+    const tenant = await seedTenant(db, site.url);
+    await db.destroy();
+    const receiver = await startReceiver();
+    const server = await startServer({ ...env, WORKERS: 'false' });
+    let worker: ChildProcess | null = null;
+    try {
+      const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
+      const post = async (path: string, body: unknown) => (await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+      const hook = await post('/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] });
+      const created = await post('/api/agent/scan', { site_id: tenant.siteId });
+      // Ten poll intervals without a worker: nothing goes out.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toEqual([]);
+      worker = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const [message] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
+      expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({ type: 'scan_completed', data: { scan_id: created.scan_id } });
+    } finally {
+      worker?.kill('SIGTERM');
+      server.child.kill('SIGKILL');
+      await receiver.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SOURCE_FOLDERS = ['scanner', 'domain', 'db', 'services', 'routers', 'openapi', 'server', 'bin', 'client', 'bench', 'test'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' || name === 'data' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('architecture', () => {
+  it('has no import circle and no import against the layers (.dependency-cruiser.cjs)', () => {
+    const out = execFileSync('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...SOURCE_FOLDERS.slice(0, 9)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const { summary } = JSON.parse(out) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }>; totalCruised: number } };
+    expect(summary.totalCruised).toBeGreaterThan(100);
+    expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+  });
+
+  it('uses no double cast (as unknown as, as never) anywhere', () => {
+    const offenders = SOURCE_FOLDERS.flatMap(sourceFiles)
+      .filter((file) => file !== join('test', 'architecture.test.ts'))
+      .filter((file) => /\bas (unknown as|never)\b/.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
