@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SeverityCounts as SeverityCountsOf } from '../domain/vocabulary.ts';
 
 // C0 control characters and DEL make no sense in any text field and break what stores or searches
 // them (an FTS5 phrase ends at NUL); tab, CR and LF are allowed only where text spans lines.
@@ -45,7 +46,7 @@ export const Count = z.number().int().min(0);
 export const Score = z.number().int().min(0).max(100);
 
 /** Findings per severity, lowercase keys (SPEC 2.3 `counts`, 4.4 `summary`). */
-export const SeverityCounts = z.object({ critical: Count, high: Count, medium: Count, low: Count }).meta({ id: 'SeverityCounts' });
+export const SeverityCounts = z.object({ critical: Count, high: Count, medium: Count, low: Count }).meta({ id: 'SeverityCounts' }) satisfies z.ZodType<SeverityCountsOf>;
 
 export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { getDomain } from 'tldts';
 import type { AddressPolicy } from './address-policy.ts';
 import { decodeBody } from './charset.ts';
 import { InvalidTargetError, TargetUnreachableError } from './errors.ts';
@@ -7,6 +6,7 @@ import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } fro
 import { firstHeader } from './headers.ts';
 import { isHtmlContentType, parseHtml } from './html.ts';
 import { HttpClient } from './http-client.ts';
+import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, TlsEvidence } from './types.ts';
@@ -104,8 +104,6 @@ function sourceMapProbes(page: FetchedResponse, html: string | null): ExposurePr
     .slice(0, MAX_SOURCE_MAP_PROBES)
     .map((url) => ({ path: `${url.pathname}.map`, type: 'exposed_source_map' }));
 }
-
-const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
 
 /** The same host and port under another path or scheme, built with the URL API (IPv6 literals stay intact). */
 function sameHost(base: URL, protocol: 'http:' | 'https:', path = '/'): URL {

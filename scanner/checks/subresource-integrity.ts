@@ -1,12 +1,8 @@
 import type { FindingType } from '../catalog/index.ts';
-import { getDomain } from 'tldts';
 import { firstHeader } from '../headers.ts';
 import { isHtmlContentType } from '../html.ts';
+import { siteOf } from '../registrable-domain.ts';
 import { observe, type Check } from './context.ts';
-
-function siteOf(hostname: string): string {
-  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
-}
 
 /** External scripts (another registrable domain) should be loaded over https with an integrity hash. */
 export const checkSubresourceIntegrity: Check = (ctx) => {
