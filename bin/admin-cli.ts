@@ -18,6 +18,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   key list --user U
   site create --tenant T --name N --url URL
   site list --tenant T
+  site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
+  site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
   finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK
   flag set --key K [--enabled true|false] [--rollout N]
@@ -43,6 +45,8 @@ const OPTIONS = {
   key: { type: 'string' },
   enabled: { type: 'string' },
   rollout: { type: 'string' },
+  site: { type: 'string' },
+  every: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -71,6 +75,8 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
   'key revoke': (db, v) => admin.revokeKey(db, required(v, 'id')),
   'key list': (db, v) => admin.listKeys(db, required(v, 'user')),
   'site create': (db, v) => admin.createSite(db, required(v, 'tenant'), required(v, 'name'), required(v, 'url')),
+  'site schedule': (db, v, config) => admin.scheduleSite({ db, config }, required(v, 'site'), required(v, 'every')),
+  'site jobs': (db, v) => admin.scanJobsOfSite(db, required(v, 'site')),
   'suggestion review': (db, v) => admin.review(db, required(v, 'id'), required(v, 'status'), v.notes),
   'finding set-status': (db, v) => admin.setStatusOfFinding(db, required(v, 'id'), required(v, 'status')),
   'flag set': (db, v) => admin.setFlag(db, required(v, 'key'), v.enabled, v.rollout),

@@ -10,6 +10,7 @@ import * as scanListIndexes from './migrations/0005_scan_list_indexes.ts';
 import * as scanCounts from './migrations/0006_scan_counts.ts';
 import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
 import * as suggestionSubmitters from './migrations/0008_suggestion_submitters.ts';
+import * as monitoring from './migrations/0009_monitoring.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_scan_counts': scanCounts,
   '0007_scan_failed_checks': scanFailedChecks,
   '0008_suggestion_submitters': suggestionSubmitters,
+  '0009_monitoring': monitoring,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

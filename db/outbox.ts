@@ -63,6 +63,24 @@ export async function dueDeliveries(db: DB, now: string, limit: number, skip: st
   return query.orderBy('webhook_deliveries.next_attempt_at', 'asc').limit(limit).execute();
 }
 
+/**
+ * Claims chosen due deliveries for a worker by moving next_attempt_at to the end of its lease, as a
+ * compare-and-set: a delivery another worker claimed in the meantime is no longer due and is left
+ * out. A killed worker's deliveries are due again once the lease has expired.
+ */
+export async function claimDeliveries(db: DB, ids: string[], worker: string, now: string, leaseUntil: string): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: leaseUntil, claimed_by: worker })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .returning('id')
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export interface AttemptOutcome {
   deliveryId: string;
   webhookId: string;
@@ -101,6 +119,7 @@ export async function recordAttempt(db: DB, outcome: AttemptOutcome, disableAfte
         attempts: eb('attempts', '+', 1),
         status: outcome.succeeded ? 'delivered' : outcome.nextAttemptAt ? 'pending' : 'failed',
         next_attempt_at: outcome.nextAttemptAt ?? outcome.attemptedAt,
+        claimed_by: null,
       }))
       .where('id', '=', outcome.deliveryId)
       .execute();

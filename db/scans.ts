@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
-import { SEVERITIES, severityCounts, type Grade } from '../domain/vocabulary.ts';
+import { SEVERITIES, severityCounts, type Grade, type ScanTrigger } from '../domain/vocabulary.ts';
 import type { ScanFinding, ScanResult } from '../scanner/index.ts';
 import type { DB } from './database.ts';
 import { uuidv7 } from './ids.ts';
@@ -45,7 +45,7 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
  * Stores a scan and writes what diffFindings decided for the site's findings; call it inside a
  * transaction. Writes are batched: a rescan that sees the same issues costs a handful of statements.
  */
-export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult): Promise<RecordedScan> {
+export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult, trigger: ScanTrigger): Promise<RecordedScan> {
   const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {
     id: uuidv7(),
@@ -65,6 +65,7 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     low_count: counts.low,
     scanned_at: result.scanned_at,
     failed_checks: JSON.stringify(result.failed_checks),
+    trigger,
   };
   await trx.insertInto('scans').values(scan).execute();
 
@@ -174,6 +175,7 @@ const SCAN_LIST_COLUMNS = [
   'scans.low_count',
   'scans.scanned_at',
   'scans.failed_checks',
+  'scans.trigger',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ActorKind, Category, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
+import type { ActorKind, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.
@@ -13,6 +13,7 @@ export interface PlansTable {
   max_api_calls_per_month: number;
   max_scans_per_month: number;
   features: string;
+  min_scan_interval_hours: Generated<number>;
 }
 
 export interface FeatureFlagsTable {
@@ -59,6 +60,11 @@ export interface SitesTable {
   url: string;
   detected_platform: Platform | null;
   created_at: string;
+  /** Hours between scheduled scans; null when the schedule is off. */
+  scan_interval_hours: Generated<number | null>;
+  next_scan_at: Generated<string | null>;
+  /** Consecutive failed scheduled scans, for back-off and the scan_failed event. */
+  scan_failures: Generated<number>;
 }
 
 export interface ScansTable {
@@ -80,6 +86,7 @@ export interface ScansTable {
   scanned_at: string;
   /** JSON array of check names whose findings are missing from this scan; '[]' by default. */
   failed_checks: Generated<string>;
+  trigger: Generated<ScanTrigger>;
 }
 
 export interface FindingsTable {
@@ -179,8 +186,30 @@ export interface WebhookDeliveriesTable {
   /** failed: retries exhausted or webhook gone. */
   status: DeliveryStatus;
   attempts: number;
+  /** Also the lease: a worker claiming the delivery moves it forward, and clears it with the attempt. */
   next_attempt_at: string;
   created_at: string;
+  /** The worker holding the delivery's lease. */
+  claimed_by: Generated<string | null>;
+}
+
+/** One scheduled scan of a site; workers claim it with a lease by moving run_after forward. */
+export interface ScanJobsTable {
+  id: string;
+  tenant_id: string;
+  site_id: string;
+  status: ScanJobStatus;
+  /** When the schedule wanted the scan. */
+  due_at: string;
+  /** Not before this moment: the lease of the worker holding it, or the time of a retry. */
+  run_after: string;
+  claimed_by: string | null;
+  attempts: number;
+  /** Why it was skipped or failed. */
+  reason: string | null;
+  scan_id: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -231,4 +260,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   usage_counters: UsageCountersTable;
   scan_counts: ScanCountsTable;
+  scan_jobs: ScanJobsTable;
 }

@@ -12,6 +12,11 @@ export async function findSite(db: DB, tenantId: string, id: string) {
   return db.selectFrom('sites').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 }
 
+/** A site of any tenant, for operators. */
+export async function findSiteAnyTenant(db: DB, id: string) {
+  return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function countSites(db: DB, tenantId: string): Promise<number> {
   const row = await db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
   return Number(row.n);
@@ -25,7 +30,7 @@ export interface SiteFilters {
 function sitesWithLatestScan(db: DB, tenantId: string) {
   return db
     .selectFrom('sites')
-    .select(['sites.id', 'sites.name', 'sites.url', 'sites.detected_platform', 'sites.created_at'])
+    .select(['sites.id', 'sites.name', 'sites.url', 'sites.detected_platform', 'sites.created_at', 'sites.scan_interval_hours', 'sites.next_scan_at'])
     .select((eb) => {
       const latest = () =>
         eb

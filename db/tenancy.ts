@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from './database.ts';
+import type { Selectable } from 'kysely';
 import type { PlansTable } from './schema.ts';
 import type { PlanTier } from '../domain/vocabulary.ts';
 
 const now = () => new Date().toISOString();
 
-export async function planByTier(db: DB, tier: PlanTier): Promise<PlansTable | undefined> {
+export async function planByTier(db: DB, tier: PlanTier): Promise<Selectable<PlansTable> | undefined> {
   return db.selectFrom('plans').selectAll().where('tier', '=', tier).executeTakeFirst();
 }
 
-export async function planOfTenant(db: DB, tenantId: string): Promise<PlansTable> {
+export async function planOfTenant(db: DB, tenantId: string): Promise<Selectable<PlansTable>> {
   return db
     .selectFrom('plans')
     .innerJoin('tenants', 'tenants.plan_id', 'plans.id')

@@ -30,8 +30,19 @@ export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 /** Statuses a reviewer can set. */
 export const REVIEW_STATUSES = ['approved', 'rejected', 'applied'] as const;
 
-export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed'] as const;
+export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed', 'scan_failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** What started a scan: an agent's API call, the site's schedule, the dashboard or the scan CLI. */
+export const SCAN_TRIGGERS = ['api', 'schedule', 'dashboard', 'cli'] as const;
+export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
+
+/** A scheduled scan job: waiting or running (pending), or how it ended. */
+export const SCAN_JOB_STATUSES = ['pending', 'completed', 'skipped', 'failed'] as const;
+export type ScanJobStatus = (typeof SCAN_JOB_STATUSES)[number];
+
+/** Bounds of a site's scan interval in hours (SPEC: off, or every 1 to 168 hours). */
+export const SCAN_INTERVAL_HOURS = { min: 1, max: 168 } as const;
 
 /** Who a service call acts for (domain/actor.ts). */
 export const ACTOR_KINDS = ['api_key', 'user', 'system'] as const;

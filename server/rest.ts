@@ -26,7 +26,11 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
       config: { protect: meta.openapi.protect !== false },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const params = request.params as Record<string, string>;
-        const input = usesBody ? request.body : { ...(request.query as object), ...params };
+        // A body method with path parameters (PATCH /sites/{site_id}) gets both; a body that is not an
+        // object is passed on as is, so validation names it.
+        const body = request.body;
+        const bodyWithParams = Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...params } : body;
+        const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
         try {
           return reply.code(meta.successStatus ?? 200).send(await call(contextOf(request), input));
         } catch (error) {

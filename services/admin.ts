@@ -4,14 +4,19 @@ import { attemptsOfWebhook, enqueueEvents } from '../db/outbox.ts';
 import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../db/platform.ts';
-import { countSites, insertSite, listSites } from '../db/sites.ts';
+import { countSites, findSiteAnyTenant, insertSite, listSites } from '../db/sites.ts';
+import { jobsOfSite } from '../db/schedules.ts';
+import { systemActor } from '../domain/actor.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import { setScanSchedule } from './schedules.ts';
 import { findSuggestion, reviewSuggestion } from '../db/suggestions.ts';
 import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../db/tenancy.ts';
 import { generateApiKey } from './api-keys.ts';
 import { loadConfig, type Config } from './config.ts';
 import { findingView, siteView, suggestionListItem, webhookView } from './views.ts';
 import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
-import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, type Permission } from '../domain/vocabulary.ts';
+import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, SCAN_INTERVAL_HOURS, type Permission } from '../domain/vocabulary.ts';
 import { randomUUID } from 'node:crypto';
 
 /** An operator mistake: shown as is, exit code 1. */
@@ -222,3 +227,33 @@ export async function deliveriesOfWebhook(db: DB, webhookId: string) {
   if (!(await webhookExists(db, webhookId))) throw new AdminError(`webhook ${webhookId} not found`);
   return attemptsOfWebhook(db, webhookId);
 }
+
+/** "24h" as 24, "off" as null: the operator's way of writing a scan interval. */
+function parseEvery(every: string): number | null {
+  if (every === 'off') return null;
+  const match = /^(\d+)h$/.exec(every);
+  if (!match) throw new AdminError(`--every must be a number of hours such as 24h, or off (got "${every}")`);
+  return Number(match[1]);
+}
+
+/** Sets a site's scan schedule through the same service as the API, acting as the platform. */
+export async function scheduleSite(deps: ServiceDeps, siteId: string, every: string) {
+  const site = await findSiteAnyTenant(deps.db, siteId);
+  if (!site) throw new AdminError(`site ${siteId} not found`);
+  const hours = parseEvery(every);
+  if (hours !== null && (hours < SCAN_INTERVAL_HOURS.min || hours > SCAN_INTERVAL_HOURS.max)) {
+    throw new AdminError(`--every must be from ${SCAN_INTERVAL_HOURS.min}h to ${SCAN_INTERVAL_HOURS.max}h, or off`);
+  }
+  try {
+    return await setScanSchedule(deps, systemActor(site.tenant_id, 'admin-cli'), siteId, hours);
+  } catch (error) {
+    throw error instanceof DomainError ? new AdminError(error.message) : error;
+  }
+}
+
+/** The latest scheduled runs of a site, with why one was skipped or failed. */
+export async function scanJobsOfSite(db: DB, siteId: string) {
+  if (!(await findSiteAnyTenant(db, siteId))) throw new AdminError(`site ${siteId} not found`);
+  return jobsOfSite(db, siteId);
+}
+

@@ -35,6 +35,12 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(50),
+  /** How often a worker looks for due scheduled scans. */
+  SCHEDULER_POLL_INTERVAL: duration.prefault('30s'),
+  /** Scheduled scans one worker runs at once. */
+  SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  /** Consecutive failed scheduled scans of a site after which scan_failed is sent. */
+  SCAN_FAILURE_ALERT_AFTER: z.coerce.number().int().min(1).default(3),
   /** Whether `npm start` also runs the background workers; false for API-only instances. */
   WORKERS: booleanFlag.default(true),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),

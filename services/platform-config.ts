@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
 import { listFeatureFlags, listPlans, platformStats } from '../db/platform.ts';
-import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../domain/vocabulary.ts';
+import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
 
 /** The project's package.json, found from this module whether it runs from source or from dist/. */
 function packageJson(): { version: string } {
@@ -33,6 +33,6 @@ export async function platformConfiguration({ db }: ServiceDeps, actor: Actor) {
     plans: plans.map((p) => ({ ...p, features: JSON.parse(p.features) as string[] })),
     feature_flags: flags.map((f) => ({ ...f, enabled: f.enabled === 1 })),
     scanner: { categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...PLATFORMS] },
-    api: { version: API_VERSION, rate_limit_default: DEFAULT_RATE_LIMIT, permissions: [...PERMISSIONS] },
+    api: { version: API_VERSION, rate_limit_default: DEFAULT_RATE_LIMIT, permissions: [...PERMISSIONS], webhook_events: [...WEBHOOK_EVENTS], scan_triggers: [...SCAN_TRIGGERS] },
   };
 }

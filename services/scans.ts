@@ -5,6 +5,8 @@ import { findSite } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
+import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
+import type { DB } from '../db/database.ts';
 import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { scanSite, ScanError } from '../scanner/index.ts';
 import { nextTurn } from '../scanner/turns.ts';
@@ -20,6 +22,15 @@ export interface TriggerInput {
   site_id: string;
   url?: string;
 }
+
+export interface TriggerOptions {
+  /** What started the scan; by default what the actor is (a key: api, a user: dashboard, the system: schedule). */
+  trigger?: ScanTrigger;
+  /** Runs inside the transaction that stores the scan, so a job can finish atomically with it. */
+  withinTransaction?: (trx: DB, recorded: RecordedScan) => Promise<void>;
+}
+
+const TRIGGER_OF_ACTOR: Record<ActorKind, ScanTrigger> = { api_key: 'api', user: 'dashboard', system: 'schedule' };
 
 const OVERRIDE_PROBLEMS: Record<WebUrlProblem, string> = {
   unparsable: 'url: ongeldige URL.',
@@ -50,7 +61,7 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
  * Runs a scan of one of the tenant's sites and stores it with its findings and events. The same
  * function serves agents, the dashboard and scheduled scans: only the actor differs.
  */
-export async function triggerScan(deps: ServiceDeps, actor: Actor, input: TriggerInput): Promise<RecordedScan> {
+export async function triggerScan(deps: ServiceDeps, actor: Actor, input: TriggerInput, options: TriggerOptions = {}): Promise<RecordedScan> {
   assertPermission(actor, 'write_scans');
   const { db, config } = deps;
   const tenantId = actor.tenantId;
@@ -85,12 +96,13 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   await nextTurn();
   const withSite = (finding: RecordedScan['opened'][number]) => findingView({ ...finding, site_name: site.name, site_url: site.url });
   return db.transaction().execute(async (trx) => {
-    const recorded = await recordScan(trx, tenantId, site.id, result);
+    const recorded = await recordScan(trx, tenantId, site.id, result, options.trigger ?? TRIGGER_OF_ACTOR[actor.actor.kind]);
     await enqueueEvents(trx, tenantId, [
       { type: 'scan_completed', data: scanCreatedView(recorded.scan) },
       ...recorded.opened.map((finding) => ({ type: 'finding_new' as const, data: withSite(finding) })),
       ...recorded.resolved.map((finding) => ({ type: 'finding_resolved' as const, data: withSite(finding) })),
     ]);
+    await options.withinTransaction?.(trx, recorded);
     return recorded;
   });
 }

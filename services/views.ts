@@ -66,6 +66,8 @@ export function siteView(row: SiteWithLatestScan) {
     detected_platform: row.detected_platform,
     created_at: row.created_at,
     latest_scan: id === null || score === null || grade === null || scannedAt === null ? null : { id, score, grade, scanned_at: scannedAt },
+    scan_interval_hours: row.scan_interval_hours,
+    next_scan_at: row.next_scan_at,
   };
 }
 

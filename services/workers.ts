@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ServiceDeps } from './deps.ts';
+import { ScanScheduler } from './scheduler.ts';
 import type { Logger } from './logger.ts';
 import { secretBoxFor } from './secrets.ts';
 import { WebhookWorker } from './webhook-delivery/worker.ts';
@@ -9,8 +12,9 @@ export interface Workers {
 }
 
 /**
- * Starts the background work of one process: webhook delivery. The entry point runs it beside the
- * HTTP server (npm start) or alone (npm run worker); it needs nothing of HTTP.
+ * Starts the background work of one process: webhook delivery and scheduled scans. The entry point
+ * runs it beside the HTTP server (npm start) or alone (npm run worker); it needs nothing of HTTP.
+ * Any number of processes can run it against one database: jobs are claimed with leases.
  */
 export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Workers> {
   const { db, config } = deps;
@@ -19,9 +23,11 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
   // re-encrypted with the current key: upgrading and rotating need nothing more than a restart.
   const changed = await reencryptWebhookSecrets(db, secrets);
   if (changed > 0) log.info({ changed }, 'webhook secrets re-encrypted with the current key');
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const webhooks = new WebhookWorker(
     db,
     {
+      workerId,
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL,
       disableAfter: config.WEBHOOK_DISABLE_AFTER,
@@ -30,6 +36,19 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     },
     log,
   );
+  const scheduler = new ScanScheduler(
+    deps,
+    {
+      workerId,
+      pollIntervalMs: config.SCHEDULER_POLL_INTERVAL,
+      concurrency: config.SCHEDULER_CONCURRENCY,
+      failureAlertAfter: config.SCAN_FAILURE_ALERT_AFTER,
+      // A scan ends by its deadline; the lease outlasts it with room to store the result.
+      leaseMs: config.SCANNER_DEADLINE + 60_000,
+    },
+    log,
+  );
   webhooks.start();
-  return { stop: () => webhooks.stop() };
+  scheduler.start();
+  return { stop: async () => void (await Promise.all([webhooks.stop(), scheduler.stop()])) };
 }

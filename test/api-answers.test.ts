@@ -6,6 +6,8 @@ import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 // Every endpoint, REST and /trpc, success and error, answered in a fixed order and compared with the
 // answers recorded before the architecture redesign (test/data/api-answers.json): status, headers
 // and body must stay byte-identical once ids, times, ports and secrets are replaced by placeholders.
+// Scheduled scans (issue 13) added fields and the PATCH steps; the file was re-recorded then, with
+// a diff that only adds.
 
 let api: TestApi;
 let site: FixtureSite;
@@ -150,6 +152,11 @@ const STEPS: Step[] = [
   { name: 'trpc auth', method: 'POST', path: '/trpc/auth.validate', body: () => ({ api_key: 'sak_x' }) },
   { name: 'trpc unknown procedure', method: 'GET', path: '/trpc/nope.get', key: () => owner.key },
   { name: 'trpc rate limited', method: 'GET', path: '/trpc/sites.list', key: () => limited.key },
+  // Added with scheduled scans (issue 13): answers recorded then.
+  { name: 'site schedule', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: 24 }) },
+  { name: 'site schedule out of range', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: 169 }) },
+  { name: 'site schedule without permission', method: 'PATCH', path: () => `/api/agent/sites/${reader.siteId}`, key: () => reader.key, body: () => ({ scan_interval_hours: 24 }) },
+  { name: 'site schedule off', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: null }) },
 ];
 
 it('answers every endpoint exactly as before the redesign', async () => {

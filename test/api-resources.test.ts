@@ -3,7 +3,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import * as admin from '../services/admin.ts';
-import { CATEGORIES, GRADES, PERMISSIONS, PLATFORMS, SEVERITIES } from '../domain/vocabulary.ts';
+import { CATEGORIES, GRADES, PERMISSIONS, PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;
@@ -85,7 +85,8 @@ describe('GET /api/agent/config', () => {
     expect(body.feature_flags.map((f: { key: string }) => f.key).sort()).toEqual(['exposure_probes', 'suggestions', 'webhooks']);
     expect(body.feature_flags[0]).toEqual({ key: expect.any(String), description: expect.any(String), enabled: true, rollout_percentage: 100 });
     expect(body.scanner).toEqual({ categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...PLATFORMS] });
-    expect(body.api).toEqual({ version: expect.any(String), rate_limit_default: 100, permissions: [...PERMISSIONS] });
+    expect(body.api).toEqual({ version: expect.any(String), rate_limit_default: 100, permissions: [...PERMISSIONS], webhook_events: [...WEBHOOK_EVENTS], scan_triggers: [...SCAN_TRIGGERS] });
+    expect(body.plans.map((p: { min_scan_interval_hours: number }) => p.min_scan_interval_hours)).toEqual([24, 1, 1]);
     expect(JSON.stringify(body)).not.toMatch(/sak_|whsec_|key_hash|secret/);
   });
 });
@@ -154,6 +155,7 @@ describe('docs', () => {
         'POST /api/agent/auth', 'POST /api/agent/scan', 'GET /api/agent/scans', 'GET /api/agent/scans/{scan_id}', 'GET /api/agent/findings',
         'POST /api/agent/suggestions', 'GET /api/agent/suggestions', 'GET /api/agent/config', 'POST /api/agent/webhooks',
         'GET /api/agent/webhooks', 'DELETE /api/agent/webhooks', 'GET /api/agent/docs', 'GET /api/agent/sites', 'GET /api/agent/sites/{site_id}',
+        'PATCH /api/agent/sites/{site_id}',
       ].sort(),
     );
     expect(Object.keys(body.paths['/api/agent/scan'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '429']));

@@ -23,7 +23,7 @@ afterAll(async () => {
 const scan = (tenant: Tenant, body: Record<string, unknown> = { site_id: tenant.siteId }) => api.call('POST', '/api/agent/scan', { key: tenant.key, body });
 const LIST_ITEM_KEYS = [
   'id', 'site_id', 'site_name', 'site_url', 'score', 'grade', 'ssl_score', 'headers_score', 'endpoints_score', 'detected_platform',
-  'findings_count', 'critical_count', 'high_count', 'medium_count', 'low_count', 'scanned_at',
+  'findings_count', 'critical_count', 'high_count', 'medium_count', 'low_count', 'scanned_at', 'trigger',
 ].sort();
 const FINDING_KEYS = [
   'id', 'scan_id', 'site_id', 'site_name', 'site_url', 'finding_type', 'category', 'severity', 'status', 'title', 'description',

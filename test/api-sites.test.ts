@@ -19,7 +19,7 @@ afterAll(async () => {
   await api.close();
 });
 
-const SITE_KEYS = ['created_at', 'detected_platform', 'id', 'latest_scan', 'name', 'url'];
+const SITE_KEYS = ['created_at', 'detected_platform', 'id', 'latest_scan', 'name', 'next_scan_at', 'scan_interval_hours', 'url'];
 
 describe('GET /api/agent/sites', () => {
   it('lists the tenant\'s sites with their latest scan, which an agent then scans by id', async () => {

@@ -19,6 +19,7 @@ export const ConfigOutput = z.object({
       max_sites: Count,
       max_api_calls_per_month: Count,
       max_scans_per_month: Count,
+      min_scan_interval_hours: Count.min(1).meta({ description: 'Kortste interval van geplande scans dat het abonnement toestaat' }),
       features: z.array(z.string()),
     }),
   ),
@@ -29,5 +30,11 @@ export const ConfigOutput = z.object({
     grades: z.array(z.string()),
     supported_platforms: z.array(z.string()),
   }),
-  api: z.object({ version: z.string(), rate_limit_default: Count, permissions: z.array(z.string()) }),
+  api: z.object({
+    version: z.string(),
+    rate_limit_default: Count,
+    permissions: z.array(z.string()),
+    webhook_events: z.array(z.string()).meta({ description: 'Gebeurtenissen waarop een webhook zich kan abonneren' }),
+    scan_triggers: z.array(z.string()).meta({ description: 'Waarden van het veld trigger van een scan' }),
+  }),
 });

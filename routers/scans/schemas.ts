@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
-import { GRADES, PLATFORMS } from '../../domain/vocabulary.ts';
+import { GRADES, PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
 import { Count, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
@@ -51,6 +51,7 @@ export const ScanListItem = z.object({
   medium_count: Count,
   low_count: Count,
   scanned_at: Timestamp,
+  trigger: z.enum(SCAN_TRIGGERS).meta({ description: 'Wat de scan startte: api (een agent), schedule (het scanschema), dashboard of cli' }),
 }).meta({ id: 'ScanListItem' });
 
 export const ScanListOutput = z.object({ scans: z.array(ScanListItem), pagination: Pagination });

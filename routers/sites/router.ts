@@ -2,7 +2,8 @@ import { API_PATHS } from '../../domain/endpoints.ts';
 import { getSite, listSites } from '../../services/sites.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
-import { Site, SiteGetInput, SiteListInput, SiteListOutput } from './schemas.ts';
+import { setScanSchedule } from '../../services/schedules.ts';
+import { Site, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
 
 export const sitesRouter = router({
   list: protectedProcedure
@@ -22,4 +23,13 @@ export const sitesRouter = router({
     .input(SiteGetInput)
     .output(Site)
     .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
+
+  update: protectedProcedure
+    .meta({
+      permission: 'write_config',
+      openapi: { method: 'PATCH', path: API_PATHS.site, tags: ['sites'], summary: 'Scanschema van een site instellen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    })
+    .input(SiteUpdateInput)
+    .output(Site)
+    .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
 });

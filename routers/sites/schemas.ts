@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GRADES, PLATFORMS } from '../../domain/vocabulary.ts';
+import { GRADES, PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
 import { pageParams, Pagination, RequiredUuid, Score, Timestamp, Uuid } from '../common.ts';
 
 export const SiteListInput = z.object({
@@ -8,6 +8,8 @@ export const SiteListInput = z.object({
 }).prefault({});
 
 export const SiteGetInput = z.object({ site_id: RequiredUuid });
+
+const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 
 export const Site = z.object({
   id: Uuid,
@@ -19,6 +21,13 @@ export const Site = z.object({
     .object({ id: Uuid, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
     .nullable()
     .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
+  scan_interval_hours: ScanInterval.nullable().meta({ description: 'Uren tussen geplande scans; null als er geen schema is' }),
+  next_scan_at: Timestamp.nullable().meta({ description: 'Wanneer de volgende geplande scan op zijn vroegst loopt; null zonder schema' }),
 }).meta({ id: 'Site' });
+
+export const SiteUpdateInput = z.object({
+  site_id: RequiredUuid,
+  scan_interval_hours: ScanInterval.nullable().meta({ description: `Elke zoveel uur een geplande scan (${SCAN_INTERVAL_HOURS.min}-${SCAN_INTERVAL_HOURS.max}), of null om het schema uit te zetten` }),
+});
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });

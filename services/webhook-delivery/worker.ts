@@ -2,10 +2,15 @@ import type { DB } from '../../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../secrets.ts';
-import { dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
-import { sendWebhook } from './sender.ts';
+import { claimDeliveries, dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
+import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.ts';
+
+/** A claimed delivery stays with its worker this long: the attempt's bound with room to record it. */
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 45_000;
 
 export interface WorkerOptions {
+  /** This worker's name in delivery leases. */
+  workerId: string;
   retrySchedule: number[];
   pollIntervalMs: number;
   disableAfter: number;
@@ -58,14 +63,21 @@ export class WebhookWorker {
       const maxInFlight = this.options.maxInFlight ?? 32;
       const free = maxInFlight - this.inFlight.size;
       if (free > 0) {
-        const due = await dueDeliveries(this.db, new Date().toISOString(), free * 2, [...this.inFlight.keys()]);
+        const now = Date.now();
+        const due = await dueDeliveries(this.db, new Date(now).toISOString(), free * 2, [...this.inFlight.keys()]);
         const perWebhook = new Map<string, number>();
         for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
+        const chosen: DueDelivery[] = [];
         for (const delivery of due) {
-          if (this.inFlight.size >= maxInFlight) break;
+          if (this.inFlight.size + chosen.length >= maxInFlight) break;
           const busy = perWebhook.get(delivery.webhook_id) ?? 0;
           if (busy >= (this.options.maxPerWebhook ?? 2)) continue;
           perWebhook.set(delivery.webhook_id, busy + 1);
+          chosen.push(delivery);
+        }
+        // Only what this worker's claim won is delivered: several workers never send the same attempt.
+        const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + LEASE_MS).toISOString());
+        for (const delivery of chosen.filter((d) => claimed.has(d.id))) {
           this.inFlight.set(delivery.id, delivery.webhook_id);
           void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
         }

@@ -1,0 +1,134 @@
+import { enqueueEvents } from '../db/outbox.ts';
+import { claimScanJobs, dueSites, enqueueScanJob, finishScanJob, releaseScanJob, type ScanJob } from '../db/schedules.ts';
+import { findSite } from '../db/sites.ts';
+import { systemActor } from '../domain/actor.ts';
+import { NotFound, QuotaExceeded, TargetRefused, TooManyRequests } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import type { Logger } from './logger.ts';
+import { triggerScan } from './scans.ts';
+import { backOffSchedule, clearScheduleFailures, jitteredAfter, postponeToNextPeriod } from './schedules.ts';
+
+export interface SchedulerOptions {
+  /** This worker's name in job leases. */
+  workerId: string;
+  pollIntervalMs: number;
+  /** Scheduled scans this worker runs at once. */
+  concurrency: number;
+  /** Consecutive failures of a site's scheduled scans after which scan_failed is sent. */
+  failureAlertAfter: number;
+  /** How long a claimed job stays with this worker; longer than a scan's deadline. */
+  leaseMs: number;
+}
+
+/** The scan stored, but another worker's lease had taken the job over: roll the scan back. */
+class LeaseLost extends Error {}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Runs scheduled scans: turns due sites into jobs, claims jobs with a lease and runs each as an
+ * ordinary scan of the system actor (same findings lifecycle and webhooks, trigger "schedule").
+ * Any number of workers can run this against one database.
+ */
+export class ScanScheduler {
+  private readonly running = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly options: SchedulerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.ticking || this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.tick(), this.options.pollIntervalMs);
+  }
+
+  /** One round: enqueue what is due, claim what fits, start it. Scans finish on their own time. */
+  async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    try {
+      const now = Date.now();
+      for (const site of await dueSites(this.deps.db, iso(now), 100)) {
+        if (site.next_scan_at === null || site.scan_interval_hours === null) continue;
+        await enqueueScanJob(this.deps.db, { ...site, next_scan_at: site.next_scan_at }, iso(now), jitteredAfter(now, site.scan_interval_hours));
+      }
+      const free = this.options.concurrency - this.running.size;
+      if (free > 0) {
+        for (const job of await claimScanJobs(this.deps.db, this.options.workerId, iso(now), iso(now + this.options.leaseMs), free)) {
+          this.running.add(job.id);
+          void this.run(job).finally(() => this.running.delete(job.id));
+        }
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'scheduler round failed');
+    } finally {
+      this.ticking = false;
+      this.schedule();
+    }
+  }
+
+  private async run(job: ScanJob): Promise<void> {
+    const { db } = this.deps;
+    const worker = this.options.workerId;
+    const finish = (status: 'skipped' | 'failed', reason: string) => finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(Date.now()));
+    try {
+      await triggerScan(this.deps, systemActor(job.tenant_id, 'scheduler'), { site_id: job.site_id }, {
+        trigger: 'schedule',
+        // The job ends in the scan's own transaction: a scan is stored once, or not at all.
+        withinTransaction: async (trx, recorded) => {
+          if (!(await finishScanJob(trx, job.id, worker, { status: 'completed', reason: null, scanId: recorded.scan.id }, recorded.scan.scanned_at))) throw new LeaseLost();
+        },
+      });
+      await clearScheduleFailures(this.deps, job.site_id);
+    } catch (error) {
+      const now = Date.now();
+      if (error instanceof LeaseLost) {
+        this.log.warn({ job: job.id }, 'scheduled scan dropped: its lease went to another worker');
+      } else if (error instanceof QuotaExceeded) {
+        await finish('skipped', error.message);
+        await postponeToNextPeriod(this.deps, job.site_id, error.retryAfterSeconds, now);
+      } else if (error instanceof TooManyRequests) {
+        // No scan slot free right now: the same job runs again shortly.
+        await releaseScanJob(db, job.id, worker, iso(now + error.retryAfterSeconds * 1000));
+      } else if (error instanceof NotFound) {
+        await finish('failed', error.message);
+      } else {
+        const reason = error instanceof TargetRefused ? error.message : 'Interne fout tijdens de scan.';
+        if (!(error instanceof TargetRefused)) this.log.error({ err: error, job: job.id }, 'scheduled scan failed');
+        await finish('failed', reason);
+        await this.recordFailure(job, reason, now);
+      }
+    }
+  }
+
+  /** Backs the site's schedule off; at the configured streak of failures, tells the tenant (scan_failed). */
+  private async recordFailure(job: ScanJob, error: string, now: number): Promise<void> {
+    const site = await findSite(this.deps.db, job.tenant_id, job.site_id);
+    if (!site) return;
+    const failures = await backOffSchedule(this.deps, site, now);
+    if (failures !== this.options.failureAlertAfter) return;
+    const { next_scan_at } = (await findSite(this.deps.db, job.tenant_id, job.site_id)) ?? { next_scan_at: null };
+    await enqueueEvents(this.deps.db, job.tenant_id, [
+      {
+        type: 'scan_failed',
+        data: { site_id: site.id, site_name: site.name, site_url: site.url, error, consecutive_failures: failures, failed_at: iso(now), next_scan_at },
+      },
+    ]);
+  }
+}

@@ -1,0 +1,64 @@
+import { countScheduleFailure, moveNextScan, setSiteSchedule } from '../db/schedules.ts';
+import { findSite, findSiteWithLatestScan } from '../db/sites.ts';
+import { planOfTenant } from '../db/tenancy.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import { Invalid, NotFound } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import { siteView } from './views.ts';
+
+const HOUR = 3_600_000;
+
+/**
+ * A spread-out moment within the first part of an interval: sites scheduled together (a bulk
+ * change, a restart at midnight) do not all come due in the same second.
+ */
+export function jitteredAfter(from: number, intervalHours: number, random = Math.random): string {
+  const spread = Math.min(intervalHours * HOUR * 0.1, 15 * 60_000);
+  return new Date(from + intervalHours * HOUR + Math.floor(random() * spread)).toISOString();
+}
+
+/** The first scheduled scan: soon (within minutes), spread out, not a whole interval away. */
+function firstScanAt(now: number, intervalHours: number, random = Math.random): string {
+  return new Date(now + Math.floor(random() * Math.min(intervalHours * HOUR * 0.1, 5 * 60_000))).toISOString();
+}
+
+/**
+ * Sets a site's scan schedule (every `intervalHours`, or off with null). The plan may require a
+ * longer interval. Changing the schedule starts the failure count again.
+ */
+export async function setScanSchedule(deps: ServiceDeps, actor: Actor, siteId: string, intervalHours: number | null) {
+  assertPermission(actor, 'write_config');
+  const site = await findSite(deps.db, actor.tenantId, siteId);
+  if (!site) throw new NotFound('Site');
+  if (intervalHours !== null) {
+    const plan = await planOfTenant(deps.db, actor.tenantId);
+    if (intervalHours < plan.min_scan_interval_hours) {
+      throw new Invalid(`scan_interval_hours: het ${plan.tier}-abonnement staat minimaal elke ${plan.min_scan_interval_hours} uur een geplande scan toe.`);
+    }
+  }
+  const unchanged = intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
+  const nextScanAt = intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(Date.now(), intervalHours);
+  await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
+  return siteView((await findSiteWithLatestScan(deps.db, actor.tenantId, siteId))!);
+}
+
+/**
+ * After a failed scheduled scan: count it and back off, doubling the wait with each consecutive
+ * failure up to a week. Returns the number of consecutive failures.
+ */
+export async function backOffSchedule(deps: ServiceDeps, site: { id: string; scan_interval_hours: number | null }, now: number): Promise<number> {
+  const failures = await countScheduleFailure(deps.db, site.id, true);
+  const hours = Math.min((site.scan_interval_hours ?? 24) * 2 ** (failures - 1), 168);
+  await moveNextScan(deps.db, site.id, jitteredAfter(now, hours));
+  return failures;
+}
+
+/** After a scheduled scan that ran: consecutive failures start again at 0. */
+export async function clearScheduleFailures(deps: ServiceDeps, siteId: string): Promise<void> {
+  await countScheduleFailure(deps.db, siteId, false);
+}
+
+/** After a scan refused by the monthly quota: the next try is when the next period starts. */
+export async function postponeToNextPeriod(deps: ServiceDeps, siteId: string, retryAfterSeconds: number, now: number): Promise<void> {
+  await moveNextScan(deps.db, siteId, new Date(now + retryAfterSeconds * 1000).toISOString());
+}
