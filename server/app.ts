@@ -13,7 +13,8 @@ import { appRouter } from '../routers/index.ts';
 import { useDutchValidationMessages } from '../routers/locale.ts';
 import { authenticateKey, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
-import { MemoryCounterStore, type CounterStore } from '../services/limits/counter-store.ts';
+import type { CounterStore } from '../services/limits/counter-store.ts';
+import { counterStoreFor } from '../services/limits/counter-store-for.ts';
 import { consumeQuota } from '../services/limits/quotas.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
@@ -159,13 +160,13 @@ export async function buildApp(
   });
   app.decorateRequest('principal', null);
   registerSecurityHeaders(app);
-  const counters = deps.counters ?? new MemoryCounterStore();
+  const counters = deps.counters ?? counterStoreFor(deps.config);
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
-  await app.register(rateLimit, { global: false });
-  const store = rateLimitStore(counters);
-  const ipLimit = app.createRateLimit({ store, timeWindow: 60_000, max: deps.config.IP_RATE_LIMIT_PER_MINUTE, keyGenerator: (request) => `ip:${request.ip}` });
+  // The store belongs to the plugin: createRateLimit() derives its limiters from it (an own store
+  // passed there is ignored), so every limiter counts in the CounterStore, shared with Redis.
+  await app.register(rateLimit, { global: false, store: rateLimitStore(counters) });
+  const ipLimit = app.createRateLimit({ timeWindow: 60_000, max: deps.config.IP_RATE_LIMIT_PER_MINUTE, keyGenerator: (request) => `ip:${request.ip}` });
   const keyLimit = app.createRateLimit({
-    store,
     timeWindow: 60_000,
     max: (request) => request.principal!.rateLimit,
     keyGenerator: (request) => `key:${request.principal!.actor.id}`,

@@ -41,6 +41,8 @@ const ConfigSchema = z.object({
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   /** Consecutive failed scheduled scans of a site after which scan_failed is sent. */
   SCAN_FAILURE_ALERT_AFTER: z.coerce.number().int().min(1).default(3),
+  /** Redis for counters shared by several API instances (rate limits); without it they are per process. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'expected redis://host:port or rediss://' }).optional(),
   /** Whether `npm start` also runs the background workers; false for API-only instances. */
   WORKERS: booleanFlag.default(true),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),

@@ -8,6 +8,7 @@ export interface CounterStore {
   close(): void;
 }
 
+/** Counters of one process: right for a single instance only. */
 export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly sweeper: NodeJS.Timeout;

@@ -1,0 +1,34 @@
+import { Redis } from 'ioredis';
+import type { CounterStore } from './counter-store.ts';
+
+// One round trip per hit, atomic in Redis: the first hit of a window starts its expiry.
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return { count, redis.call('PTTL', KEYS[1]) }`;
+
+/**
+ * Window counters in Redis, shared by every API instance: a key's per-minute limit holds across
+ * instances. Keys live only for their window.
+ */
+export class RedisCounterStore implements CounterStore {
+  private readonly redis: Redis;
+
+  constructor(url: string, private readonly prefix = 'wss:limit:') {
+    // Fail fast rather than queue: a request waits at most for one reconnect attempt.
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+    this.redis.on('error', () => {
+      // Reported by the failing command; ioredis reconnects by itself.
+    });
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }> {
+    const result: unknown = await this.redis.eval(INCREMENT, 1, `${this.prefix}${key}`, windowMs);
+    if (!Array.isArray(result) || typeof result[0] !== 'number' || typeof result[1] !== 'number') throw new Error('unexpected answer from Redis');
+    return { count: result[0], ttlMs: result[1] > 0 ? result[1] : windowMs };
+  }
+
+  close(): void {
+    this.redis.disconnect();
+  }
+}

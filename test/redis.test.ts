@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMigratedDatabase } from '../db/database.ts';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../services/config.ts';
+import { seedTenant, startApi, type TestApi } from './support/api.ts';
+import { requireRedisOrSkip, startRedis, type TestRedis } from './support/redis.ts';
+
+// Two API instances on one database share a key's per-minute limit through Redis (REDIS_URL).
+const withRedis = requireRedisOrSkip();
+
+describe.skipIf(!withRedis)('rate limits shared through Redis', () => {
+  let redis: TestRedis;
+  let first: TestApi;
+  let second: { url: string; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    first = await startApi({ REDIS_URL: redis.url });
+    // A second instance: its own process state, the same database and Redis.
+    const config = loadConfig({ DATABASE_PATH: first.dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: redis.url, WORKERS: 'false' });
+    const db = await openMigratedDatabase(config.DATABASE_PATH);
+    const app = await buildApp({ db, config });
+    second = {
+      url: await app.listen({ port: 0, host: '127.0.0.1' }),
+      close: async () => {
+        await app.close();
+        await db.destroy();
+      },
+    };
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await redis?.stop();
+  });
+
+  it("never lets more than a key's rate_limit through in a window, over both instances together", async () => {
+    const tenant = await seedTenant(first.db, 'https://gedeeld.example/', { rateLimit: 5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const base = i % 2 === 0 ? first.url : second.url;
+      statuses.push((await fetch(`${base}/api/agent/sites`, { headers: { authorization: `Bearer ${tenant.key}` } })).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.slice(5).every((s) => s === 429)).toBe(true);
+    const refused = await fetch(`${second.url}/api/agent/sites`, { headers: { authorization: `Bearer ${tenant.key}` } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('keeps counting while the requests arrive at both instances at once', async () => {
+    const tenant = await seedTenant(first.db, 'https://gelijktijdig.example/', { rateLimit: 7 });
+    const requests = Array.from({ length: 30 }, (_, i) => fetch(`${i % 2 ? first.url : second.url}/api/agent/sites`, { headers: { authorization: `Bearer ${tenant.key}` } }));
+    const statuses = (await Promise.all(requests)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+  });
+});
