@@ -1,11 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites that run against a service's database through test/support/api.ts run twice: on
+ * SQLite and on a throwaway PostgreSQL server (test/support/postgres-setup.ts). The others test
+ * the scanner, SQLite files they open themselves, or processes, and run once.
+ */
+export const ON_BOTH_BACKENDS = [
+  'test/api-answers.test.ts',
+  'test/api-auth.test.ts',
+  'test/api-resources.test.ts',
+  'test/api-scans.test.ts',
+  'test/api-sites.test.ts',
+  'test/services.test.ts',
+  'test/scheduled-scans.test.ts',
+  'test/hardening.test.ts',
+  'test/limits.test.ts',
+  'test/webhooks.test.ts',
+  'test/redis.test.ts',
+  'test/client.test.ts',
+];
+
+const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
+      { test: { ...shared, name: 'postgres', include: ON_BOTH_BACKENDS, globalSetup: ['test/support/global-setup.ts', 'test/support/postgres-setup.ts'] } },
+    ],
   },
 });

@@ -6,10 +6,10 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { listScans } from '../db/scans.ts';
 import { pagination } from '../routers/common.ts';
 import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../services/config.ts';
+import { databaseLocation, loadConfig } from '../services/config.ts';
 
 const config = loadConfig();
-const db = await openMigratedDatabase(config.DATABASE_PATH);
+const db = await openMigratedDatabase(databaseLocation(config));
 const app = await buildApp({ db, config });
 
 app.get('/bench/plain/scans', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
-import { ConfigError, loadConfig, type Config } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
 import { secretBoxFor } from '../services/secrets.ts';
 import * as admin from '../services/admin.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
@@ -116,7 +116,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
       return values.help ? 0 : 2;
     }
     const config = loadConfig(io.env);
-    const db = await openMigratedDatabase(config.DATABASE_PATH);
+    const db = await openMigratedDatabase(databaseLocation(config));
     try {
       const result = await run(db, values as Values, config);
       io.stdout.write(`${values.json ? JSON.stringify(result) : readable(result)}\n`);

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { isPostgresUrl } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
 import * as usageCounters from './migrations/0003_usage_counters.ts';
@@ -59,7 +61,22 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-export function openDatabase(path: string, options: { log?: KyselyConfig['log'] } = {}): DB {
+/**
+ * PostgreSQL through a pg pool. Integers come back as numbers, as from SQLite: counts are bigint
+ * (int8) in PostgreSQL and stay far below 2^53 here.
+ */
+function openPostgres(url: string, options: { log?: KyselyConfig['log']; poolSize?: number }): DB {
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle client losing its connection (a server restart) must not take the process down.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+}
+
+/** A SQLite file path, or a postgres:// URL for PostgreSQL; the rest of the code does not know which. */
+export function openDatabase(path: string, options: { log?: KyselyConfig['log']; poolSize?: number } = {}): DB {
+  if (isPostgresUrl(path)) return openPostgres(path, options);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -81,7 +98,7 @@ export async function migrate(db: DB): Promise<void> {
   if (error || failed) throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
 }
 
-/** Opens the database file and brings its schema up to date. */
+/** Opens the database (a SQLite file or a postgres:// URL) and brings its schema up to date. */
 export async function openMigratedDatabase(path: string): Promise<DB> {
   const db = openDatabase(path);
   await migrate(db);

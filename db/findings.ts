@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { SEVERITIES, SEVERITY_COUNT_KEYS, severityCounts, type Category, type FindingStatus, type Severity } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
+import { isPostgres } from './dialect.ts';
 
 export interface FindingFilters {
   severity?: Severity;
@@ -37,6 +38,12 @@ export const FINDING_COLUMNS = [
  * table of distinct texts.
  */
 export async function matchingTextIds(db: DB, search: string): Promise<number[]> {
+  if (isPostgres(db)) {
+    // pg_trgm's GIN indexes serve ILIKE; the pattern escapes LIKE's wildcards.
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await db.selectFrom('finding_texts').select('id').where((eb) => eb.or([eb('title', 'ilike', pattern), eb('description', 'ilike', pattern)])).execute();
+    return rows.map((r) => r.id);
+  }
   if (search.length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
     const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM finding_texts_fts WHERE finding_texts_fts MATCH ${phrase}`.execute(db);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openMigratedDatabase } from '../db/database.ts';
-import { ConfigError, loadConfig } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig } from '../services/config.ts';
 import { startWorkers, type Workers } from '../services/workers.ts';
 import { buildApp } from './app.ts';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   // Settings may also come from a .env file in the working directory; the environment wins.
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  const db = await openMigratedDatabase(config.DATABASE_PATH);
+  const db = await openMigratedDatabase(databaseLocation(config));
   const app = await buildApp({ db, config });
   const workers: Workers | null = config.WORKERS ? await startWorkers({ db, config }, app.log.child({ component: 'workers' })) : null;
   let stopping = false;

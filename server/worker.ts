@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openMigratedDatabase } from '../db/database.ts';
-import { ConfigError, loadConfig } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig } from '../services/config.ts';
 import { processLogger } from '../services/logger.ts';
 import { startWorkers } from '../services/workers.ts';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const log = processLogger(config.LOG_LEVEL, 'workers');
-  const db = await openMigratedDatabase(config.DATABASE_PATH);
+  const db = await openMigratedDatabase(databaseLocation(config));
   const workers = await startWorkers({ db, config }, log);
   log.info('workers started');
   let stopping = false;

@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_PATH: z.string().min(1).default('./data/scanner.db'),
+  /** postgres://user:password@host:port/database: PostgreSQL instead of the SQLite file. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, { message: 'expected postgres://user:password@host:port/database' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCANNER_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   /** Bound of each request and handshake of a scan. */
@@ -77,5 +79,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
+  // Secrets are encrypted with a key every instance must share; with SQLite it can live beside the
+  // file, with PostgreSQL there is no such place.
+  if (parsed.data.DATABASE_URL && !parsed.data.SECRETS_KEY) {
+    throw new ConfigError('Invalid environment variable SECRETS_KEY: required with DATABASE_URL, so every instance encrypts webhook secrets with the same key (openssl rand -base64 32)');
+  }
   return { ...parsed.data, DATABASE_PATH: parsed.data.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(parsed.data.DATABASE_PATH) };
+}
+
+/** Where the data lives: the PostgreSQL URL when set, otherwise the SQLite file. */
+export function databaseLocation(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_PATH'>): string {
+  return config.DATABASE_URL ?? config.DATABASE_PATH;
 }

@@ -101,8 +101,8 @@ export class ScanScheduler {
       if (error instanceof LeaseLost) {
         this.log.warn({ job: job.id }, 'scheduled scan dropped: its lease went to another worker');
       } else if (error instanceof QuotaExceeded) {
-        await finish('skipped', error.message);
         await postponeToNextPeriod(this.deps, job.site_id, error.retryAfterSeconds, now);
+        await finish('skipped', error.message);
       } else if (error instanceof TooManyRequests) {
         // No scan slot free right now: the same job runs again shortly.
         await releaseScanJob(db, job.id, worker, iso(now + error.retryAfterSeconds * 1000));
@@ -111,8 +111,9 @@ export class ScanScheduler {
       } else {
         const reason = error instanceof TargetRefused ? error.message : 'Interne fout tijdens de scan.';
         if (!(error instanceof TargetRefused)) this.log.error({ err: error, job: job.id }, 'scheduled scan failed');
-        await finish('failed', reason);
+        // The schedule moves first and the job ends last: whoever sees the job ended sees the back-off.
         await this.recordFailure(job, reason, now);
+        await finish('failed', reason);
       }
     }
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
 import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../services/config.ts';
+import { databaseLocation, loadConfig } from '../services/config.ts';
 import { seedTenant, startApi, type TestApi } from './support/api.ts';
 import { requireRedisOrSkip, startRedis, type TestRedis } from './support/redis.ts';
 
@@ -17,8 +17,8 @@ describe.skipIf(!withRedis)('rate limits shared through Redis', () => {
     redis = await startRedis();
     first = await startApi({ REDIS_URL: redis.url });
     // A second instance: its own process state, the same database and Redis.
-    const config = loadConfig({ DATABASE_PATH: first.dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: redis.url, WORKERS: 'false' });
-    const db = await openMigratedDatabase(config.DATABASE_PATH);
+    const config = loadConfig({ ...first.dbEnv, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: redis.url, WORKERS: 'false' });
+    const db = await openMigratedDatabase(databaseLocation(config));
     const app = await buildApp({ db, config });
     second = {
       url: await app.listen({ port: 0, host: '127.0.0.1' }),

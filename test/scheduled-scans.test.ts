@@ -177,7 +177,7 @@ describe('the scheduler', () => {
 describe('admin site schedule', () => {
   it('sets and clears a schedule with --every, and refuses what is not an interval', async () => {
     const tenant = await seedTenant(api.db, 'https://beheer.example/');
-    const io = (out: string[], err: string[]) => ({ stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, env: { DATABASE_PATH: api.dbPath, LOG_LEVEL: 'silent' } });
+    const io = (out: string[], err: string[]) => ({ stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, env: { ...api.dbEnv, LOG_LEVEL: 'silent' } });
     const out: string[] = [];
     const err: string[] = [];
     expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', '24h', '--json'], io(out, err))).toBe(0);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../dialect.ts';
 
 // Findings at millions of rows:
 // - the catalog texts of a finding move to finding_texts (one row per distinct text set), so a
@@ -17,15 +18,63 @@ function countChange(row: 'new' | 'old', delta: 1 | -1): string {
     .map(
       (site) => `INSERT INTO finding_counts (${COUNT_KEYS}, n)
         VALUES (${row}.tenant_id, ${site || "''"}, ${row}.text_id, ${row}.category, ${row}.status, ${row}.severity, ${delta})
-        ON CONFLICT (${COUNT_KEYS}) DO UPDATE SET n = n + (${delta});`,
+        ON CONFLICT (${COUNT_KEYS}) DO UPDATE SET n = finding_counts.n + (${delta});`,
     )
     .join('\n');
+}
+
+const UPDATED_COLUMNS = 'tenant_id, site_id, text_id, category, status, severity';
+
+/** The count triggers: SQLite trigger bodies, or one PL/pgSQL function on PostgreSQL. */
+async function createCountTriggers(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql
+      .raw(
+        `CREATE FUNCTION finding_counts_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP IN ('UPDATE', 'DELETE') THEN ${countChange('old', -1)} END IF;
+          IF TG_OP IN ('INSERT', 'UPDATE') THEN ${countChange('new', 1)} END IF;
+          RETURN NULL;
+        END $$`,
+      )
+      .execute(db);
+    await sql.raw(`CREATE TRIGGER finding_counts_change AFTER INSERT OR DELETE OR UPDATE OF ${UPDATED_COLUMNS} ON findings FOR EACH ROW EXECUTE FUNCTION finding_counts_change()`).execute(db);
+    return;
+  }
+  await sql.raw(`CREATE TRIGGER finding_counts_insert AFTER INSERT ON findings BEGIN ${countChange('new', 1)} END`).execute(db);
+  await sql.raw(`CREATE TRIGGER finding_counts_delete AFTER DELETE ON findings BEGIN ${countChange('old', -1)} END`).execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER finding_counts_update AFTER UPDATE OF ${UPDATED_COLUMNS} ON findings BEGIN
+        ${countChange('old', -1)}
+        ${countChange('new', 1)}
+      END`,
+    )
+    .execute(db);
+}
+
+/**
+ * Substring search over titles and descriptions: FTS5 with the trigram tokenizer on SQLite, pg_trgm
+ * GIN indexes on PostgreSQL (ILIKE uses them). db/findings.ts queries each its own way.
+ */
+async function createTextSearch(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+    await sql`CREATE INDEX finding_texts_title_trgm ON finding_texts USING gin (title gin_trgm_ops)`.execute(db);
+    await sql`CREATE INDEX finding_texts_description_trgm ON finding_texts USING gin (description gin_trgm_ops)`.execute(db);
+    return;
+  }
+  await sql`CREATE VIRTUAL TABLE finding_texts_fts USING fts5(title, description, content='finding_texts', content_rowid='id', tokenize='trigram')`.execute(db);
+  await sql`INSERT INTO finding_texts_fts (finding_texts_fts) VALUES ('rebuild')`.execute(db);
+  await sql`CREATE TRIGGER finding_texts_fts_insert AFTER INSERT ON finding_texts BEGIN
+    INSERT INTO finding_texts_fts (rowid, title, description) VALUES (new.id, new.title, new.description);
+  END`.execute(db);
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('finding_texts')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey()))
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('impact', 'text', (c) => c.notNull())
@@ -40,11 +89,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('findings_tenant_order').execute();
   for (const column of TEXT_COLUMNS) await sql`ALTER TABLE findings DROP COLUMN ${sql.raw(column)}`.execute(db);
 
-  await sql`CREATE VIRTUAL TABLE finding_texts_fts USING fts5(title, description, content='finding_texts', content_rowid='id', tokenize='trigram')`.execute(db);
-  await sql`INSERT INTO finding_texts_fts (finding_texts_fts) VALUES ('rebuild')`.execute(db);
-  await sql`CREATE TRIGGER finding_texts_fts_insert AFTER INSERT ON finding_texts BEGIN
-    INSERT INTO finding_texts_fts (rowid, title, description) VALUES (new.id, new.title, new.description);
-  END`.execute(db);
+  await createTextSearch(db);
 
   await db.schema
     .createTable('finding_counts')
@@ -61,16 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     SELECT tenant_id, '', text_id, category, status, severity, count(*) FROM findings GROUP BY tenant_id, text_id, category, status, severity
     UNION ALL
     SELECT tenant_id, site_id, text_id, category, status, severity, count(*) FROM findings GROUP BY tenant_id, site_id, text_id, category, status, severity`.execute(db);
-  await sql.raw(`CREATE TRIGGER finding_counts_insert AFTER INSERT ON findings BEGIN ${countChange('new', 1)} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER finding_counts_delete AFTER DELETE ON findings BEGIN ${countChange('old', -1)} END`).execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER finding_counts_update AFTER UPDATE OF tenant_id, site_id, text_id, category, status, severity ON findings BEGIN
-        ${countChange('old', -1)}
-        ${countChange('new', 1)}
-      END`,
-    )
-    .execute(db);
+  await createCountTriggers(db);
 
   // The list order is severity_rank, created_at DESC, id. The index stays narrow: skipping 100,000
   // entries for a deep page costs a third of what it costs on an index that also carries the filters.

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig, type Config } from '../../services/config.ts';
+import { databaseLocation, loadConfig, type Config } from '../../services/config.ts';
+import { createDatabase } from './postgres.ts';
+
+/** One fixed key for the postgres project, where secrets cannot live beside a database file. */
+const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 import * as admin from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
@@ -15,19 +19,26 @@ export interface TestApi {
   app: FastifyInstance;
   db: DB;
   config: Config;
+  /** The SQLite file; with the postgres test project, the database URL. */
   dbPath: string;
+  /** The environment that points another process or the admin CLI at the same database. */
+  dbEnv: Record<string, string>;
   call: (method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: any; headers: Headers }>;
   close: () => Promise<void>;
 }
 
 /** A real server on loopback over a fresh SQLite file. */
 export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApi> {
-  // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file.
-  const dir = env.DATABASE_PATH ? null : mkdtempSync(join(tmpdir(), 'scanner-api-'));
-  const dbPath = env.DATABASE_PATH ?? join(dir!, 'test.db');
+  // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
+  // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
+  const postgresServer = env.DATABASE_PATH ? undefined : process.env.TEST_POSTGRES_URL;
+  const postgres = postgresServer ? await createDatabase(postgresServer) : null;
+  const dir = env.DATABASE_PATH || postgres ? null : mkdtempSync(join(tmpdir(), 'scanner-api-'));
+  const dbPath = postgres?.url ?? env.DATABASE_PATH ?? join(dir!, 'test.db');
+  const dbEnv: Record<string, string> = postgres ? { DATABASE_URL: postgres.url, SECRETS_KEY: env.SECRETS_KEY ?? TEST_SECRETS_KEY } : { DATABASE_PATH: dbPath };
   // Tests send many requests from one address; limit tests set their own values.
-  const config = loadConfig({ DATABASE_PATH: dbPath, LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...env });
-  const db = await openMigratedDatabase(dbPath);
+  const config = loadConfig({ LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...dbEnv, ...env });
+  const db = await openMigratedDatabase(databaseLocation(config));
   const app = await buildApp({ db, config, logStream: options.logStream });
   // The API and its workers in one process, as npm start runs them.
   const workers = await startWorkers({ db, config }, app.log);
@@ -38,6 +49,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
     db,
     config,
     dbPath,
+    dbEnv,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -60,6 +72,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
       await app.close();
       await workers.stop();
       await db.destroy();
+      await postgres?.drop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
