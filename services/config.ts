@@ -37,6 +37,8 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(50),
+  /** How long a worker holds a claimed delivery; past it (a killed worker) another worker sends it. */
+  WEBHOOK_LEASE: duration.prefault('60s'),
   /** How often a worker looks for due scheduled scans. */
   SCHEDULER_POLL_INTERVAL: duration.prefault('30s'),
   /** Scheduled scans one worker runs at once. */

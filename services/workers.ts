@@ -28,6 +28,7 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     db,
     {
       workerId,
+      leaseMs: config.WEBHOOK_LEASE,
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL,
       disableAfter: config.WEBHOOK_DISABLE_AFTER,

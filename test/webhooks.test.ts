@@ -13,7 +13,8 @@ import { listeningPort } from './support/net.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 import { leakyWordPressSite } from './support/sites.ts';
 
-const FAST = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_POLL_INTERVAL: '50ms', WEBHOOK_DISABLE_AFTER: '50' };
+// A short lease: a delivery claimed by a killed process is taken over within a second.
+const FAST = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_POLL_INTERVAL: '50ms', WEBHOOK_DISABLE_AFTER: '50', WEBHOOK_LEASE: '1s' };
 
 let api: TestApi;
 let site: FixtureSite;

@@ -3,14 +3,13 @@ import type { Logger } from '../logger.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../secrets.ts';
 import { claimDeliveries, dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
-import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.ts';
-
-/** A claimed delivery stays with its worker this long: the attempt's bound with room to record it. */
-const LEASE_MS = DELIVERY_TIMEOUT_MS + 45_000;
+import { sendWebhook } from './sender.ts';
 
 export interface WorkerOptions {
   /** This worker's name in delivery leases. */
   workerId: string;
+  /** How long a claimed delivery stays with this worker; longer than one attempt (15 s). */
+  leaseMs: number;
   retrySchedule: number[];
   pollIntervalMs: number;
   disableAfter: number;
@@ -76,7 +75,7 @@ export class WebhookWorker {
           chosen.push(delivery);
         }
         // Only what this worker's claim won is delivered: several workers never send the same attempt.
-        const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + LEASE_MS).toISOString());
+        const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
         for (const delivery of chosen.filter((d) => claimed.has(d.id))) {
           this.inFlight.set(delivery.id, delivery.webhook_id);
           void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
