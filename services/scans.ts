@@ -72,9 +72,9 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   const release = scanSlotsFor(config).acquire(tenantId);
   let result;
   try {
-    const plan = await planOfTenant(db, tenantId);
+    // Independent look-ups in parallel: on PostgreSQL each is a round trip.
+    const [plan, probeExposures] = await Promise.all([planOfTenant(db, tenantId), isFeatureEnabled(db, 'exposure_probes', tenantId)]);
     await consumeQuota(db, tenantId, { tier: plan.tier, maxApiCallsPerMonth: plan.max_api_calls_per_month, maxScansPerMonth: plan.max_scans_per_month }, 'scans');
-    const probeExposures = await isFeatureEnabled(db, 'exposure_probes', tenantId);
     result = await scanSite(target, {
       allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
