@@ -19,6 +19,7 @@ export const ON_BOTH_BACKENDS = [
   'test/webhooks.test.ts',
   'test/redis.test.ts',
   'test/client.test.ts',
+  'test/accounts.test.ts',
 ];
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };

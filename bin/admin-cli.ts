@@ -10,7 +10,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   tenant create --name N [--plan free|pro|enterprise]
   tenant list
   tenant suspend --id T
-  user create --tenant T --email E
+  user create --tenant T --email E [--role owner|admin|member] [--staff] [--login]
+                          (--login or --staff: a generated password to log in, shown once)
   user list --tenant T
   user block --id U
   key create --user U --name N --permissions p1,p2 [--rate-limit N]
@@ -46,6 +47,9 @@ const OPTIONS = {
   enabled: { type: 'string' },
   rollout: { type: 'string' },
   site: { type: 'string' },
+  role: { type: 'string' },
+  staff: { type: 'boolean' },
+  login: { type: 'boolean' },
   every: { type: 'string' },
 } as const;
 
@@ -63,7 +67,7 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
   'tenant list': (db) => admin.tenants(db),
   'user list': (db, v) => admin.usersOfTenant(db, required(v, 'tenant')),
   'site list': (db, v) => admin.sitesOfTenant(db, required(v, 'tenant')),
-  'user create': (db, v) => admin.createUser(db, required(v, 'tenant'), required(v, 'email')),
+  'user create': (db, v) => admin.createUser(db, required(v, 'tenant'), required(v, 'email'), { role: v.role, staff: v.staff, login: v.login }),
   'user block': (db, v) => admin.block(db, required(v, 'id')),
   'key create': (db, v, config) =>
     admin.createKey(db, {

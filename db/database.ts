@@ -13,6 +13,7 @@ import * as scanCounts from './migrations/0006_scan_counts.ts';
 import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
 import * as suggestionSubmitters from './migrations/0008_suggestion_submitters.ts';
 import * as monitoring from './migrations/0009_monitoring.ts';
+import * as accounts from './migrations/0010_accounts.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_scan_failed_checks': scanFailedChecks,
   '0008_suggestion_submitters': suggestionSubmitters,
   '0009_monitoring': monitoring,
+  '0010_accounts': accounts,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

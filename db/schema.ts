@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ActorKind, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
+import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.
@@ -37,6 +37,20 @@ export interface UsersTable {
   email: string;
   blocked_at: string | null;
   created_at: string;
+  /** scrypt hash (services/passwords.ts); null for users who have never set a password. */
+  password_hash: Generated<string | null>;
+  role: Generated<Role>;
+  /** 1 for the service's own team (review queue, suspensions across tenants). */
+  is_staff: Generated<number>;
+}
+
+/** A dashboard session, stored by the SHA-256 of its id: a leaked table opens no session. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
 }
 
 export interface ApiKeysTable {
@@ -261,4 +275,5 @@ export interface Database {
   usage_counters: UsageCountersTable;
   scan_counts: ScanCountsTable;
   scan_jobs: ScanJobsTable;
+  sessions: SessionsTable;
 }

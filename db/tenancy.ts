@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DB } from './database.ts';
 import type { Selectable } from 'kysely';
 import type { PlansTable } from './schema.ts';
-import type { PlanTier } from '../domain/vocabulary.ts';
+import type { PlanTier, Role } from '../domain/vocabulary.ts';
 
 const now = () => new Date().toISOString();
 
@@ -34,8 +34,8 @@ export async function suspendTenant(db: DB, id: string): Promise<boolean> {
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertUser(db: DB, tenantId: string, email: string) {
-  const user = { id: randomUUID(), tenant_id: tenantId, email, blocked_at: null, created_at: now() };
+export async function insertUser(db: DB, tenantId: string, email: string, account: { role?: Role; passwordHash?: string | null; isStaff?: boolean } = {}) {
+  const user = { id: randomUUID(), tenant_id: tenantId, email, blocked_at: null, created_at: now(), role: account.role ?? 'owner', password_hash: account.passwordHash ?? null, is_staff: account.isStaff ? 1 : 0 };
   await db.insertInto('users').values(user).execute();
   return user;
 }

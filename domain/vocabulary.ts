@@ -52,6 +52,10 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** A person's role in their tenant; each grants the permissions of ROLE_PERMISSIONS. */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 export const PLAN_TIERS = ['free', 'pro', 'enterprise'] as const;
 export type PlanTier = (typeof PLAN_TIERS)[number];
 
@@ -61,3 +65,13 @@ export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 export const DEFAULT_RATE_LIMIT = 100;
 export const API_VERSION = '1.0';
+
+/**
+ * What each role may do, in the API's permission words: members read and scan; admins also manage
+ * keys, webhooks, sites, schedules and finding status (write_config); owners also manage the team.
+ */
+export const ROLE_PERMISSIONS = {
+  owner: PERMISSIONS,
+  admin: PERMISSIONS,
+  member: ['read_scans', 'write_scans', 'read_findings', 'suggest_fixes', 'read_config', 'read_docs'],
+} as const satisfies Record<Role, readonly Permission[]>;

@@ -1,3 +1,4 @@
+import { accountRouter } from './account/router.ts';
 import { authRouter } from './auth/router.ts';
 import { configRouter } from './config/router.ts';
 import { docsRouter } from './docs/router.ts';
@@ -17,6 +18,7 @@ export const appRouter = router({
   config: configRouter,
   webhooks: webhooksRouter,
   docs: docsRouter,
+  account: accountRouter,
 });
 
 /** Import this type in TypeScript clients: `import type { AppRouter } from '<repo>/routers/index.ts'`. */

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase } from '../db/database.ts';
-import { DomainError, ERRORS, Invalid, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
+import { DomainError, ERRORS, Forbidden, Invalid, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
 import { useDutchValidationMessages } from '../routers/locale.ts';
+import { authenticateSession, type UserPrincipal } from '../services/accounts.ts';
 import { authenticateKey, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
@@ -23,12 +25,15 @@ import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRestRoutes } from './rest.ts';
 import { RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
+import { sameOrigin, sessionCookie, sessionToken } from './session-cookie.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The agent's key, when the request carried a valid one. */
     principal: ApiKeyPrincipal | null;
+    /** The logged-in person, when the request carried a valid session cookie and no key. */
+    user: UserPrincipal | null;
   }
 }
 
@@ -159,6 +164,8 @@ export async function buildApp(
     ...options,
   });
   app.decorateRequest('principal', null);
+  app.decorateRequest('user', null);
+  await app.register(cookie);
   registerSecurityHeaders(app);
   const counters = deps.counters ?? counterStoreFor(deps.config);
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
@@ -182,6 +189,11 @@ export async function buildApp(
     const token = bearerToken(request.headers.authorization);
     request.principal = token ? await authenticateKey(deps.db, token) : null;
     if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
+    // People use the dashboard over /trpc with a session cookie; REST stays for keys.
+    const session = token || !request.url.startsWith('/trpc/') ? null : sessionToken(request);
+    if (!session) return;
+    request.user = await authenticateSession(deps.db, session);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
   });
   // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
   // of seven counts seven, and one that does not fit in what is left is refused whole.
@@ -206,14 +218,23 @@ export async function buildApp(
     return reply.code(status).send({ error: message });
   });
 
-  const contextOf = (request: FastifyRequest): Context => ({ db: deps.db, config: deps.config, actor: request.principal, openApiDocument });
+  const contextOf = (request: FastifyRequest, reply: FastifyReply): Context => ({
+    db: deps.db,
+    config: deps.config,
+    actor: request.principal ?? request.user,
+    user: request.user,
+    openApiDocument,
+    counters,
+    clientAddress: request.ip,
+    session: sessionCookie(request, reply),
+  });
   registerRestRoutes(app, contextOf);
   registerTrpcFastPath(app, contextOf);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }: { req: FastifyRequest }) => contextOf(req),
+      createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => contextOf(req, res),
       // The answer hides internals (errorFormatter); the log keeps them, with the request id.
       onError: ({ error, req }: { error: TRPCError; req: FastifyRequest }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');

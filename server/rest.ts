@@ -16,7 +16,7 @@ declare module 'fastify' {
  * reference (middlewares and validation included): real per-endpoint routes, our status codes and
  * our error shape.
  */
-export function registerRestRoutes(app: FastifyInstance, contextOf: (request: FastifyRequest) => Context): void {
+export function registerRestRoutes(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
   for (const { name, method, path, meta, call } of OPENAPI_PROCEDURES) {
     const usesBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     app.route({
@@ -32,7 +32,7 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         const bodyWithParams = Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...params } : body;
         const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
         try {
-          return reply.code(meta.successStatus ?? 200).send(await call(contextOf(request), input));
+          return reply.code(meta.successStatus ?? 200).send(await call(contextOf(request, reply), input));
         } catch (error) {
           const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
           const { status, body, headers } = restAnswer(trpcError);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../routers/context.ts';
 import { QUERY_PROCEDURES } from '../routers/procedures.ts';
 
@@ -9,7 +9,7 @@ import { QUERY_PROCEDURES } from '../routers/procedures.ts';
  * exactly the body tRPC sends. Anything else, and every error, goes to tRPC's own Fastify adapter,
  * which renders its error envelope (queries only read, so running one again there is safe).
  */
-export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: FastifyRequest) => Context): void {
+export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.url.startsWith('/trpc/') || request.headers['trpc-accept']) return;
     const procedure = QUERY_PROCEDURES.get((request.params as { path?: string }).path ?? '');
@@ -19,7 +19,7 @@ export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: 
     let data: unknown;
     try {
       const input = query.input === undefined ? undefined : JSON.parse(query.input);
-      data = await procedure.call(contextOf(request), input);
+      data = await procedure.call(contextOf(request, reply), input);
     } catch {
       return;
     }

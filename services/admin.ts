@@ -16,8 +16,9 @@ import { generateApiKey } from './api-keys.ts';
 import { loadConfig, type Config } from './config.ts';
 import { findingView, siteView, suggestionListItem, webhookView } from './views.ts';
 import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
-import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, SCAN_INTERVAL_HOURS, type Permission } from '../domain/vocabulary.ts';
-import { randomUUID } from 'node:crypto';
+import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, ROLES, SCAN_INTERVAL_HOURS, type Permission } from '../domain/vocabulary.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashPassword } from './passwords.ts';
 
 /** An operator mistake: shown as is, exit code 1. */
 export class AdminError extends Error {}
@@ -39,11 +40,19 @@ export async function suspend(db: DB, tenantId: string) {
   return { id: tenantId, suspended: true };
 }
 
-export async function createUser(db: DB, tenantId: string, email: string) {
+/**
+ * A user of a tenant. With `login`, the user gets a generated password, shown this once, to log in
+ * to the dashboard; `staff` marks the service's own team.
+ */
+export async function createUser(db: DB, tenantId: string, email: string, options: { role?: string; staff?: boolean; login?: boolean } = {}) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AdminError(`invalid email address "${email}"`);
   if (await findUserByEmail(db, email)) throw new AdminError(`a user with email ${email} already exists`);
-  return insertUser(db, tenantId, email);
+  const role = options.role === undefined ? 'owner' : oneOf(options.role, ROLES, 'role');
+  const password = options.login || options.staff ? randomBytes(18).toString('base64url') : null;
+  const user = await insertUser(db, tenantId, email, { role, isStaff: options.staff, passwordHash: password ? await hashPassword(password) : null });
+  const { password_hash: _hash, ...shown } = user;
+  return password ? { ...shown, initial_password: password } : shown;
 }
 
 export const tenants = (db: DB) => listTenants(db);

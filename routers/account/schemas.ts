@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { ROLES } from '../../domain/vocabulary.ts';
+import { text, Uuid } from '../common.ts';
+
+const Email = z.email().max(254).meta({ description: 'E-mailadres' });
+const Password = z.string().max(1024);
+
+export const SignUpInput = z.object({ email: Email, password: Password, organisation: text().trim().min(1).max(200) });
+export const LogInInput = z.object({ email: z.string().max(254), password: Password });
+
+export const Me = z.object({ user_id: Uuid, tenant_id: Uuid, email: z.string(), role: z.enum(ROLES), is_staff: z.boolean() }).meta({ id: 'Me' });
