@@ -5,6 +5,7 @@ import { systemActor } from '../domain/actor.ts';
 import { NotFound, QuotaExceeded, TargetRefused, TooManyRequests } from '../domain/errors.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { Logger } from './logger.ts';
+import { PollingWorker } from './polling-worker.ts';
 import { triggerScan } from './scans.ts';
 import { backOffSchedule, clearScheduleFailures, jitteredAfter, postponeToNextPeriod } from './schedules.ts';
 
@@ -30,56 +31,34 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * ordinary scan of the system actor (same findings lifecycle and webhooks, trigger "schedule").
  * Any number of workers can run this against one database.
  */
-export class ScanScheduler {
+export class ScanScheduler extends PollingWorker {
   private readonly running = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
-  private stopped = false;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly options: SchedulerOptions,
-    private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.schedule();
+    log: Logger,
+  ) {
+    super(options.pollIntervalMs, log, 'scheduler');
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    while (this.ticking || this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), this.options.pollIntervalMs);
+  protected busy(): boolean {
+    return this.running.size > 0;
   }
 
   /** One round: enqueue what is due, claim what fits, start it. Scans finish on their own time. */
-  async tick(): Promise<void> {
-    if (this.ticking || this.stopped) return;
-    this.ticking = true;
-    try {
-      const now = Date.now();
-      for (const site of await dueSites(this.deps.db, iso(now), 100)) {
-        if (site.next_scan_at === null || site.scan_interval_hours === null) continue;
-        await enqueueScanJob(this.deps.db, { ...site, next_scan_at: site.next_scan_at }, iso(now), jitteredAfter(now, site.scan_interval_hours));
+  protected async round(): Promise<void> {
+    const now = Date.now();
+    for (const site of await dueSites(this.deps.db, iso(now), 100)) {
+      if (site.next_scan_at === null || site.scan_interval_hours === null) continue;
+      await enqueueScanJob(this.deps.db, { ...site, next_scan_at: site.next_scan_at }, iso(now), jitteredAfter(now, site.scan_interval_hours));
+    }
+    const free = this.options.concurrency - this.running.size;
+    if (free > 0) {
+      for (const job of await claimScanJobs(this.deps.db, this.options.workerId, iso(now), iso(now + this.options.leaseMs), free)) {
+        this.running.add(job.id);
+        void this.run(job).finally(() => this.running.delete(job.id));
       }
-      const free = this.options.concurrency - this.running.size;
-      if (free > 0) {
-        for (const job of await claimScanJobs(this.deps.db, this.options.workerId, iso(now), iso(now + this.options.leaseMs), free)) {
-          this.running.add(job.id);
-          void this.run(job).finally(() => this.running.delete(job.id));
-        }
-      }
-    } catch (error) {
-      this.log.error({ err: error }, 'scheduler round failed');
-    } finally {
-      this.ticking = false;
-      this.schedule();
     }
   }
 

@@ -1,5 +1,6 @@
 import type { DB } from '../../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { PollingWorker } from '../polling-worker.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../secrets.ts';
 import { claimDeliveries, dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
@@ -26,66 +27,44 @@ export interface WorkerOptions {
  * Delivers the outbox: polls due deliveries and sends them concurrently within bounds. Every state
  * change is in the database, so a restart resumes where the previous process stopped (at-least-once).
  */
-export class WebhookWorker {
+export class WebhookWorker extends PollingWorker {
   private readonly inFlight = new Map<string, string>();
-  private timer: NodeJS.Timeout | null = null;
-  private polling = false;
-  private stopped = false;
 
   constructor(
     private readonly db: DB,
     private readonly options: WorkerOptions,
-    private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.schedule();
+    log: Logger,
+  ) {
+    super(options.pollIntervalMs, log, 'webhook delivery');
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    while (this.polling || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.poll(), this.options.pollIntervalMs);
+  protected busy(): boolean {
+    return this.inFlight.size > 0;
   }
 
   /** One polling round; deliveries started here finish on their own time. */
-  async poll(): Promise<void> {
-    if (this.polling || this.stopped) return;
-    this.polling = true;
-    try {
-      const maxInFlight = this.options.maxInFlight ?? 32;
-      const free = maxInFlight - this.inFlight.size;
-      if (free > 0) {
-        const now = Date.now();
-        const due = await dueDeliveries(this.db, new Date(now).toISOString(), free * 2, [...this.inFlight.keys()]);
-        const perWebhook = new Map<string, number>();
-        for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
-        const chosen: DueDelivery[] = [];
-        for (const delivery of due) {
-          if (this.inFlight.size + chosen.length >= maxInFlight) break;
-          const busy = perWebhook.get(delivery.webhook_id) ?? 0;
-          if (busy >= (this.options.maxPerWebhook ?? 2)) continue;
-          perWebhook.set(delivery.webhook_id, busy + 1);
-          chosen.push(delivery);
-        }
-        // Only what this worker's claim won is delivered: several workers never send the same attempt.
-        const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
-        for (const delivery of chosen.filter((d) => claimed.has(d.id))) {
-          this.inFlight.set(delivery.id, delivery.webhook_id);
-          void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
-        }
+  protected async round(): Promise<void> {
+    const maxInFlight = this.options.maxInFlight ?? 32;
+    const free = maxInFlight - this.inFlight.size;
+    if (free > 0) {
+      const now = Date.now();
+      const due = await dueDeliveries(this.db, new Date(now).toISOString(), free * 2, [...this.inFlight.keys()]);
+      const perWebhook = new Map<string, number>();
+      for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
+      const chosen: DueDelivery[] = [];
+      for (const delivery of due) {
+        if (this.inFlight.size + chosen.length >= maxInFlight) break;
+        const busy = perWebhook.get(delivery.webhook_id) ?? 0;
+        if (busy >= (this.options.maxPerWebhook ?? 2)) continue;
+        perWebhook.set(delivery.webhook_id, busy + 1);
+        chosen.push(delivery);
       }
-    } catch (error) {
-      this.log.error({ err: error }, 'webhook poll failed');
-    } finally {
-      this.polling = false;
-      this.schedule();
+      // Only what this worker's claim won is delivered: several workers never send the same attempt.
+      const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
+      for (const delivery of chosen.filter((d) => claimed.has(d.id))) {
+        this.inFlight.set(delivery.id, delivery.webhook_id);
+        void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
+      }
     }
   }
 
