@@ -20,6 +20,13 @@ export const ON_BOTH_BACKENDS = [
   'test/redis.test.ts',
   'test/client.test.ts',
   'test/accounts.test.ts',
+  'test/openapi.test.ts',
+  'test/fuzz.test.ts',
+  'test/hostile-servers.test.ts',
+  'test/admin-cli.test.ts',
+  'test/list-queries.test.ts',
+  'test/migrations.test.ts',
+  'test/operations.test.ts',
 ];
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };

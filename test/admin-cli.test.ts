@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
 import { recordScan } from '../db/scans.ts';
 import { insertSuggestion } from '../db/suggestions.ts';
@@ -11,11 +8,14 @@ import { insertWebhook } from '../db/webhooks.ts';
 import { toFinding } from '../scanner/findings.ts';
 import { authenticateKey } from '../services/auth.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), 'scanner-cli-'));
-const DATABASE_PATH = join(dir, 'cli.db');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await freshDatabase('cli');
+});
+afterAll(() => database.drop());
 
 async function adminCli(...args: string[]) {
   return adminCliWith({}, ...args);
@@ -25,7 +25,7 @@ async function adminCli(...args: string[]) {
 async function adminCliWith(env: Record<string, string>, ...args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runAdmin(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { ...process.env, DATABASE_PATH, ...env } });
+  const code = await runAdmin(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { ...process.env, ...database.env, ...env } });
   return { code, stdout, stderr };
 }
 const json = async (...args: string[]) => {
@@ -36,7 +36,7 @@ const json = async (...args: string[]) => {
 
 describe('admin CLI', () => {
   it('runs as a command: npm run -s admin prints one JSON object, --help its usage with exit 0', async () => {
-    const env = { ...process.env, DATABASE_PATH };
+    const env = { ...process.env, ...database.env };
     const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'tenant', 'create', '--name', 'Opdrachtregel', '--json'], { env });
     expect(JSON.parse(stdout)).toMatchObject({ name: 'Opdrachtregel', plan: 'free' });
     expect((await run('npm', ['run', '-s', 'admin', '--', '--help'], { env })).stdout).toMatch(/^Usage: npm run -s admin/);
@@ -51,7 +51,7 @@ describe('admin CLI', () => {
     const key = await json('key', 'create', '--user', user.id, '--name', 'ci', '--permissions', 'read_scans,write_scans', '--rate-limit', '250');
     expect(key).toEqual({ key_id: expect.any(String), key: expect.stringMatching(/^sak_[0-9A-Za-z]{46}$/), name: 'ci', permissions: ['read_scans', 'write_scans'], rate_limit: 250 });
 
-    const db = await openMigratedDatabase(DATABASE_PATH);
+    const db = await openMigratedDatabase(database.location);
     try {
       expect(await authenticateKey(db, key.key)).toMatchObject({ actor: { kind: 'api_key', id: key.key_id }, tenantId: tenant.id, rateLimit: 250 });
       const stored = await db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
@@ -103,7 +103,7 @@ describe('admin CLI', () => {
     const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'beheer@example.nl');
     const key = await json('key', 'create', '--user', user.id, '--name', 'agent', '--permissions', 'suggest_fixes');
     const site = await json('site', 'create', '--tenant', tenant.id, '--name', 'Site', '--url', 'https://beheer.example/');
-    const db = await openMigratedDatabase(DATABASE_PATH);
+    const db = await openMigratedDatabase(database.location);
     let suggestionId: string;
     let findingId: string;
     let webhookId: string;

@@ -23,6 +23,18 @@ describe('configuration from the environment', () => {
       MAX_KEYS_CREATED_PER_USER_PER_DAY: 20,
     });
     expect(config.DATABASE_PATH).toMatch(/data\/scanner\.db$/);
+    expect(config).toMatchObject({ WORKERS: true, SCHEDULER_POLL_INTERVAL: 30_000, SCHEDULER_CONCURRENCY: 2, SCAN_FAILURE_ALERT_AFTER: 3, WEBHOOK_LEASE: 60_000 });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('takes PostgreSQL and Redis by URL, and requires a shared SECRETS_KEY with PostgreSQL', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ DATABASE_URL: 'postgres://app:geheim@db:5432/scanner', SECRETS_KEY: key, REDIS_URL: 'redis://cache:6379' })).toMatchObject({ DATABASE_URL: 'postgres://app:geheim@db:5432/scanner', REDIS_URL: 'redis://cache:6379' });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app@db/scanner' })).toThrow(/SECRETS_KEY: required with DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/scanner', SECRETS_KEY: key })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ REDIS_URL: 'cache:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ WORKERS: 'misschien' })).toThrow(/WORKERS/);
   });
 
   it.each([

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { listFindings, type FindingFilters } from '../db/findings.ts';
@@ -9,9 +6,10 @@ import { countScans, listScans } from '../db/scans.ts';
 import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { FINDING_STATUSES, GRADES } from '../domain/vocabulary.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'scanner-lists-'));
+let database: TestDatabase;
 let db: DB;
 let tenantId: string;
 let sites: string[];
@@ -20,7 +18,8 @@ const DAY = 86_400_000;
 const base = Date.parse('2026-03-01T00:00:00.000Z');
 
 beforeAll(async () => {
-  db = await openMigratedDatabase(join(dir, 'lists.db'));
+  database = await freshDatabase('lists');
+  db = await openMigratedDatabase(database.location);
   const tenant = await admin.createTenant(db, 'Lijsten', 'enterprise');
   tenantId = tenant.id;
   sites = [];
@@ -75,7 +74,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
 });
 
 describe('finding list pages', () => {

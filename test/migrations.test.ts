@@ -1,17 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, MIGRATION_PROVIDER, openDatabase } from '../db/database.ts';
 import { listFindings } from '../db/findings.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'scanner-migrations-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const databases: TestDatabase[] = [];
+afterAll(() => Promise.all(databases.map((d) => d.drop())));
+const fresh = async (name: string) => {
+  const database = await freshDatabase(name);
+  databases.push(database);
+  return openDatabase(database.location);
+};
 
 describe('migrations', () => {
   it('moves existing findings to shared texts and counts them when upgrading to 0004', async () => {
-    const db = openDatabase(join(dir, 'old.db'));
+    const db = await fresh('old');
     try {
       await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('0003_usage_counters');
       const now = new Date().toISOString();
@@ -35,7 +38,7 @@ describe('migrations', () => {
   });
 
   it('keeps every suggestion, with its key as submitter, when upgrading to 0008', async () => {
-    const db = openDatabase(join(dir, 'suggestions.db'));
+    const db = await fresh('suggestions');
     try {
       await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('0007_scan_failed_checks');
       const now = new Date().toISOString();

@@ -6,10 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
 import { databaseLocation, loadConfig, type Config } from '../../services/config.ts';
+import { TEST_SECRETS_KEY } from './database.ts';
 import { createDatabase } from './postgres.ts';
-
-/** One fixed key for the postgres project, where secrets cannot live beside a database file. */
-const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 import * as admin from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
