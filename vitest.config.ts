@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { postgresAvailable } from './test/support/postgres.ts';
 
 /**
- * The suites that run against a service's database through test/support/api.ts run twice: on
- * SQLite and on a throwaway PostgreSQL server (test/support/postgres-setup.ts). The others test
- * the scanner, SQLite files they open themselves, or processes, and run once.
+ * Every suite that touches a database runs twice: on SQLite and on a throwaway PostgreSQL server
+ * (test/support/postgres-setup.ts), through startApi or freshDatabase. The others run once: the
+ * scanner's suites have no database, the README walk-through and the secrets-key file are SQLite's
+ * zero-configuration by definition, and the scale-out test starts its own PostgreSQL and Redis.
  */
 export const ON_BOTH_BACKENDS = [
   'test/api-answers.test.ts',
