@@ -58,11 +58,22 @@ export async function extraKey(db: DB, userId: string): Promise<string> {
   return (await admin.createKey(db, { userId, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rateLimit: 100_000 }, caps)).key;
 }
 
+/** How much to seed: the full run, or a tenth of it (--quick). */
+export interface SeedSize {
+  tenants: number;
+  /** Sites of the largest tenant; the others share four times as many. */
+  largestSites: number;
+}
+
+export const FULL_SEED: SeedSize = { tenants: 100, largestSites: 2_000 };
+export const QUICK_SEED: SeedSize = { tenants: 10, largestSites: 200 };
+
 /**
- * 1,000,000 findings over 10,000 sites and 100 tenants; the largest tenant holds 2,000 sites with
- * 200,000 findings. Every site has one scan; findings use the real catalog texts.
+ * 100 findings per site over tenants × sites: in full 1,000,000 findings over 10,000 sites and 100
+ * tenants, the largest tenant holding 2,000 sites with 200,000 findings. Every site has one scan;
+ * findings use the real catalog texts.
  */
-export async function seedFindings(db: DB, log: (line: string) => void): Promise<{ largest: SeededTenant; seconds: number }> {
+export async function seedFindings(db: DB, log: (line: string) => void, size: SeedSize = FULL_SEED): Promise<{ largest: SeededTenant; seconds: number }> {
   const started = performance.now();
   const types = FINDING_TYPES.map((type) => [type, CATALOG[type]] as const);
   const textIds: number[] = [];
@@ -79,9 +90,10 @@ export async function seedFindings(db: DB, log: (line: string) => void): Promise
   let largest: SeededTenant | null = null;
   const base = Date.parse('2026-01-01T00:00:00.000Z');
   let findingNo = 0;
-  for (let t = 0; t < 100; t++) {
+  const others = size.largestSites * 4;
+  for (let t = 0; t < size.tenants; t++) {
     const { tenantId, key } = await benchTenant(db, `Bench tenant ${t}`);
-    const siteCount = t === 0 ? 2_000 : Math.floor(8_000 / 99) + (t <= 8_000 % 99 ? 1 : 0);
+    const siteCount = t === 0 ? size.largestSites : Math.floor(others / (size.tenants - 1)) + (t <= others % (size.tenants - 1) ? 1 : 0);
     const sites = Array.from({ length: siteCount }, (_, i) => ({
       id: uuidv7(),
       tenant_id: tenantId,
@@ -121,7 +133,7 @@ export async function seedFindings(db: DB, log: (line: string) => void): Promise
     }
     await insertBatches(db, 'findings', findings);
     if (t === 0) largest = { tenantId, key, siteIds: sites.map((s) => s.id) };
-    if (t % 10 === 0) log(`  seeded tenant ${t + 1}/100, ${findingNo} findings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (t % 10 === 0) log(`  seeded tenant ${t + 1}/${size.tenants}, ${findingNo} findings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   return { largest: largest!, seconds: (performance.now() - started) / 1000 };
 }

@@ -1,11 +1,14 @@
 // The service as `npm start` runs it, plus what the benchmark needs inside the same process: a plain
-// Fastify route doing the same query behind the same auth (the baseline of the facade), and
-// event-loop and memory telemetry.
+// Fastify route doing the same query behind the same auth, a query-only Fastify app without any of
+// the service's hooks (the baseline), and event-loop, memory and CPU telemetry.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openMigratedDatabase } from '../db/database.ts';
 import { listScans } from '../db/scans.ts';
 import { pagination } from '../routers/common.ts';
+import Fastify from 'fastify';
+import { systemActor } from '../domain/actor.ts';
 import { buildApp } from '../server/app.ts';
+import { listScans as listScanPage } from '../services/scans.ts';
 import { databaseLocation, loadConfig } from '../services/config.ts';
 
 const config = loadConfig();
@@ -20,6 +23,13 @@ app.get('/bench/plain/scans', async (request, reply) => {
   return { scans: rows.map(({ url: _url, ...item }) => item), pagination: pagination(total, 20, 0) };
 });
 
+// The baseline: the same service call and serialisation as GET /api/agent/scans?limit=20, with no
+// authentication, limits or quota, on a Fastify app of its own (so none of the service's hooks run).
+const baseline = Fastify({ logger: false });
+baseline.get<{ Headers: { 'x-bench-tenant': string } }>('/scans', async (request) =>
+  listScanPage({ db, config }, systemActor(request.headers['x-bench-tenant'], 'bench'), {}, { limit: 20, offset: 0 }),
+);
+
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 let peakRss = process.memoryUsage().rss;
@@ -27,17 +37,22 @@ setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 25).unref();
 
-app.get('/bench/stats', async () => ({ rss: process.memoryUsage().rss, peakRss, loopMaxMs: loop.max / 1e6 }));
+app.get('/bench/stats', async () => {
+  const cpu = process.cpuUsage();
+  return { rss: process.memoryUsage().rss, peakRss, loopMaxMs: loop.max / 1e6, cpuUs: cpu.user + cpu.system };
+});
 app.post('/bench/stats/reset', async () => {
   loop.reset();
   return { ok: true };
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });
-process.stdout.write('bench server ready\n');
+const baselineAddress = await baseline.listen({ port: 0, host: config.HOST });
+process.stdout.write(`bench server ready; baseline ${baselineAddress}\n`);
 
 const stop = async () => {
   await app.close();
+  await baseline.close();
   await db.destroy();
   process.exit(0);
 };

@@ -19,7 +19,8 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export function printTable(rows: BenchRow[]): void {
+/** The rows as a Markdown table, as the README shows them. */
+export function markdownTable(rows: BenchRow[]): string {
   const lines = rows.map((r) => `| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio === null ? '-' : r.ratio.toFixed(2)} | ${r.target} | ${r.met ? 'yes' : 'NO'} |`);
-  console.log(['| measure | figure | baseline (same run) | ratio | target | met |', '|---|---|---|---|---|---|', ...lines].join('\n'));
+  return ['| measure | figure | baseline (same run) | ratio | target | met |', '|---|---|---|---|---|---|', ...lines].join('\n');
 }
