@@ -12,3 +12,9 @@ export async function incrementUsage(db: DB, tenantId: string, period: string, m
     .executeTakeFirstOrThrow();
   return row.count;
 }
+
+/** A tenant's stored count for the period (0 before its first call). */
+export async function readUsage(db: DB, tenantId: string, period: string, metric: UsageMetric): Promise<number> {
+  const row = await db.selectFrom('usage_counters').select('count').where('tenant_id', '=', tenantId).where('period', '=', period).where('metric', '=', metric).executeTakeFirst();
+  return row?.count ?? 0;
+}

@@ -13,11 +13,11 @@ import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
 import { useDutchValidationMessages } from '../routers/locale.ts';
 import { authenticateSession, type UserPrincipal } from '../services/accounts.ts';
-import { authenticateKey, type ApiKeyPrincipal } from '../services/auth.ts';
+import { CachedKeyLookup, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { counterStoreFor } from '../services/limits/counter-store-for.ts';
-import { consumeQuota } from '../services/limits/quotas.ts';
+import { UsageMeter } from '../services/limits/quotas.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { headersOf, trpcEnvelope } from './error-answers.ts';
@@ -185,9 +185,10 @@ export async function buildApp(
     if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
   });
   // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
+  const keys = new CachedKeyLookup(deps.db);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
-    request.principal = token ? await authenticateKey(deps.db, token) : null;
+    request.principal = token ? await keys.authenticate(token) : null;
     if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
     // People use the dashboard over /trpc with a session cookie; REST stays for keys.
     const session = token || !request.url.startsWith('/trpc/') ? null : sessionToken(request);
@@ -201,9 +202,12 @@ export async function buildApp(
     if (!request.principal) return;
     for (let call = callsIn(request.url); call > 0; call--) enforceLimit(await keyLimit(request), reply);
   });
-  // 5. The tenant's monthly API-call quota, in the database so it survives restarts.
+  // 5. The tenant's monthly API-call quota: counted in memory, written to the database every second
+  // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts.
+  const usage = new UsageMeter(deps.db);
+  app.addHook('onClose', async () => usage.close());
   app.addHook('onRequest', async (request) => {
-    if (request.principal) await consumeQuota(deps.db, request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
+    if (request.principal) await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));

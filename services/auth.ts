@@ -1,4 +1,5 @@
 import { findKeyByHash } from '../db/api-keys.ts';
+import { changeVersion } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
@@ -36,3 +37,36 @@ export async function authenticateKey(db: DB, key: string): Promise<ApiKeyPrinci
     plan: { tier: row.plan_tier, maxApiCallsPerMonth: row.max_api_calls_per_month, maxScansPerMonth: row.max_scans_per_month },
   };
 }
+
+/** Keys kept at most; beyond it the cache starts again (guessing keys never fills it: misses are not kept). */
+const MAX_CACHED_KEYS = 10_000;
+
+/**
+ * authenticateKey with the answers for valid keys kept in memory while nothing has been written to
+ * the database: any commit (a revocation by the admin CLI in another process, a block, a plan
+ * change, or a write of this process) empties the cache before the next request is answered. On PostgreSQL, which offers no
+ * such signal here, every request looks its key up.
+ */
+export class CachedKeyLookup {
+  private readonly cache = new Map<string, ApiKeyPrincipal>();
+  private version: string | null = null;
+
+  constructor(private readonly db: DB) {}
+
+  async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
+    if (!isWellFormedApiKey(key)) return null;
+    const version = await changeVersion(this.db);
+    if (version === null) return authenticateKey(this.db, key);
+    if (version !== this.version || this.cache.size >= MAX_CACHED_KEYS) {
+      this.cache.clear();
+      this.version = version;
+    }
+    const hash = hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    const principal = await authenticateKey(this.db, key);
+    if (principal) this.cache.set(hash, principal);
+    return principal;
+  }
+}
+

@@ -8,6 +8,7 @@ import { insertWebhook } from '../db/webhooks.ts';
 import { toFinding } from '../scanner/findings.ts';
 import { authenticateKey } from '../services/auth.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
+import { seedTenant, startApi } from './support/api.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 const run = promisify(execFile);
@@ -135,4 +136,19 @@ describe('admin CLI', () => {
     expect((await adminCli('frobnicate')).code).toBe(2);
     expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(/plan must be one of/);
   });
+
+  it('revokes a key from another process: the very next request of a running service is 401', async () => {
+    const api = await startApi({ ...database.env });
+    try {
+      const tenant = await seedTenant(api.db, 'https://intrekken.example/');
+      // Warm the service's key lookup, so the key is answered from its cache.
+      for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/agent/sites', { key: tenant.key })).status).toBe(200);
+      const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'key', 'revoke', '--id', tenant.keyId, '--json'], { env: { ...process.env, ...database.env } });
+      expect(JSON.parse(stdout)).toEqual({ key_id: tenant.keyId, revoked: true });
+      expect((await api.call('GET', '/api/agent/sites', { key: tenant.key })).status).toBe(401);
+    } finally {
+      await api.close();
+    }
+  });
 });
+

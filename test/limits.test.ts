@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
+import { openMigratedDatabase } from '../db/database.ts';
+import { waitFor } from './support/receiver.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import { monthOf, secondsUntilNextMonth } from '../services/limits/quotas.ts';
@@ -102,10 +104,26 @@ describe('monthly plan quotas', () => {
 
     await api.close();
     api = await startApi({ DATABASE_PATH });
+    expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(429);
+    // Counts reach the database at the latest when the service stops.
+    await api.close();
+    const db = await openMigratedDatabase(DATABASE_PATH);
     try {
-      expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(429);
-      const stored = await api.db.selectFrom('usage_counters').selectAll().where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+      const stored = await db.selectFrom('usage_counters').selectAll().where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
       expect(stored).toMatchObject({ period: monthOf(new Date()), metric: 'api_calls', count: 5 });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('writes nothing to the database on a GET: API calls are counted in memory and stored within a second', async () => {
+    const api = await startApi();
+    try {
+      const tenant = await seedTenant(api.db, 'https://g.example/');
+      const stored = () => api.db.selectFrom('usage_counters').select('count').where('tenant_id', '=', tenant.tenantId).where('metric', '=', 'api_calls').executeTakeFirst();
+      for (let i = 0; i < 5; i++) expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
+      expect(await stored()).toBeUndefined();
+      await waitFor(async () => (await stored())?.count === 5, 3_000);
     } finally {
       await api.close();
     }

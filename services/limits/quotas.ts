@@ -1,5 +1,5 @@
 import type { DB } from '../../db/database.ts';
-import { incrementUsage, type UsageMetric } from '../../db/usage.ts';
+import { incrementUsage, readUsage, type UsageMetric } from '../../db/usage.ts';
 import { QuotaExceeded } from '../../domain/errors.ts';
 import type { PlanLimits } from '../auth.ts';
 
@@ -19,15 +19,70 @@ const QUOTA_NAMES: Record<UsageMetric, string> = {
   scans: 'scans per maand (max_scans_per_month)',
 };
 
-/** Counts units of a tenant's monthly plan quota; over the quota it throws QuotaExceeded until the month turns. */
+const limitOf = (plan: PlanLimits, metric: UsageMetric) => (metric === 'scans' ? plan.maxScansPerMonth : plan.maxApiCallsPerMonth);
+
+/** Throws QuotaExceeded, with Retry-After until the month turns, when `used` is over the plan's limit. */
+function assertWithinQuota(plan: PlanLimits, metric: UsageMetric, used: number, now: Date): void {
+  const limit = limitOf(plan, metric);
+  if (used <= limit) return;
+  const retryAfter = secondsUntilNextMonth(now);
+  throw new QuotaExceeded(
+    `Quotum bereikt: het ${plan.tier}-abonnement staat ${limit} ${QUOTA_NAMES[metric]} toe. Probeer het opnieuw over ${retryAfter} seconden, na de maandwissel (UTC), of upgrade het abonnement.`,
+    retryAfter,
+  );
+}
+
+/** Counts units of a tenant's monthly plan quota in the database at once (scans: each is a write anyway). */
 export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
-  const limit = metric === 'scans' ? plan.maxScansPerMonth : plan.maxApiCallsPerMonth;
-  const used = await incrementUsage(db, tenantId, monthOf(now), metric, amount);
-  if (used > limit) {
-    const retryAfter = secondsUntilNextMonth(now);
-    throw new QuotaExceeded(
-      `Quotum bereikt: het ${plan.tier}-abonnement staat ${limit} ${QUOTA_NAMES[metric]} toe. Probeer het opnieuw over ${retryAfter} seconden, na de maandwissel (UTC), of upgrade het abonnement.`,
-      retryAfter,
-    );
+  assertWithinQuota(plan, metric, await incrementUsage(db, tenantId, monthOf(now), metric, amount), now);
+}
+
+/**
+ * API-call counting without a database write per request: counts gather in memory per tenant and
+ * month and are added to the stored counter at most every `flushEveryMs` and when the process
+ * stops. The check uses the stored count (read once, refreshed by every flush) plus what is
+ * pending, so a quota can be overshot by at most what all instances accept in one flush interval.
+ */
+export class UsageMeter {
+  private readonly pending = new Map<string, { tenantId: string; period: string; metric: UsageMetric; amount: number }>();
+  private readonly stored = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: DB,
+    flushEveryMs = 1_000,
+  ) {
+    this.timer = setInterval(() => void this.flush().catch(() => {}), flushEveryMs);
+    this.timer.unref();
+  }
+
+  async consume(tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
+    const period = monthOf(now);
+    const key = `${tenantId}\n${period}\n${metric}`;
+    if (!this.stored.has(key)) this.stored.set(key, await readUsage(this.db, tenantId, period, metric));
+    const entry = this.pending.get(key) ?? { tenantId, period, metric, amount: 0 };
+    // Refused calls count too, as they always have: a client hammering past its quota stays refused.
+    entry.amount += amount;
+    this.pending.set(key, entry);
+    assertWithinQuota(plan, metric, this.stored.get(key)! + entry.amount, now);
+  }
+
+  /** Adds what is pending to the stored counters; one flush at a time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = [...this.pending];
+      this.pending.clear();
+      for (const [key, { tenantId, period, metric, amount }] of batch) {
+        this.stored.set(key, await incrementUsage(this.db, tenantId, period, metric, amount));
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Stops the timer and writes what is pending (at shutdown, before the database closes). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
   }
 }
