@@ -10,19 +10,21 @@ import * as admin from '../services/admin.ts';
 import { freePort } from '../test/support/net.ts';
 import { createDatabase, startPostgres } from '../test/support/postgres.ts';
 import { createCa } from '../test/support/test-ca.ts';
+import { profileSummary } from './profile.ts';
 import { queryPlans } from './query-plans.ts';
 import { benchTenant, extraKey, FULL_SEED, QUICK_SEED, seedFindings, seedScans } from './seed.ts';
 import { median, percentile, markdownTable, type BenchRow } from './stats.ts';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(
-    'Usage: npm run bench [-- --postgres] [--quick] [--json]\n\nSeeds a database, starts the built service and measures throughput, CPU per request, latency,\nscans, event loop and memory against baselines of the same run; prints a table (about 3 minutes\non SQLite).\n  --postgres  the same on a throwaway PostgreSQL server (Debian package postgresql)\n  --quick     a tenth of the seed (100,000 findings) and shorter rounds: under 90 seconds\n  --json      one JSON object on stdout with the headline figures (the table goes to stderr)\n',
+    'Usage: npm run bench [-- --postgres] [--quick] [--json]\n\nSeeds a database, starts the built service and measures throughput, CPU per request, latency,\nscans, event loop and memory against baselines of the same run; prints a table (about 3 minutes\non SQLite).\n  --postgres  the same on a throwaway PostgreSQL server (Debian package postgresql)\n  --quick     a tenth of the seed (100,000 findings) and shorter rounds: under 90 seconds\n  --json      one JSON object on stdout with the headline figures (the table goes to stderr)\n  --profile   a CPU profile of the server (node --cpu-prof) summarised as its top functions by self time\n',
   );
   process.exit(0);
 }
 const POSTGRES = process.argv.includes('--postgres');
 const QUICK = process.argv.includes('--quick');
 const JSON_OUTPUT = process.argv.includes('--json');
+const PROFILE = process.argv.includes('--profile');
 
 const ROUNDS = QUICK ? 1 : 3;
 const LOAD_SECONDS = QUICK ? 3 : 5;
@@ -44,7 +46,8 @@ const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseline: string }> {
   // The compiled build, as `npm start` runs the service.
-  const child = spawn(process.execPath, ['dist/bench/server.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : [];
+  const child = spawn(process.execPath, [...profiling, 'dist/bench/server.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const ready = /bench server ready; baseline (\S+)/.exec(chunk.toString());
@@ -233,13 +236,17 @@ try {
     headline.peak_rss_mb = Math.round(peak / MB);
     rows.push({ name: 'peak resident memory (load, queries, scans)', value: `${(peak / MB).toFixed(0)} MB`, baseline: `${(startRss / MB).toFixed(0)} MB after start`, ratio: peak / startRss, target: '<= 300 MB', met: peak <= 300 * MB });
   } finally {
+    // The profile is written when the server exits.
+    const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
+    await exited;
   }
   // With --json the table goes to stderr and stdout carries exactly one JSON object.
   const print = (text: string) => (JSON_OUTPUT ? process.stderr : process.stdout).write(`${text}\n`);
   print(`\nBenchmark ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, ${postgres ? 'PostgreSQL' : 'SQLite'}${QUICK ? ', quick' : ''}\n`);
   print(markdownTable(rows));
   print(`\nQuery plans (largest tenant):\n\n${plans}`);
+  if (PROFILE) print(`\n${profileSummary(join(dir, 'profile'))}`);
   if (JSON_OUTPUT) process.stdout.write(`${JSON.stringify(headline)}\n`);
 } finally {
   await postgres?.stop();
