@@ -3,8 +3,6 @@
 // the service's hooks (the baseline), and event-loop, memory and CPU telemetry.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openMigratedDatabase } from '../db/database.ts';
-import { listScans } from '../db/scans.ts';
-import { pagination } from '../routers/common.ts';
 import Fastify from 'fastify';
 import { systemActor } from '../domain/actor.ts';
 import { buildApp } from '../server/app.ts';
@@ -19,8 +17,7 @@ app.get('/bench/plain/scans', async (request, reply) => {
   const principal = request.principal;
   if (!principal) return reply.code(401).send({ error: 'Niet geauthenticeerd.' });
   if (!principal.permissions.includes('read_scans')) return reply.code(403).send({ error: 'Onvoldoende rechten.' });
-  const { rows, total } = await listScans(db, principal.tenantId, {}, { limit: 20, offset: 0 });
-  return { scans: rows.map(({ url: _url, ...item }) => item), pagination: pagination(total, 20, 0) };
+  return listScanPage({ db, config }, principal, {}, { limit: 20, offset: 0 });
 });
 
 // The baseline: the same service call and serialisation as GET /api/agent/scans?limit=20, with no

@@ -19,13 +19,14 @@ export interface FindingDiff<Previous, Observed> {
 
 const identity = (f: FindingIdentity) => `${f.finding_type}\n${f.endpoint}`;
 
-const hostOf = (url: string) => {
+/** The host part of a URL, as diffFindings compares a finding's endpoint with the scanned one. */
+export function scannedHostOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {
     return '';
   }
-};
+}
 
 /** Statuses a rescan may resolve; an accepted risk stays accepted when it disappears. */
 const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(['OPEN', 'IN_PROGRESS']);
@@ -52,10 +53,7 @@ export function diffFindings<Previous extends FindingIdentity & { status: Findin
     else diff.keep.push({ previous: before, observed: finding });
   }
   for (const [key, before] of known) {
-    if (!seen.has(key) && RESOLVABLE.has(before.status) && hostOf(before.endpoint) === scannedHost) diff.resolve.push(before);
+    if (!seen.has(key) && RESOLVABLE.has(before.status) && scannedHostOf(before.endpoint) === scannedHost) diff.resolve.push(before);
   }
   return diff;
 }
-
-/** The host part of a scanned URL, as diffFindings compares it. */
-export const scannedHostOf = hostOf;

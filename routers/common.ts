@@ -76,10 +76,6 @@ export const Pagination = z
   })
   .meta({ id: 'Pagination' });
 
-export function pagination(total: number, limit: number, offset: number): z.infer<typeof Pagination> {
-  return { total, limit, offset, has_more: offset + limit < total };
-}
-
 export const Message = z.object({ message: z.string() });
 
 /** The REST error statuses of a protected endpoint, for the document. */

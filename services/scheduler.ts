@@ -101,13 +101,12 @@ export class ScanScheduler extends PollingWorker {
   private async recordFailure(job: ScanJob, error: string, now: number): Promise<void> {
     const site = await findSite(this.deps.db, job.tenant_id, job.site_id);
     if (!site) return;
-    const failures = await backOffSchedule(this.deps, site, now);
+    const { failures, nextScanAt } = await backOffSchedule(this.deps, site, now);
     if (failures !== this.options.failureAlertAfter) return;
-    const { next_scan_at } = (await findSite(this.deps.db, job.tenant_id, job.site_id)) ?? { next_scan_at: null };
     await enqueueEvents(this.deps.db, job.tenant_id, [
       {
         type: 'scan_failed',
-        data: { site_id: site.id, site_name: site.name, site_url: site.url, error, consecutive_failures: failures, failed_at: iso(now), next_scan_at },
+        data: { site_id: site.id, site_name: site.name, site_url: site.url, error, consecutive_failures: failures, failed_at: iso(now), next_scan_at: nextScanAt },
       },
     ]);
   }

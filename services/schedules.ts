@@ -44,13 +44,14 @@ export async function setScanSchedule(deps: ServiceDeps, actor: Actor, siteId: s
 
 /**
  * After a failed scheduled scan: count it and back off, doubling the wait with each consecutive
- * failure up to a week. Returns the number of consecutive failures.
+ * failure up to a week. Returns the number of consecutive failures and the next try.
  */
-export async function backOffSchedule(deps: ServiceDeps, site: { id: string; scan_interval_hours: number | null }, now: number): Promise<number> {
+export async function backOffSchedule(deps: ServiceDeps, site: { id: string; scan_interval_hours: number | null }, now: number): Promise<{ failures: number; nextScanAt: string }> {
   const failures = await countScheduleFailure(deps.db, site.id, true);
   const hours = Math.min((site.scan_interval_hours ?? 24) * 2 ** (failures - 1), 168);
-  await moveNextScan(deps.db, site.id, jitteredAfter(now, hours));
-  return failures;
+  const nextScanAt = jitteredAfter(now, hours);
+  await moveNextScan(deps.db, site.id, nextScanAt);
+  return { failures, nextScanAt };
 }
 
 /** After a scheduled scan that ran: consecutive failures start again at 0. */

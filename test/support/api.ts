@@ -1,13 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
 import { databaseLocation, loadConfig, type Config } from '../../services/config.ts';
-import { TEST_SECRETS_KEY } from './database.ts';
-import { createDatabase } from './postgres.ts';
+import { freshDatabase } from './database.ts';
 import * as admin from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
@@ -29,11 +25,9 @@ export interface TestApi {
 export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
   // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
-  const postgresServer = env.DATABASE_PATH ? undefined : process.env.TEST_POSTGRES_URL;
-  const postgres = postgresServer ? await createDatabase(postgresServer) : null;
-  const dir = env.DATABASE_PATH || postgres ? null : mkdtempSync(join(tmpdir(), 'scanner-api-'));
-  const dbPath = postgres?.url ?? env.DATABASE_PATH ?? join(dir!, 'test.db');
-  const dbEnv: Record<string, string> = postgres ? { DATABASE_URL: postgres.url, SECRETS_KEY: env.SECRETS_KEY ?? TEST_SECRETS_KEY } : { DATABASE_PATH: dbPath };
+  const fresh = env.DATABASE_PATH ? null : await freshDatabase('api');
+  const dbPath = fresh?.location ?? env.DATABASE_PATH!;
+  const dbEnv = fresh?.env ?? { DATABASE_PATH: dbPath };
   // Tests send many requests from one address; limit tests set their own values.
   const config = loadConfig({ LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...dbEnv, ...env });
   const db = await openMigratedDatabase(databaseLocation(config));
@@ -70,8 +64,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
       await app.close();
       await workers.stop();
       await db.destroy();
-      await postgres?.drop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await fresh?.drop();
     },
   };
 }

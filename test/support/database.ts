@@ -12,7 +12,7 @@ export interface TestDatabase {
 }
 
 /** One fixed key for PostgreSQL, where secrets cannot live beside a database file. */
-export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * An empty database for one test file: a SQLite file in a temporary directory, or, in the postgres
