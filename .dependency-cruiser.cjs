@@ -5,7 +5,7 @@ const layer = (name, from, allowed) => ({
   severity: 'error',
   comment: `${from} may import only ${allowed.join(', ')}`,
   from: { path: `^${from}/` },
-  to: { path: '^(scanner|domain|db|services|routers|openapi|server|bin|client)/', pathNot: `^(${[from, ...allowed].join('|')})/` },
+  to: { path: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/', pathNot: `^(${[from, ...allowed].join('|')})/` },
 });
 
 module.exports = {
@@ -18,11 +18,19 @@ module.exports = {
     layer('routers-know-no-transport', 'routers', ['services', 'db', 'domain', 'scanner']),
     layer('openapi-from-routers', 'openapi', ['routers', 'domain']),
     layer('client-types-only', 'client', ['routers']),
+    layer('dashboard-talks-to-the-router', 'web', ['domain', 'routers']),
+    {
+      name: 'dashboard-imports-router-types-only',
+      severity: 'error',
+      comment: 'the browser bundle holds no server code: only the router type crosses over',
+      from: { path: '^web/' },
+      to: { path: '^routers/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    includeOnly: '^(scanner|domain|db|services|routers|openapi|server|bin|client)/',
+    includeOnly: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/',
   },
 };

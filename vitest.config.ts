@@ -21,6 +21,7 @@ export const ON_BOTH_BACKENDS = [
   'test/redis.test.ts',
   'test/client.test.ts',
   'test/accounts.test.ts',
+  'test/dashboard-roles.test.ts',
   'test/openapi.test.ts',
   'test/fuzz.test.ts',
   'test/hostile-servers.test.ts',

@@ -3,6 +3,7 @@ import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
 import { secretBoxFor } from '../services/secrets.ts';
 import * as admin from '../services/admin.ts';
+import { keyCaps } from '../services/keys.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
@@ -22,7 +23,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
   site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
-  finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK
+  finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK [--reason R] (ACCEPTED_RISK needs a reason)
   flag set --key K [--enabled true|false] [--rollout N]
   webhook list --tenant T
   webhook enable --id W
@@ -51,6 +52,7 @@ const OPTIONS = {
   staff: { type: 'boolean' },
   login: { type: 'boolean' },
   every: { type: 'string' },
+  reason: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -75,14 +77,14 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
       name: required(v, 'name'),
       permissions: required(v, 'permissions').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: v['rate-limit'] === undefined ? undefined : Number(v['rate-limit']),
-    }, admin.keyCaps(config)),
+    }, keyCaps(config)),
   'key revoke': (db, v) => admin.revokeKey(db, required(v, 'id')),
   'key list': (db, v) => admin.listKeys(db, required(v, 'user')),
   'site create': (db, v) => admin.createSite(db, required(v, 'tenant'), required(v, 'name'), required(v, 'url')),
   'site schedule': (db, v, config) => admin.scheduleSite({ db, config }, required(v, 'site'), required(v, 'every')),
   'site jobs': (db, v) => admin.scanJobsOfSite(db, required(v, 'site')),
   'suggestion review': (db, v) => admin.review(db, required(v, 'id'), required(v, 'status'), v.notes),
-  'finding set-status': (db, v) => admin.setStatusOfFinding(db, required(v, 'id'), required(v, 'status')),
+  'finding set-status': (db, v) => admin.setStatusOfFinding(db, required(v, 'id'), required(v, 'status'), v.reason),
   'flag set': (db, v) => admin.setFlag(db, required(v, 'key'), v.enabled, v.rollout),
   'webhook list': (db, v) => admin.webhooksOfTenant(db, required(v, 'tenant')),
   'webhook enable': (db, v) => admin.enableWebhook(db, required(v, 'id')),

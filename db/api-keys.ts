@@ -30,9 +30,23 @@ export async function findKeyByHash(db: DB, keyHash: string) {
     .executeTakeFirst();
 }
 
-export async function revokeApiKey(db: DB, id: string): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+/** Revokes an active key; with a tenant, only that tenant's (another tenant's key is not found). */
+export async function revokeApiKey(db: DB, id: string, tenantId?: string): Promise<boolean> {
+  let query = db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export async function listApiKeysOfTenant(db: DB, tenantId: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.permissions', 'api_keys.rate_limit', 'api_keys.created_at', 'api_keys.revoked_at', 'api_keys.last_used_at', 'users.email as user_email'])
+    .where('api_keys.tenant_id', '=', tenantId)
+    .orderBy('api_keys.created_at', 'desc')
+    .orderBy('api_keys.id', 'desc')
+    .execute();
 }
 
 export async function listApiKeysOfUser(db: DB, userId: string) {
@@ -52,4 +66,8 @@ export async function countKeys(db: DB, filter: { userId?: string; tenantId?: st
   if (filter.createdSince) query = query.where('created_at', '>=', filter.createdSince);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+export async function markKeyUsed(db: DB, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }

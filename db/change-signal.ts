@@ -1,16 +1,86 @@
 import { sql } from 'kysely';
-import type { DB } from './database.ts';
-import { isPostgres } from './dialect.ts';
+import pg from 'pg';
+import { postgresUrlOf, type DB } from './database.ts';
 
 /**
- * A value that changes whenever anything has been committed to the database: by another connection
- * (the admin CLI, another process: SQLite's data_version) or by this one (total_changes()). Both
- * are read from memory, without I/O. Null on PostgreSQL, which has no such counter: callers then do
- * not cache.
+ * Tells whether anything that could change a key lookup has been committed since a version was
+ * read. `version()` answers a value that changes with every such commit, or null when it cannot
+ * know (callers then do not cache).
  */
-export async function changeVersion(db: DB): Promise<string | null> {
-  if (isPostgres(db)) return null;
-  const { rows } = await sql<{ version: number; changes: number }>`SELECT (SELECT data_version FROM pragma_data_version) AS version, total_changes() AS changes`.execute(db);
-  const row = rows[0];
-  return row ? `${row.version}:${row.changes}` : null;
+export interface ChangeSignal {
+  version(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: data_version changes when another connection committed (the admin CLI, another process),
+ * total_changes() when this one did. Both are read from memory, without I/O.
+ */
+function sqliteSignal(db: DB): ChangeSignal {
+  return {
+    async version() {
+      const { rows } = await sql<{ version: number; changes: number }>`SELECT (SELECT data_version FROM pragma_data_version) AS version, total_changes() AS changes`.execute(db);
+      const row = rows[0];
+      return row ? `${row.version}:${row.changes}` : null;
+    },
+    close: async () => {},
+  };
+}
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * PostgreSQL: one dedicated connection LISTENs on key_changes (sent by triggers, migration 0013);
+ * each notification moves the version on. While that connection is down the version is null, and
+ * every (re)connection moves it on too, since notifications sent meanwhile are lost.
+ */
+function postgresSignal(url: string): ChangeSignal {
+  let generation = 0;
+  let client: pg.Client | null = null;
+  let listening = false;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = (which: pg.Client) => {
+    if (client !== which) return;
+    listening = false;
+    client = null;
+    which.end().catch(() => {});
+    if (!stopped) retry = setTimeout(connect, RECONNECT_MS);
+  };
+  const connect = () => {
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    next.on('notification', () => {
+      generation += 1;
+    });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    next
+      .connect()
+      .then(() => next.query('LISTEN key_changes'))
+      .then(() => {
+        if (client !== next) return;
+        generation += 1;
+        listening = true;
+      })
+      .catch(() => lost(next));
+  };
+  connect();
+  return {
+    version: async () => (listening ? `pg:${generation}` : null),
+    async close() {
+      stopped = true;
+      clearTimeout(retry);
+      const open = client;
+      client = null;
+      listening = false;
+      await open?.end().catch(() => {});
+    },
+  };
+}
+
+export function openChangeSignal(db: DB): ChangeSignal {
+  const url = postgresUrlOf(db);
+  return url ? postgresSignal(url) : sqliteSignal(db);
 }

@@ -14,6 +14,9 @@ import * as scanFailedChecks from './migrations/0007_scan_failed_checks.ts';
 import * as suggestionSubmitters from './migrations/0008_suggestion_submitters.ts';
 import * as monitoring from './migrations/0009_monitoring.ts';
 import * as accounts from './migrations/0010_accounts.ts';
+import * as statementCountTriggers from './migrations/0011_statement_count_triggers.ts';
+import * as dashboard from './migrations/0012_dashboard.ts';
+import * as keyChangeNotify from './migrations/0013_key_change_notify.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -35,6 +38,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_suggestion_submitters': suggestionSubmitters,
   '0009_monitoring': monitoring,
   '0010_accounts': accounts,
+  '0011_statement_count_triggers': statementCountTriggers,
+  '0012_dashboard': dashboard,
+  '0013_key_change_notify': keyChangeNotify,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -73,8 +79,15 @@ function openPostgres(url: string, options: { log?: KyselyConfig['log']; poolSiz
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle client losing its connection (a server restart) must not take the process down.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  postgresUrls.set(db, url);
+  return db;
 }
+
+const postgresUrls = new WeakMap<DB, string>();
+
+/** The connection URL a PostgreSQL database was opened with (for a dedicated LISTEN connection). */
+export const postgresUrlOf = (db: DB): string | undefined => postgresUrls.get(db);
 
 /** A SQLite file path, or a postgres:// URL for PostgreSQL; the rest of the code does not know which. */
 export function openDatabase(path: string, options: { log?: KyselyConfig['log']; poolSize?: number } = {}): DB {

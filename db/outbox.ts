@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { uuidv7 } from './ids.ts';
 import type { DB } from './database.ts';
+import { skipLockedRows } from './dialect.ts';
 
 export interface OutboxEvent {
   type: WebhookEvent;
@@ -64,21 +65,29 @@ export async function dueDeliveries(db: DB, now: string, limit: number, skip: st
 }
 
 /**
- * Claims chosen due deliveries for a worker by moving next_attempt_at to the end of its lease, as a
- * compare-and-set: a delivery another worker claimed in the meantime is no longer due and is left
- * out. A killed worker's deliveries are due again once the lease has expired.
+ * Claims chosen due deliveries for a worker by moving next_attempt_at to the end of its lease. Rows
+ * another worker is claiming are skipped (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one
+ * writer), and one claimed already is no longer due: each delivery goes to one worker. A killed
+ * worker's deliveries are due again once the lease has expired.
  */
 export async function claimDeliveries(db: DB, ids: string[], worker: string, now: string, leaseUntil: string): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: leaseUntil, claimed_by: worker })
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .returning('id')
-    .execute();
-  return new Set(rows.map((row) => row.id));
+  return db.transaction().execute(async (trx) => {
+    const free = await skipLockedRows(
+      trx,
+      trx.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '<=', now),
+    ).execute();
+    if (free.length === 0) return new Set<string>();
+    const rows = await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: leaseUntil, claimed_by: worker })
+      .where('id', 'in', free.map((row) => row.id))
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .returning('id')
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  });
 }
 
 export interface AttemptOutcome {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DB } from './database.ts';
+import { skipLockedRows } from './dialect.ts';
 import { uuidv7 } from './ids.ts';
 import type { ScanJobsTable } from './schema.ts';
 
@@ -48,22 +49,27 @@ export async function enqueueScanJob(db: DB, site: { id: string; tenant_id: stri
 }
 
 /**
- * Claims up to `limit` runnable jobs for a worker: a compare-and-set that moves run_after to the end
- * of the lease, so no other worker sees them until the lease has expired (a killed worker's jobs
- * come back then). PostgreSQL re-checks the WHERE under the row lock, SQLite has one writer: a job
- * is never claimed twice at once.
+ * Claims up to `limit` runnable jobs for a worker by moving run_after to the end of its lease, so no
+ * other worker sees them until the lease has expired (a killed worker's jobs come back then). The
+ * candidates are locked with FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one writer. The
+ * UPDATE re-checks that each job is still runnable: a job is never claimed twice at once.
  */
 export async function claimScanJobs(db: DB, worker: string, now: string, leaseUntil: string, limit: number): Promise<ScanJob[]> {
-  const candidates = await db.selectFrom('scan_jobs').select('id').where('status', '=', 'pending').where('run_after', '<=', now).orderBy('run_after', 'asc').limit(limit).execute();
-  if (candidates.length === 0) return [];
-  return db
-    .updateTable('scan_jobs')
-    .set((eb) => ({ run_after: leaseUntil, claimed_by: worker, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', candidates.map((c) => c.id))
-    .where('status', '=', 'pending')
-    .where('run_after', '<=', now)
-    .returningAll()
-    .execute();
+  return db.transaction().execute(async (trx) => {
+    const candidates = await skipLockedRows(
+      trx,
+      trx.selectFrom('scan_jobs').select('id').where('status', '=', 'pending').where('run_after', '<=', now).orderBy('run_after', 'asc').limit(limit),
+    ).execute();
+    if (candidates.length === 0) return [];
+    return trx
+      .updateTable('scan_jobs')
+      .set((eb) => ({ run_after: leaseUntil, claimed_by: worker, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', candidates.map((c) => c.id))
+      .where('status', '=', 'pending')
+      .where('run_after', '<=', now)
+      .returningAll()
+      .execute();
+  });
 }
 
 /** Ends a job the worker still holds; false when its lease went to another worker. */

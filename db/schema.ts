@@ -53,6 +53,31 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** One change of a finding's status, by whom and why (the dashboard's audit trail). */
+export interface FindingStatusChangesTable {
+  id: string;
+  tenant_id: string;
+  finding_id: string;
+  status: FindingStatus;
+  reason: string | null;
+  actor_kind: ActorKind;
+  actor_id: string;
+  actor_label: string;
+  changed_at: string;
+}
+
+/** A one-time link to join a tenant with a role; stored by the SHA-256 of its token. */
+export interface InvitesTable {
+  token_hash: string;
+  tenant_id: string;
+  email: string;
+  role: Role;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
 export interface ApiKeysTable {
   id: string;
   tenant_id: string;
@@ -276,4 +301,6 @@ export interface Database {
   scan_counts: ScanCountsTable;
   scan_jobs: ScanJobsTable;
   sessions: SessionsTable;
+  finding_status_changes: FindingStatusChangesTable;
+  invites: InvitesTable;
 }

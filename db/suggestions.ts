@@ -54,3 +54,14 @@ export async function reviewSuggestion(db: DB, id: string, status: SuggestionSta
   await db.updateTable('suggestions').set({ status, review_notes: notes, reviewed_at: new Date().toISOString() }).where('id', '=', id).execute();
   return findSuggestion(db, id);
 }
+
+/** Suggestions across tenants with the tenant's name, oldest first (the team's queue). */
+export async function reviewQueue(db: DB, status: SuggestionStatus | undefined, page: { limit: number; offset: number }) {
+  let query = db.selectFrom('suggestions').innerJoin('tenants', 'tenants.id', 'suggestions.tenant_id');
+  if (status) query = query.where('suggestions.status', '=', status);
+  const [rows, total] = await Promise.all([
+    query.selectAll('suggestions').select('tenants.name as tenant_name').orderBy('suggestions.created_at', 'asc').orderBy('suggestions.id', 'asc').limit(page.limit).offset(page.offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}

@@ -53,6 +53,42 @@ export async function blockUser(db: DB, id: string): Promise<boolean> {
   return result.numUpdatedRows > 0n;
 }
 
+export async function unblockUser(db: DB, id: string): Promise<void> {
+  await db.updateTable('users').set({ blocked_at: null }).where('id', '=', id).execute();
+}
+
+export async function unsuspendTenant(db: DB, id: string): Promise<void> {
+  await db.updateTable('tenants').set({ suspended_at: null }).where('id', '=', id).execute();
+}
+
+export async function setUserRole(db: DB, id: string, role: Role): Promise<void> {
+  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+}
+
+/** The people of a tenant with their role, for the team page. */
+export async function teamOfTenant(db: DB, tenantId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'role', 'blocked_at', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** Every tenant with its plan, state and number of people (for the service's team). */
+export async function tenantsOverview(db: DB) {
+  return db
+    .selectFrom('tenants')
+    .innerJoin('plans', 'plans.id', 'tenants.plan_id')
+    .leftJoin('users', 'users.tenant_id', 'tenants.id')
+    .select((eb) => ['tenants.id', 'tenants.name', 'plans.tier as plan', 'tenants.suspended_at', 'tenants.created_at', eb.fn.count<number>('users.id').as('users')])
+    .groupBy(['tenants.id', 'tenants.name', 'plans.tier', 'tenants.suspended_at', 'tenants.created_at'])
+    .orderBy('tenants.created_at', 'asc')
+    .orderBy('tenants.id', 'asc')
+    .execute();
+}
+
 /** Every tenant with its plan tier, oldest first (for operators). */
 export async function listTenants(db: DB) {
   return db

@@ -31,13 +31,18 @@ export async function deleteWebhook(db: DB, tenantId: string, id: string): Promi
   return result.numDeletedRows > 0n;
 }
 
-export async function webhookExists(db: DB, id: string): Promise<boolean> {
-  return (await db.selectFrom('webhooks').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** Whether the webhook exists; with a tenant, only as that tenant's. */
+export async function webhookExists(db: DB, id: string, tenantId?: string): Promise<boolean> {
+  let query = db.selectFrom('webhooks').select('id').where('id', '=', id);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** Enables a webhook again; its count of consecutive failures starts over. */
-export async function enableWebhook(db: DB, id: string): Promise<boolean> {
-  const result = await db.updateTable('webhooks').set({ enabled: 1, failure_count: 0 }).where('id', '=', id).executeTakeFirst();
+/** Enables a webhook again (with a tenant, only that tenant's); its count of consecutive failures starts over. */
+export async function enableWebhook(db: DB, id: string, tenantId?: string): Promise<boolean> {
+  let query = db.updateTable('webhooks').set({ enabled: 1, failure_count: 0 }).where('id', '=', id);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -15,3 +15,21 @@ export const API_PATHS = {
 
 /** The link to one scan (SPEC 2.3 `detail_url`). */
 export const scanDetailPath = (scanId: string) => API_PATHS.scan.replace('{scan_id}', scanId);
+
+/**
+ * The dashboard's pages (Dutch paths, like its texts): the server answers each with the app's
+ * index.html, the app routes on them. `:id` stands for one path segment.
+ */
+export const DASHBOARD_PAGES = {
+  overview: '/',
+  login: '/inloggen',
+  invite: '/uitnodiging',
+  site: '/sites/:id',
+  findings: '/bevindingen',
+  keys: '/api-sleutels',
+  webhooks: '/webhooks',
+  suggestions: '/suggesties',
+  team: '/team',
+  account: '/account',
+  platform: '/platform',
+} as const;

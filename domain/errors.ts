@@ -3,6 +3,8 @@ export const ERRORS = {
   unauthorized: 'Niet geauthenticeerd: ontbrekende, ongeldige of ingetrokken API-sleutel.',
   invalidKey: 'Ongeldige of inactieve API-sleutel.',
   notLoggedIn: 'Niet ingelogd.',
+  ownerOnly: 'Alleen de eigenaar van het account beheert het team.',
+  staffOnly: 'Alleen medewerkers van de dienst hebben hier toegang.',
   crossOrigin: 'Verzoek van een andere herkomst geweigerd.',
   forbidden: (permission: string) => `Onvoldoende rechten: deze API-sleutel mist de permissie ${permission}.`,
   forbiddenForUser: (permission: string) => `Onvoldoende rechten: uw rol staat ${permission} niet toe.`,

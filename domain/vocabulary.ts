@@ -29,6 +29,7 @@ export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected', 'applied'
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 /** Statuses a reviewer can set. */
 export const REVIEW_STATUSES = ['approved', 'rejected', 'applied'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed', 'scan_failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

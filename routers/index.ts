@@ -8,6 +8,9 @@ import { sitesRouter } from './sites/router.ts';
 import { suggestionsRouter } from './suggestions/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
+import { keysRouter } from './keys/router.ts';
+import { teamRouter } from './team/router.ts';
+import { staffRouter } from './staff/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -19,6 +22,9 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   docs: docsRouter,
   account: accountRouter,
+  keys: keysRouter,
+  team: teamRouter,
+  staff: staffRouter,
 });
 
 /** Import this type in TypeScript clients: `import type { AppRouter } from '<repo>/routers/index.ts'`. */

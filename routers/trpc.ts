@@ -46,3 +46,14 @@ export const protectedProcedure = publicProcedure.use(({ ctx, meta, next }) => {
   if (meta?.permission) assertPermission(actor, meta.permission);
   return next({ ctx: { ...ctx, actor } });
 });
+
+/**
+ * Dashboard procedures: a logged-in person only (a key gets 401 "Niet ingelogd."), with the
+ * permission in meta checked as for agents. Keys are managed in the dashboard, not with a key (SPEC).
+ */
+export const userProcedure = publicProcedure.use(({ ctx, meta, next }) => {
+  const user = ctx.user;
+  if (!user || ctx.actor !== user) throw new Unauthenticated(ERRORS.notLoggedIn);
+  if (meta?.permission) assertPermission(user, meta.permission);
+  return next({ ctx: { ...ctx, actor: user, user } });
+});

@@ -20,6 +20,7 @@ import { counterStoreFor } from '../services/limits/counter-store-for.ts';
 import { UsageMeter } from '../services/limits/quotas.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
+import { registerDashboard } from './dashboard-pages.ts';
 import { headersOf, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
@@ -106,7 +107,7 @@ function callsIn(url: string): number {
  * workers are not part of it: the entry point starts them beside it (services/workers.ts).
  */
 export async function buildApp(
-  deps: ServiceDeps & { counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream },
+  deps: ServiceDeps & { counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream; /** The built dashboard (dist/web by default). */ webRoot?: string },
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
   useDutchValidationMessages();
@@ -186,6 +187,7 @@ export async function buildApp(
   });
   // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
   const keys = new CachedKeyLookup(deps.db);
+  app.addHook('onClose', async () => keys.close());
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     request.principal = token ? await keys.authenticate(token) : null;
@@ -207,7 +209,9 @@ export async function buildApp(
   const usage = new UsageMeter(deps.db);
   app.addHook('onClose', async () => usage.close());
   app.addHook('onRequest', async (request) => {
-    if (request.principal) await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
+    if (!request.principal) return;
+    usage.noteKeyUse(request.principal.actor.id);
+    await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
@@ -268,5 +272,6 @@ export async function buildApp(
     }
   });
   registerDocsPage(app, openApiDocument);
+  await registerDashboard(app, deps.webRoot);
   return app;
 }

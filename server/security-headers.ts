@@ -26,6 +26,21 @@ const DOCS_CSP = csp({
   'form-action': "'none'",
 });
 
+/** The dashboard: its own scripts, styles and calls only; nothing inline, nothing from elsewhere. */
+const DASHBOARD_CSP = csp({
+  'default-src': "'none'",
+  'script-src': "'self'",
+  'style-src': "'self'",
+  'img-src': "'self' data:",
+  'connect-src': "'self'",
+  'font-src': "'self'",
+  'manifest-src': "'self'",
+  'object-src': "'none'",
+  'frame-ancestors': "'none'",
+  'base-uri': "'none'",
+  'form-action': "'self'",
+});
+
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': API_CSP,
   'x-content-type-options': 'nosniff',
@@ -51,3 +66,10 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
 
 /** The docs page and its assets: Swagger UI's own scripts and styles may load. */
 export const allowDocs = (reply: FastifyReply) => reply.header('content-security-policy', DOCS_CSP);
+
+/** The dashboard's pages and assets (a Fastify reply, or the raw response @fastify/static answers with). */
+export function allowDashboard<T extends { setHeader(name: string, value: string): unknown } | FastifyReply>(reply: T): T {
+  if ('header' in reply) reply.header('content-security-policy', DASHBOARD_CSP);
+  else reply.setHeader('content-security-policy', DASHBOARD_CSP);
+  return reply;
+}

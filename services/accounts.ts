@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.ts';
-import { deleteSession, deleteSessionsOfUser, findSession, insertSession, touchSession } from '../db/sessions.ts';
+import { acceptInvite, findInvite } from '../db/invites.ts';
+import { deleteSession, deleteSessionsOfUser, findSession, insertSession, setPasswordHash, touchSession } from '../db/sessions.ts';
 import { findUserByEmail, insertTenant, insertUser, planByTier } from '../db/tenancy.ts';
 import type { Actor } from '../domain/actor.ts';
-import { Conflict, Invalid, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
+import { Conflict, ERRORS, Forbidden, Invalid, NotFound, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
 import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { CounterStore } from './limits/counter-store.ts';
@@ -28,7 +29,8 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** One message for an unknown address and a wrong password: the answer says nothing about which. */
 const WRONG_CREDENTIALS = 'E-mailadres of wachtwoord onjuist.';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Session ids and invitation tokens are stored only as their SHA-256. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface NewSession {
   /** The session id for the cookie; stored only as its hash. */
@@ -84,6 +86,41 @@ export async function logOut({ db }: ServiceDeps, token: string): Promise<void> 
 /** Ends every session of the user, as a password change or a block does. */
 export async function endAllSessions({ db }: ServiceDeps, userId: string): Promise<void> {
   await deleteSessionsOfUser(db, userId);
+}
+
+/** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
+export async function acceptInvitation({ db }: ServiceDeps, input: { token: string; password: string }, now = Date.now()) {
+  checkPassword(input.password);
+  const tokenHash = hashToken(input.token);
+  const invite = await findInvite(db, tokenHash);
+  if (!invite || invite.accepted_at || Date.parse(invite.expires_at) <= now) throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
+  if (await findUserByEmail(db, invite.email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
+  const passwordHash = await hashPassword(input.password);
+  const user = await db.transaction().execute(async (trx) => {
+    if (!(await acceptInvite(trx, tokenHash, new Date(now).toISOString()))) throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
+    return insertUser(trx, invite.tenant_id, invite.email, { role: invite.role, passwordHash });
+  });
+  return startSession(db, user.id, now);
+}
+
+/** A new password ends every session of the user, this one included; a fresh one is returned. */
+export async function changePassword({ db }: ServiceDeps, user: UserPrincipal, input: { current: string; next: string }, now = Date.now()): Promise<NewSession> {
+  checkPassword(input.next);
+  const row = await findUserByEmail(db, user.email);
+  if (!row?.password_hash || !(await verifyPassword(input.current, row.password_hash))) throw new Invalid('current: het huidige wachtwoord klopt niet.');
+  await setPasswordHash(db, row.id, await hashPassword(input.next));
+  await deleteSessionsOfUser(db, row.id);
+  return startSession(db, row.id, now);
+}
+
+/** Team management is the owner's. */
+export function assertOwner(user: UserPrincipal): void {
+  if (user.role !== 'owner') throw new Forbidden(ERRORS.ownerOnly);
+}
+
+/** The review queue and actions across tenants are the service's own team's. */
+export function assertStaff(user: UserPrincipal): void {
+  if (!user.isStaff) throw new Forbidden(ERRORS.staffOnly);
 }
 
 /** Who a session cookie belongs to, or null when it is unknown, expired, or its user may not act. */

@@ -1,23 +1,26 @@
-import { countKeys, insertApiKey, listApiKeysOfUser, revokeApiKey } from '../db/api-keys.ts';
+import { listApiKeysOfUser, revokeApiKey } from '../db/api-keys.ts';
+import { issueKey, keyCaps, type KeyCaps } from './keys.ts';
 import type { DB } from '../db/database.ts';
-import { attemptsOfWebhook, enqueueEvents } from '../db/outbox.ts';
+import { attemptsOfWebhook } from '../db/outbox.ts';
 import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
-import { findFinding, setFindingStatus } from '../db/findings.ts';
+import { findFinding } from '../db/findings.ts';
+import { changeFindingStatus } from './finding-status.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../db/platform.ts';
-import { countSites, findSiteAnyTenant, insertSite, listSites } from '../db/sites.ts';
+import { findSiteAnyTenant, listSites } from '../db/sites.ts';
+import { addSite } from './sites.ts';
 import { jobsOfSite } from '../db/schedules.ts';
 import { systemActor } from '../domain/actor.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { ServiceDeps } from './deps.ts';
 import { setScanSchedule } from './schedules.ts';
-import { findSuggestion, reviewSuggestion } from '../db/suggestions.ts';
-import { blockUser, findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, planOfTenant, suspendTenant } from '../db/tenancy.ts';
-import { generateApiKey } from './api-keys.ts';
-import { loadConfig, type Config } from './config.ts';
-import { findingView, siteView, suggestionListItem, webhookView } from './views.ts';
-import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
+import { findSuggestion } from '../db/suggestions.ts';
+import { recordReview } from './review.ts';
+import { applyBlock } from './team.ts';
+import { findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, suspendTenant } from '../db/tenancy.ts';
+import { loadConfig } from './config.ts';
+import { siteView, webhookView } from './views.ts';
 import { DEFAULT_RATE_LIMIT, FEATURE_FLAGS, FINDING_STATUSES, PERMISSIONS, PLAN_TIERS, REVIEW_STATUSES, ROLES, SCAN_INTERVAL_HOURS, type Permission } from '../domain/vocabulary.ts';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hashPassword } from './passwords.ts';
 
 /** An operator mistake: shown as is, exit code 1. */
@@ -71,22 +74,8 @@ export async function sitesOfTenant(db: DB, tenantId: string) {
 
 export async function block(db: DB, userId: string) {
   if (!(await findUser(db, userId))) throw new AdminError(`user ${userId} not found`);
-  await blockUser(db, userId);
+  await applyBlock(db, userId, true);
   return { id: userId, blocked: true };
-}
-
-export interface KeyCaps {
-  activePerUser: number;
-  activePerTenant: number;
-  createdPerUserPerDay: number;
-}
-
-export function keyCaps(config: Pick<Config, 'MAX_ACTIVE_KEYS_PER_USER' | 'MAX_ACTIVE_KEYS_PER_TENANT' | 'MAX_KEYS_CREATED_PER_USER_PER_DAY'>): KeyCaps {
-  return {
-    activePerUser: config.MAX_ACTIVE_KEYS_PER_USER,
-    activePerTenant: config.MAX_ACTIVE_KEYS_PER_TENANT,
-    createdPerUserPerDay: config.MAX_KEYS_CREATED_PER_USER_PER_DAY,
-  };
 }
 
 export interface KeyRequest {
@@ -96,49 +85,25 @@ export interface KeyRequest {
   rateLimit?: number;
 }
 
-/** Creates a key; the returned `key` is the only time the key string exists outside its holder. */
+/** A service's refusal (Dutch, as the dashboard shows it) becomes the operator's error. */
+async function asOperator<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw error instanceof DomainError ? new AdminError(error.message) : error;
+  }
+}
+
+/** Creates a key through the dashboard's service; the flags are checked here, the rules there. */
 export async function createKey(db: DB, request: KeyRequest, caps: KeyCaps = keyCaps(loadConfig({}))) {
-  const user = await findUser(db, request.userId);
-  if (!user) throw new AdminError(`user ${request.userId} not found`);
-  if (user.blocked_at) throw new AdminError('user is blocked and cannot create keys');
-  const tenant = await findTenant(db, user.tenant_id);
-  if (tenant?.suspended_at) throw new AdminError('tenant is suspended and cannot create keys');
-  await enforceKeyCaps(db, user.id, user.tenant_id, caps);
+  if (!(await findUser(db, request.userId))) throw new AdminError(`user ${request.userId} not found`);
   if (!request.name.trim()) throw new AdminError('--name is required');
   const permissions = [...new Set(request.permissions.map((p) => oneOf(p, PERMISSIONS, 'permission')))] as Permission[];
   if (permissions.length === 0) throw new AdminError(`--permissions needs at least one of: ${PERMISSIONS.join(', ')}`);
   const rateLimit = request.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 100_000) throw new AdminError('--rate-limit must be an integer from 1 to 100000');
-  const generated = generateApiKey();
-  const row = {
-    id: randomUUID(),
-    tenant_id: user.tenant_id,
-    user_id: user.id,
-    name: request.name.trim(),
-    key_hash: generated.hash,
-    key_prefix: generated.prefix,
-    permissions: JSON.stringify(permissions),
-    rate_limit: rateLimit,
-    created_at: new Date().toISOString(),
-    revoked_at: null,
-    last_used_at: null,
-  };
-  await insertApiKey(db, row);
-  return { key_id: row.id, key: generated.key, name: row.name, permissions, rate_limit: rateLimit };
-}
-
-async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: KeyCaps): Promise<void> {
-  const startOfDay = `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
-  const [activeOfUser, activeOfTenant, createdToday] = await Promise.all([
-    countKeys(db, { userId, activeOnly: true }),
-    countKeys(db, { tenantId, activeOnly: true }),
-    countKeys(db, { userId, createdSince: startOfDay }),
-  ]);
-  if (activeOfUser >= caps.activePerUser) throw new AdminError(`user already has ${activeOfUser} active keys (MAX_ACTIVE_KEYS_PER_USER=${caps.activePerUser}); revoke one first`);
-  if (activeOfTenant >= caps.activePerTenant) throw new AdminError(`tenant already has ${activeOfTenant} active keys (MAX_ACTIVE_KEYS_PER_TENANT=${caps.activePerTenant}); revoke one first`);
-  if (createdToday >= caps.createdPerUserPerDay) {
-    throw new AdminError(`user created ${createdToday} keys today (MAX_KEYS_CREATED_PER_USER_PER_DAY=${caps.createdPerUserPerDay}); try again after 00:00 UTC`);
-  }
+  const { created_at: _created, ...created } = await asOperator(issueKey(db, request.userId, { name: request.name, permissions, rateLimit }, caps));
+  return created;
 }
 
 export async function revokeKey(db: DB, keyId: string) {
@@ -159,50 +124,25 @@ export async function listKeys(db: DB, userId: string) {
   }));
 }
 
-const SITE_URL_PROBLEMS: Record<WebUrlProblem, (url: string) => string> = {
-  unparsable: (url) => `invalid URL "${url}"`,
-  scheme: () => 'site URL must be http:// or https://',
-  credentials: () => 'site URL must not contain a user name or password',
-};
-
+/** Adds a site through the dashboard's service, acting as the platform. */
 export async function createSite(db: DB, tenantId: string, name: string, url: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
-  const { url: parsed, problem } = parseWebUrl(url);
-  if (problem) throw new AdminError(SITE_URL_PROBLEMS[problem](url));
-  if (!name.trim()) throw new AdminError('--name is required');
-  const plan = await planOfTenant(db, tenantId);
-  if ((await countSites(db, tenantId)) >= plan.max_sites) {
-    throw new AdminError(`plan ${plan.tier} allows at most ${plan.max_sites} site(s); upgrade the plan to add more`);
-  }
-  return insertSite(db, tenantId, name.trim(), parsed.href);
+  return asOperator(addSite({ db }, systemActor(tenantId, 'admin-cli'), { name, url }));
 }
 
-/** Records the team's review; suggestion_reviewed goes out in the same transaction. */
+/** Records the team's review through the staff's service; suggestion_reviewed goes out with it. */
 export async function review(db: DB, suggestionId: string, status: string, notes: string | undefined) {
   if (!(await findSuggestion(db, suggestionId))) throw new AdminError(`suggestion ${suggestionId} not found`);
-  const newStatus = oneOf(status, REVIEW_STATUSES, 'status');
-  return db.transaction().execute(async (trx) => {
-    const row = (await reviewSuggestion(trx, suggestionId, newStatus, notes ?? null))!;
-    const item = suggestionListItem(row);
-    await enqueueEvents(trx, row.tenant_id, [{ type: 'suggestion_reviewed', data: item }]);
-    return item;
-  });
+  return recordReview(db, suggestionId, oneOf(status, REVIEW_STATUSES, 'status'), notes ?? null);
 }
 
-/** An operator's status change; resolving a finding sends finding_resolved. */
-export async function setStatusOfFinding(db: DB, findingId: string, status: string) {
-  const before = await findFinding(db, findingId);
-  if (!before) throw new AdminError(`finding ${findingId} not found`);
+/** An operator's status change, through the dashboard's service, recorded as done by the admin CLI. */
+export async function setStatusOfFinding(db: DB, findingId: string, status: string, reason?: string) {
+  const finding = await findFinding(db, findingId);
+  if (!finding) throw new AdminError(`finding ${findingId} not found`);
   const newStatus = oneOf(status, FINDING_STATUSES, 'status');
-  return db.transaction().execute(async (trx) => {
-    await setFindingStatus(trx, findingId, newStatus);
-    const row = (await findFinding(trx, findingId))!;
-    const finding = findingView(row);
-    if (newStatus === 'RESOLVED' && before.status !== 'RESOLVED') {
-      await enqueueEvents(trx, row.tenant_id, [{ type: 'finding_resolved', data: finding }]);
-    }
-    return finding;
-  });
+  const { finding: changed } = await asOperator(changeFindingStatus({ db }, systemActor(finding.tenant_id, 'admin-cli'), { findingId, status: newStatus, reason }));
+  return changed;
 }
 
 export async function setFlag(db: DB, name: string, enabled: string | undefined, rollout: string | undefined) {
@@ -253,11 +193,7 @@ export async function scheduleSite(deps: ServiceDeps, siteId: string, every: str
   if (hours !== null && (hours < SCAN_INTERVAL_HOURS.min || hours > SCAN_INTERVAL_HOURS.max)) {
     throw new AdminError(`--every must be from ${SCAN_INTERVAL_HOURS.min}h to ${SCAN_INTERVAL_HOURS.max}h, or off`);
   }
-  try {
-    return await setScanSchedule(deps, systemActor(site.tenant_id, 'admin-cli'), siteId, hours);
-  } catch (error) {
-    throw error instanceof DomainError ? new AdminError(error.message) : error;
-  }
+  return asOperator(setScanSchedule(deps, systemActor(site.tenant_id, 'admin-cli'), siteId, hours));
 }
 
 /** The latest scheduled runs of a site, with why one was skipped or failed. */

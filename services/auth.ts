@@ -1,5 +1,5 @@
 import { findKeyByHash } from '../db/api-keys.ts';
-import { changeVersion } from '../db/change-signal.ts';
+import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
@@ -42,20 +42,28 @@ export async function authenticateKey(db: DB, key: string): Promise<ApiKeyPrinci
 const MAX_CACHED_KEYS = 10_000;
 
 /**
- * authenticateKey with the answers for valid keys kept in memory while nothing has been written to
- * the database: any commit (a revocation by the admin CLI in another process, a block, a plan
- * change, or a write of this process) empties the cache before the next request is answered. On PostgreSQL, which offers no
- * such signal here, every request looks its key up.
+ * authenticateKey with the answers for valid keys kept in memory until the database signals a
+ * change that could alter them (db/change-signal.ts): on SQLite any commit, on PostgreSQL a
+ * NOTIFY from the key, user, tenant and plan tables. A revocation by the admin CLI in another
+ * process, a block or a plan change empties the cache before the next request is answered. Without
+ * a signal (PostgreSQL while its LISTEN connection is down) every request looks its key up.
  */
 export class CachedKeyLookup {
   private readonly cache = new Map<string, ApiKeyPrincipal>();
   private version: string | null = null;
+  private readonly signal: ChangeSignal;
 
-  constructor(private readonly db: DB) {}
+  constructor(private readonly db: DB) {
+    this.signal = openChangeSignal(db);
+  }
+
+  close(): Promise<void> {
+    return this.signal.close();
+  }
 
   async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const version = await changeVersion(this.db);
+    const version = await this.signal.version();
     if (version === null) return authenticateKey(this.db, key);
     if (version !== this.version || this.cache.size >= MAX_CACHED_KEYS) {
       this.cache.clear();

@@ -1,6 +1,8 @@
-import { findSiteWithLatestScan, listSites as listSiteRows, type SiteFilters } from '../db/sites.ts';
+import { countSites, findSiteWithLatestScan, insertSite, listSites as listSiteRows, type SiteFilters } from '../db/sites.ts';
+import { planOfTenant } from '../db/tenancy.ts';
+import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
-import { NotFound } from '../domain/errors.ts';
+import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { ServiceDeps } from './deps.ts';
 import { pageOf, type Page } from './pages.ts';
 import { siteView } from './views.ts';
@@ -18,4 +20,24 @@ export async function getSite(deps: ServiceDeps, actor: Actor, siteId: string) {
   const site = await findSiteWithLatestScan(deps.db, actor.tenantId, siteId);
   if (!site) throw new NotFound('Site');
   return siteView(site);
+}
+
+const SITE_URL_PROBLEMS: Record<WebUrlProblem, string> = {
+  unparsable: 'url: ongeldige URL.',
+  scheme: 'url: een site-URL begint met http:// of https://.',
+  credentials: 'url: inloggegevens in de URL zijn niet toegestaan.',
+};
+
+/** Adds a site to the tenant, within the plan's number of sites. */
+export async function addSite(deps: Pick<ServiceDeps, 'db'>, actor: Actor, input: { name: string; url: string }) {
+  assertPermission(actor, 'write_config');
+  const { url, problem } = parseWebUrl(input.url);
+  if (problem) throw new Invalid(SITE_URL_PROBLEMS[problem]);
+  const name = input.name.trim();
+  if (!name) throw new Invalid('name: geef de site een naam.');
+  const plan = await planOfTenant(deps.db, actor.tenantId);
+  if ((await countSites(deps.db, actor.tenantId)) >= plan.max_sites) {
+    throw new Conflict(`Het ${plan.tier}-abonnement staat maximaal ${plan.max_sites} site(s) toe: upgrade het abonnement om er meer toe te voegen.`);
+  }
+  return insertSite(deps.db, actor.tenantId, name, url.href);
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { DB } from '../db/database.ts';
-import { allWebhookSecrets, countWebhooks, deleteWebhook as deleteWebhookRow, insertWebhook, listWebhooks as listWebhookRows, updateWebhookSecret } from '../db/webhooks.ts';
+import { attemptsOfWebhook } from '../db/outbox.ts';
+import { allWebhookSecrets, countWebhooks, deleteWebhook as deleteWebhookRow, enableWebhook as enableWebhookRow, insertWebhook, listWebhooks as listWebhookRows, updateWebhookSecret, webhookExists } from '../db/webhooks.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
@@ -70,6 +71,20 @@ export async function deleteWebhook(deps: ServiceDeps, actor: Actor, webhookId: 
   assertPermission(actor, 'write_config');
   await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
   if (!(await deleteWebhookRow(deps.db, actor.tenantId, webhookId))) throw new NotFound('Webhook');
+}
+
+/** The latest delivery attempts to one of the tenant's webhooks, newest first. */
+export async function webhookDeliveries(deps: ServiceDeps, actor: Actor, webhookId: string) {
+  assertPermission(actor, 'read_config');
+  if (!(await webhookExists(deps.db, webhookId, actor.tenantId))) throw new NotFound('Webhook');
+  return attemptsOfWebhook(deps.db, webhookId);
+}
+
+/** Enables one of the tenant's webhooks again (after 410 Gone or too many failures). */
+export async function reenableWebhook(deps: ServiceDeps, actor: Actor, webhookId: string) {
+  assertPermission(actor, 'write_config');
+  if (!(await enableWebhookRow(deps.db, webhookId, actor.tenantId))) throw new NotFound('Webhook');
+  return { id: webhookId, enabled: true as const };
 }
 
 /** Re-encrypts every secret not yet under the current key (a rotation, or rows stored in plain text before). */

@@ -93,6 +93,34 @@ describe('accounts', () => {
     expect((await trpc('account.me', { cookie: cookie!, query: true })).status).toBe(401);
   });
 
+  it('ends every session on a password change, keeps this browser logged in with a new one, and checks the current password', async () => {
+    const { email, cookie: first } = await signUp();
+    const second = (await trpc('account.logIn', { body: { email, password: PASSWORD } })).cookie!;
+    expect((await trpc('account.changePassword', { cookie: first!, body: { current: 'fout-wachtwoord-123', next: 'een-nieuw-wachtwoord' } })).status).toBe(400);
+    const changed = await trpc('account.changePassword', { cookie: first!, body: { current: PASSWORD, next: 'een-nieuw-wachtwoord' } });
+    expect(changed.status).toBe(200);
+    expect(changed.cookie).not.toBe(first);
+    for (const old of [first!, second]) expect((await trpc('account.me', { cookie: old, query: true })).status).toBe(401);
+    expect((await trpc('account.me', { cookie: changed.cookie!, query: true })).body.result.data.email).toBe(email);
+    expect((await trpc('account.logIn', { body: { email, password: PASSWORD } })).status).toBe(401);
+    expect((await trpc('account.logIn', { body: { email, password: 'een-nieuw-wachtwoord' } })).status).toBe(200);
+  });
+
+  it('joins through an invitation once, with its role, and not after it expired', async () => {
+    const { cookie } = await signUp();
+    const invite = await trpc('team.invite', { cookie: cookie!, body: { email: 'nieuw@winkel.example', role: 'admin' } });
+    const token = (invite.body.result.data.path as string).split('#')[1]!;
+    const stored = await api.db.selectFrom('invites').selectAll().executeTakeFirstOrThrow();
+    expect(stored.token_hash).not.toContain(token);
+    const joined = await trpc('account.acceptInvite', { body: { token, password: 'mijn-eigen-wachtwoord' } });
+    expect(joined.status).toBe(200);
+    expect((await trpc('account.me', { cookie: joined.cookie!, query: true })).body.result.data).toMatchObject({ email: 'nieuw@winkel.example', role: 'admin' });
+    expect((await trpc('account.acceptInvite', { body: { token, password: 'mijn-eigen-wachtwoord' } })).status).toBe(404);
+    const late = await trpc('team.invite', { cookie: cookie!, body: { email: 'laat@winkel.example', role: 'member' } });
+    await api.db.updateTable('invites').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', 'laat@winkel.example').execute();
+    expect((await trpc('account.acceptInvite', { body: { token: late.body.result.data.path.split('#')[1], password: 'mijn-eigen-wachtwoord' } })).status).toBe(404);
+  });
+
   it('refuses a cookie-authenticated mutation from another origin or without one (CSRF)', async () => {
     const { cookie } = await signUp();
     expect((await trpc('account.logOut', { cookie: cookie!, origin: null })).status).toBe(403);

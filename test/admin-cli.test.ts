@@ -72,7 +72,7 @@ describe('admin CLI', () => {
     const second = await adminCli('site', 'create', '--tenant', tenant.id, '--name', 'Tweede', '--url', 'https://b.nl/', '--json');
     expect(second.code).toBe(1);
     expect(second.stdout).toBe('');
-    expect(second.stderr).toMatch(/at most 1 site/);
+    expect(second.stderr).toMatch(/maximaal 1 site/);
 
     expect(await json('key', 'revoke', '--id', key.key_id)).toEqual({ key_id: key.key_id, revoked: true });
   });
@@ -86,7 +86,7 @@ describe('admin CLI', () => {
     await json('user', 'block', '--id', user.id);
     const refused = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_scans');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/blocked/);
+    expect(refused.stderr).toMatch(/geblokkeerd en kan geen sleutels aanmaken/);
   });
 
   it('refuses a key beyond MAX_ACTIVE_KEYS_PER_USER with a clear message', async () => {
@@ -96,7 +96,7 @@ describe('admin CLI', () => {
     const refused = await adminCliWith({ MAX_ACTIVE_KEYS_PER_USER: '1' }, 'key', 'create', '--user', user.id, '--name', 'twee', '--permissions', 'read_scans', '--json');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(/MAX_ACTIVE_KEYS_PER_USER=1/);
+    expect(refused.stderr).toMatch(/Maximaal 1 actieve sleutels per gebruiker/);
   });
 
   it('reviews suggestions, sets finding statuses and manages webhooks', async () => {
@@ -120,7 +120,8 @@ describe('admin CLI', () => {
     }
     expect(await json('suggestion', 'review', '--id', suggestionId, '--status', 'approved', '--notes', 'Prima')).toMatchObject({ id: suggestionId, status: 'approved', review_notes: 'Prima', reviewed_at: expect.any(String) });
     expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(/status must be one of: approved, rejected, applied/);
-    expect(await json('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
+    expect((await adminCli('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).stderr).toMatch(/reden/);
+    expect(await json('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK', '--reason', 'Alleen intern bereikbaar')).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
     const hooks = await json('webhook', 'list', '--tenant', tenant.id);
     expect(hooks).toEqual([expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] })]);
     expect(JSON.stringify(hooks)).not.toContain('whsec_');

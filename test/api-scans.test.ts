@@ -194,7 +194,7 @@ describe('GET /api/agent/findings and the findings lifecycle', () => {
     const [env] = await byType('exposed_env_file');
     const [git] = await byType('exposed_git_config');
     expect(env.status).toBe('OPEN');
-    await admin.setStatusOfFinding(api.db, git.id, 'ACCEPTED_RISK');
+    await admin.setStatusOfFinding(api.db, git.id, 'ACCEPTED_RISK', 'Testomgeving');
 
     const envRoute = site.routesRef['/.env'];
     const gitRoute = site.routesRef['/.git/config'];

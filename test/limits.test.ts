@@ -167,18 +167,18 @@ describe('key caps', () => {
     const user = await admin.createUser(api.db, tenant.id, 'caps@example.nl');
     const first = await newKey(user.id);
     await newKey(user.id);
-    await expect(newKey(user.id)).rejects.toThrow(/MAX_ACTIVE_KEYS_PER_USER=2/);
+    await expect(newKey(user.id)).rejects.toThrow(/Maximaal 2 actieve sleutels per gebruiker/);
     await admin.revokeKey(api.db, first.key_id);
     const replacement = await newKey(user.id);
     await admin.revokeKey(api.db, replacement.key_id);
     const fourth = await newKey(user.id);
     await admin.revokeKey(api.db, fourth.key_id);
-    await expect(newKey(user.id)).rejects.toThrow(/MAX_KEYS_CREATED_PER_USER_PER_DAY=4/);
+    await expect(newKey(user.id)).rejects.toThrow(/Maximaal 4 nieuwe sleutels per gebruiker per dag/);
 
     const colleague = await admin.createUser(api.db, tenant.id, 'collega@example.nl');
     await newKey(colleague.id);
     await newKey(colleague.id);
     const third = await admin.createUser(api.db, tenant.id, 'derde@example.nl');
-    await expect(newKey(third.id)).rejects.toThrow(/MAX_ACTIVE_KEYS_PER_TENANT=3/);
+    await expect(newKey(third.id)).rejects.toThrow(/Maximaal 3 actieve sleutels per account/);
   });
 });

@@ -100,6 +100,53 @@ describe('finding list pages', () => {
   });
 });
 
+describe('count tables', () => {
+  const stored = async () =>
+    (await db.selectFrom('finding_counts').select(['site_id', 'text_id', 'category', 'status', 'severity', 'n']).where('tenant_id', '=', tenantId).where('n', '<>', 0).execute())
+      .map((row) => `${row.site_id}|${row.text_id}|${row.category}|${row.status}|${row.severity}=${row.n}`)
+      .sort();
+  const counted = async () => {
+    const rows = await db.selectFrom('findings').select(['site_id', 'text_id', 'category', 'status', 'severity']).where('tenant_id', '=', tenantId).execute();
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      for (const site of ['', row.site_id]) {
+        const key = `${site}|${row.text_id}|${row.category}|${row.status}|${row.severity}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    return [...counts].map(([key, n]) => `${key}=${n}`).sort();
+  };
+
+  it('equal a row-by-row count after many-row inserts, updates (changing keys or not) and deletes', async () => {
+    expect(await stored()).toEqual(await counted());
+    const some = (await db.selectFrom('findings').select('id').where('tenant_id', '=', tenantId).orderBy('id').limit(60).execute()).map((row) => row.id);
+    await db.updateTable('findings').set({ status: 'IN_PROGRESS' }).where('id', 'in', some.slice(0, 40)).execute();
+    await db.updateTable('findings').set({ last_seen_at: new Date().toISOString() }).where('id', 'in', some).execute();
+    await db.updateTable('findings').set({ site_id: sites[2]! }).where('id', 'in', some.slice(30, 50)).execute();
+    expect(await stored()).toEqual(await counted());
+    const gone = await db.selectFrom('findings').selectAll().where('id', 'in', some.slice(50)).execute();
+    await db.deleteFrom('findings').where('id', 'in', some.slice(50)).execute();
+    expect(await stored()).toEqual(await counted());
+    await db.insertInto('findings').values(gone).execute();
+    expect(await stored()).toEqual(await counted());
+  });
+
+  it('stay right, without deadlocks, when many transactions change the same counts at once', async () => {
+    const template = await db.selectFrom('findings').selectAll().where('tenant_id', '=', tenantId).limit(40).execute();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, t) =>
+        db.transaction().execute(async (trx) => {
+          // Each transaction touches the same groups in a different row order.
+          const rows = template.map((row, i) => ({ ...row, id: uuidv7(), site_id: sites[(i + t) % 3]!, endpoint: `https://s.example/c${t}-${i}` })).sort(() => (t % 2 ? 1 : -1));
+          await trx.insertInto('findings').values(rows).execute();
+          await trx.updateTable('findings').set({ status: 'IN_PROGRESS' }).where('id', 'in', rows.slice(t, t + 10).map((row) => row.id)).execute();
+        }),
+      ),
+    );
+    expect(await stored()).toEqual(await counted());
+  });
+});
+
 describe('scan counts', () => {
   it('equal a row-by-row count for every combination of site, grade, since and until', async () => {
     const moments = [undefined, '2026-03-01T00:00:00.000Z', '2026-03-03T07:30:00.000Z', '2026-03-03T19:00:00.000Z', '2026-03-06T00:00:00.000Z', '2026-03-09T23:59:59.999Z', '2026-04-01T00:00:00.000Z'];

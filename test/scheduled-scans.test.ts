@@ -110,6 +110,26 @@ describe('the scheduler', () => {
     }
   });
 
+  it('splits runnable jobs between concurrent claimers: each job goes to exactly one', async () => {
+    const tenant = await seedTenant(api.db, site.url);
+    // Far in the future, so the API's own scheduler never sees these jobs.
+    const due = '2999-01-01T00:00:00.000Z';
+    const ids = Array.from({ length: 12 }, () => crypto.randomUUID());
+    await api.db
+      .insertInto('scan_jobs')
+      .values(ids.map((id) => ({ id, tenant_id: tenant.tenantId, site_id: tenant.siteId, status: 'pending' as const, due_at: due, run_after: due, claimed_by: null, attempts: 0, reason: null, scan_id: null, created_at: due, finished_at: null })))
+      .execute();
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((worker) => claimScanJobs(api.db, worker, '2999-01-02T00:00:00.000Z', '2999-01-03T00:00:00.000Z', 4)));
+    const claimed = claims.flat().map((job) => job.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual([...ids].sort());
+    const stored = await jobs(tenant.siteId);
+    for (const [index, worker] of ['a', 'b', 'c', 'd'].entries()) {
+      for (const job of claims[index]!) expect(stored.find((row) => row.id === job.id)).toMatchObject({ claimed_by: worker, attempts: 1 });
+    }
+    await api.db.deleteFrom('scan_jobs').where('site_id', '=', tenant.siteId).execute();
+  });
+
   it('takes over the job of a worker that died once its lease has expired', async () => {
     const tenant = await seedTenant(api.db, site.url);
     await patch(tenant, { scan_interval_hours: 2 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
-import { logIn, logOut, signUp } from '../../services/accounts.ts';
-import { publicProcedure, router } from '../trpc.ts';
-import { LogInInput, Me, SignUpInput } from './schemas.ts';
+import { acceptInvitation, changePassword, logIn, logOut, signUp } from '../../services/accounts.ts';
+import { publicProcedure, router, userProcedure } from '../trpc.ts';
+import { AcceptInviteInput, ChangePasswordInput, LogInInput, Me, SignUpInput } from './schemas.ts';
 
 // Dashboard procedures: served over /trpc only (no openapi meta), for people with a session cookie.
 
@@ -31,6 +31,24 @@ export const accountRouter = router({
     ctx.session.clear();
     return { ok: true as const };
   }),
+
+  /** Joins a team through an invitation link: sets the password and logs in. */
+  acceptInvite: publicProcedure
+    .input(AcceptInviteInput)
+    .output(Ok)
+    .mutation(async ({ ctx, input }) => {
+      ctx.session.set(await acceptInvitation(ctx, input));
+      return { ok: true as const };
+    }),
+
+  /** Ends every session of the user (other browsers too) and keeps this one logged in with a new id. */
+  changePassword: userProcedure
+    .input(ChangePasswordInput)
+    .output(Ok)
+    .mutation(async ({ ctx, input }) => {
+      ctx.session.set(await changePassword(ctx, ctx.user, input));
+      return { ok: true as const };
+    }),
 
   me: publicProcedure.output(Me).query(({ ctx }) => {
     const user = ctx.user;

@@ -9,3 +9,5 @@ export const SignUpInput = z.object({ email: Email, password: Password, organisa
 export const LogInInput = z.object({ email: z.string().max(254), password: Password });
 
 export const Me = z.object({ user_id: Uuid, tenant_id: Uuid, email: z.string(), role: z.enum(ROLES), is_staff: z.boolean() }).meta({ id: 'Me' });
+export const AcceptInviteInput = z.object({ token: z.string().min(1).max(200), password: Password });
+export const ChangePasswordInput = z.object({ current: Password, next: Password });

@@ -1,8 +1,9 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { searchFindings } from '../../services/findings.ts';
+import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
-import { FindingListInput, FindingListOutput } from './schemas.ts';
+import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
 
 export const findingsRouter = router({
   list: protectedProcedure
@@ -15,4 +16,16 @@ export const findingsRouter = router({
     .query(({ ctx, input }) =>
       searchFindings(ctx, ctx.actor, { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search }, input),
     ),
+
+  /** Dashboard only: a person triages a finding; who, when and why are recorded. */
+  setStatus: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(FindingStatusInput)
+    .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
+
+  /** Dashboard only: the recorded status changes of some findings, newest first. */
+  history: userProcedure
+    .meta({ permission: 'read_findings' })
+    .input(FindingHistoryInput)
+    .query(({ ctx, input }) => findingStatusHistory(ctx, ctx.actor, input.finding_ids)),
 });

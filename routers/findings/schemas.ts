@@ -37,3 +37,11 @@ export const FindingListOutput = z.object({
   summary: SeverityCounts,
   pagination: Pagination,
 });
+
+export const FindingStatusInput = z.object({
+  finding_id: Uuid,
+  status: z.enum(FINDING_STATUSES),
+  reason: text({ multiline: true }).max(2000).optional().meta({ description: 'Verplicht bij ACCEPTED_RISK' }),
+});
+
+export const FindingHistoryInput = z.object({ finding_ids: z.array(Uuid).min(1).max(200) });

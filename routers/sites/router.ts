@@ -1,9 +1,9 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { getSite, listSites } from '../../services/sites.ts';
+import { addSite, getSite, listSites } from '../../services/sites.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
-import { Site, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
+import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
 
 export const sitesRouter = router({
   list: protectedProcedure
@@ -32,4 +32,13 @@ export const sitesRouter = router({
     .input(SiteUpdateInput)
     .output(Site)
     .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
+
+  /** Dashboard only: people add sites (agents scan the ones they have). */
+  create: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(SiteCreateInput)
+    .mutation(async ({ ctx, input }) => {
+      const site = await addSite(ctx, ctx.actor, input);
+      return getSite(ctx, ctx.actor, site.id);
+    }),
 });

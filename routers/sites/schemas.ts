@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRADES, PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
-import { pageParams, Pagination, RequiredUuid, Score, Timestamp, Uuid } from '../common.ts';
+import { pageParams, Pagination, RequiredUuid, Score, text, Timestamp, Uuid } from '../common.ts';
 
 export const SiteListInput = z.object({
   ...pageParams(20, 100),
@@ -31,3 +31,5 @@ export const SiteUpdateInput = z.object({
 });
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });
+
+export const SiteCreateInput = z.object({ name: text().trim().min(1).max(200), url: text().trim().min(1).max(2048) });

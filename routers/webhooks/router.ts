@@ -1,8 +1,8 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { deleteWebhook, listWebhooks, registerWebhook } from '../../services/webhooks.ts';
+import { deleteWebhook, listWebhooks, reenableWebhook, registerWebhook, webhookDeliveries } from '../../services/webhooks.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
-import { WebhookCreated, WebhookCreateInput, WebhookDeleteInput, WebhookListOutput } from './schemas.ts';
+import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { WebhookCreated, WebhookCreateInput, WebhookIdInput, WebhookListOutput } from './schemas.ts';
 
 export const webhooksRouter = router({
   create: protectedProcedure
@@ -32,10 +32,22 @@ export const webhooksRouter = router({
       permission: 'write_config',
       openapi: { method: 'DELETE', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook verwijderen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(WebhookDeleteInput)
+    .input(WebhookIdInput)
     .output(Message)
     .mutation(async ({ ctx, input }) => {
       await deleteWebhook(ctx, ctx.actor, input.id);
       return { message: 'Webhook verwijderd.' };
     }),
+
+  /** Dashboard only: the delivery log of one webhook. */
+  deliveries: userProcedure
+    .meta({ permission: 'read_config' })
+    .input(WebhookIdInput)
+    .query(({ ctx, input }) => webhookDeliveries(ctx, ctx.actor, input.id)),
+
+  /** Dashboard only: enable a webhook again after it was switched off. */
+  enable: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(WebhookIdInput)
+    .mutation(({ ctx, input }) => reenableWebhook(ctx, ctx.actor, input.id)),
 });

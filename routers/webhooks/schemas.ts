@@ -37,4 +37,4 @@ export const WebhookListOutput = z.object({
   webhooks: z.array(WebhookBase.extend({ last_triggered_at: Timestamp.nullable(), failure_count: Count }).meta({ id: 'Webhook' })),
 });
 
-export const WebhookDeleteInput = z.object({ id: RequiredUuid });
+export const WebhookIdInput = z.object({ id: RequiredUuid });

@@ -1,4 +1,5 @@
 import type { DB } from '../../db/database.ts';
+import { markKeyUsed } from '../../db/api-keys.ts';
 import { incrementUsage, readUsage, type UsageMetric } from '../../db/usage.ts';
 import { QuotaExceeded } from '../../domain/errors.ts';
 import type { PlanLimits } from '../auth.ts';
@@ -46,6 +47,8 @@ export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, m
 export class UsageMeter {
   private readonly pending = new Map<string, { tenantId: string; period: string; metric: UsageMetric; amount: number }>();
   private readonly stored = new Map<string, number>();
+  /** When each key was last used, stored with the next flush (the dashboard's "last used"). */
+  private readonly keysUsed = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -68,11 +71,18 @@ export class UsageMeter {
     assertWithinQuota(plan, metric, this.stored.get(key)! + entry.amount, now);
   }
 
+  noteKeyUse(keyId: string, at = new Date()): void {
+    this.keysUsed.set(keyId, at.toISOString());
+  }
+
   /** Adds what is pending to the stored counters; one flush at a time. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       const batch = [...this.pending];
       this.pending.clear();
+      const used = [...this.keysUsed];
+      this.keysUsed.clear();
+      for (const [keyId, at] of used) await markKeyUsed(this.db, keyId, at);
       for (const [key, { tenantId, period, metric, amount }] of batch) {
         this.stored.set(key, await incrementUsage(this.db, tenantId, period, metric, amount));
       }

@@ -22,7 +22,7 @@ export interface TestApi {
 }
 
 /** A real server on loopback over a fresh SQLite file. */
-export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApi> {
+export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream; webRoot?: string } = {}): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
   // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
   const fresh = env.DATABASE_PATH ? null : await freshDatabase('api');
@@ -31,7 +31,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
   // Tests send many requests from one address; limit tests set their own values.
   const config = loadConfig({ LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...dbEnv, ...env });
   const db = await openMigratedDatabase(databaseLocation(config));
-  const app = await buildApp({ db, config, logStream: options.logStream });
+  const app = await buildApp({ db, config, logStream: options.logStream, webRoot: options.webRoot });
   // The API and its workers in one process, as npm start runs them.
   const workers = await startWorkers({ db, config }, app.log);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

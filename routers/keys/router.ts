@@ -1,0 +1,18 @@
+import { createApiKey, listApiKeys, revokeKey } from '../../services/keys.ts';
+import { router, userProcedure } from '../trpc.ts';
+import { KeyCreateInput, KeyRevokeInput } from './schemas.ts';
+
+// Dashboard only: keys are created and revoked by people, never with a key (SPEC).
+export const keysRouter = router({
+  list: userProcedure.meta({ permission: 'read_config' }).query(({ ctx }) => listApiKeys(ctx, ctx.actor)),
+
+  create: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(KeyCreateInput)
+    .mutation(({ ctx, input }) => createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit })),
+
+  revoke: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(KeyRevokeInput)
+    .mutation(({ ctx, input }) => revokeKey(ctx, ctx.actor, input.key_id)),
+});

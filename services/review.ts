@@ -1,0 +1,44 @@
+import { enqueueEvents } from '../db/outbox.ts';
+import { findSuggestion, reviewQueue as reviewQueueRows, reviewSuggestion } from '../db/suggestions.ts';
+import type { DB } from '../db/database.ts';
+import { NotFound } from '../domain/errors.ts';
+import type { ReviewStatus, SuggestionStatus } from '../domain/vocabulary.ts';
+import { assertStaff, type UserPrincipal } from './accounts.ts';
+import type { ServiceDeps } from './deps.ts';
+import { pageOf, type Page } from './pages.ts';
+import { suggestionListItem } from './views.ts';
+
+/**
+ * Records the team's review of a suggestion; suggestion_reviewed goes to the tenant's webhooks in
+ * the same transaction. The staff's dashboard and the admin CLI both come here.
+ */
+export async function recordReview(db: DB, suggestionId: string, status: ReviewStatus, notes: string | null) {
+  if (!(await findSuggestion(db, suggestionId))) throw new NotFound('Suggestie');
+  return db.transaction().execute(async (trx) => {
+    const row = (await reviewSuggestion(trx, suggestionId, status, notes))!;
+    const item = suggestionListItem(row);
+    await enqueueEvents(trx, row.tenant_id, [{ type: 'suggestion_reviewed', data: item }]);
+    return item;
+  });
+}
+
+/** Suggestions of every tenant for the service's team, oldest pending first. */
+export async function reviewQueue(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, status: SuggestionStatus | undefined, page: Page) {
+  assertStaff(staff);
+  const { rows, total } = await reviewQueueRows(deps.db, status, page);
+  return {
+    suggestions: rows.map((row) => ({
+      ...suggestionListItem(row),
+      tenant_id: row.tenant_id,
+      tenant_name: row.tenant_name,
+      diff: row.diff,
+      metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    })),
+    pagination: pageOf(total, page),
+  };
+}
+
+export async function reviewAsStaff(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: { suggestionId: string; status: ReviewStatus; notes?: string | null }) {
+  assertStaff(staff);
+  return recordReview(deps.db, input.suggestionId, input.status, input.notes?.trim() || null);
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { insertInvite, openInvites } from '../db/invites.ts';
+import { deleteSessionsOfUser } from '../db/sessions.ts';
+import { blockUser, findUser, findUserByEmail, setUserRole, teamOfTenant, unblockUser } from '../db/tenancy.ts';
+import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
+import type { Role } from '../domain/vocabulary.ts';
+import { assertOwner, hashToken, type UserPrincipal } from './accounts.ts';
+import type { ServiceDeps } from './deps.ts';
+
+/** An invitation link stays valid for 7 days and works once. */
+export const INVITE_VALID_MS = 7 * 24 * 3_600_000;
+
+/** The tenant's people and open invitations. */
+export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal) {
+  assertOwner(owner);
+  const [users, invites] = await Promise.all([teamOfTenant(db, owner.tenantId), openInvites(db, owner.tenantId, new Date().toISOString())]);
+  return { users: users.map((u) => ({ ...u, blocked: u.blocked_at !== null })), invites };
+}
+
+/**
+ * Invites a person by e-mail address with a role. No mail is sent: the owner passes on the one-time
+ * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
+ */
+export async function inviteMember({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { email: string; role: Role }) {
+  assertOwner(owner);
+  const email = input.email.trim().toLowerCase();
+  if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  const expiresAt = new Date(now + INVITE_VALID_MS).toISOString();
+  await insertInvite(db, { token_hash: hashToken(token), tenant_id: owner.tenantId, email, role: input.role, invited_by: owner.actor.id, created_at: new Date(now).toISOString(), expires_at: expiresAt, accepted_at: null });
+  return { email, role: input.role, expires_at: expiresAt, path: `/uitnodiging#${token}` };
+}
+
+/** A person of the owner's tenant other than the owner themselves: nobody locks themselves out. */
+async function teamMember(db: ServiceDeps['db'], owner: UserPrincipal, userId: string) {
+  const user = await findUser(db, userId);
+  if (!user || user.tenant_id !== owner.tenantId) throw new NotFound('Gebruiker');
+  if (user.id === owner.actor.id) throw new Invalid('U kunt uw eigen rol of toegang niet wijzigen.');
+  return user;
+}
+
+export async function changeRole({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { userId: string; role: Role }) {
+  assertOwner(owner);
+  await teamMember(db, owner, input.userId);
+  await setUserRole(db, input.userId, input.role);
+  return { id: input.userId, role: input.role };
+}
+
+/** Blocks (sessions end, keys stop working at once, no new keys) or unblocks a team member. */
+export async function setBlocked({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { userId: string; blocked: boolean }) {
+  assertOwner(owner);
+  await teamMember(db, owner, input.userId);
+  await applyBlock(db, input.userId, input.blocked);
+  return { id: input.userId, blocked: input.blocked };
+}
+
+/** Blocking ends the user's sessions; keys are refused by the key lookup itself. */
+export async function applyBlock(db: ServiceDeps['db'], userId: string, blocked: boolean): Promise<void> {
+  if (!blocked) return unblockUser(db, userId);
+  await blockUser(db, userId);
+  await deleteSessionsOfUser(db, userId);
+}

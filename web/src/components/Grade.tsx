@@ -1,0 +1,16 @@
+// Grades and severities with their Dutch names; the colour only repeats what the text says.
+
+export function Grade({ grade, score }: { grade: string; score: number }) {
+  return (
+    <span className={`grade grade-${grade}`}>
+      {grade} <span className="score">({score}/100)</span>
+    </span>
+  );
+}
+
+export const SEVERITY_LABELS = { CRITICAL: 'Kritiek', HIGH: 'Hoog', MEDIUM: 'Middel', LOW: 'Laag' } as const;
+export const STATUS_LABELS = { OPEN: 'Open', IN_PROGRESS: 'In behandeling', RESOLVED: 'Opgelost', ACCEPTED_RISK: 'Risico geaccepteerd' } as const;
+
+export function Severity({ severity }: { severity: keyof typeof SEVERITY_LABELS }) {
+  return <span className={`severity severity-${severity.toLowerCase()}`}>{SEVERITY_LABELS[severity]}</span>;
+}

@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { SEVERITIES } from '../../../domain/vocabulary.ts';
+import { ScoreChart } from '../components/Charts.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
+import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
+import { useTRPC } from '../trpc.ts';
+
+const INTERVALS = [
+  ['', 'Uit'],
+  ['1', 'Elk uur'],
+  ['6', 'Elke 6 uur'],
+  ['12', 'Elke 12 uur'],
+  ['24', 'Elke dag'],
+  ['168', 'Elke week'],
+] as const;
+
+function Schedule({ siteId, interval, nextScanAt }: { siteId: string; interval: number | null; nextScanAt: string | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(interval === null ? '' : String(interval));
+  useEffect(() => setValue(interval === null ? '' : String(interval)), [interval]);
+  const save = useMutation(trpc.sites.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.sites.get.queryKey({ site_id: siteId }) }) }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ site_id: siteId, scan_interval_hours: value === '' ? null : Number(value) });
+  };
+  const known = INTERVALS.some(([hours]) => hours === value);
+  return (
+    <form onSubmit={submit} className="inline">
+      <label htmlFor="interval">Scanschema</label>
+      <select id="interval" value={value} onChange={(e) => setValue(e.target.value)}>
+        {!known && <option value={value}>Elke {value} uur</option>}
+        {INTERVALS.map(([hours, label]) => (
+          <option key={hours} value={hours}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="secondary" disabled={save.isPending}>
+        Schema opslaan
+      </button>
+      <span className="muted">{nextScanAt ? `Volgende scan: ${new Date(nextScanAt).toLocaleString('nl-NL')}` : 'Geen geplande scans.'}</span>
+      {save.isSuccess && <span role="status">Schema opgeslagen.</span>}
+      <ErrorText error={save.error} />
+    </form>
+  );
+}
+
+export function SitePage({ siteId }: { siteId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const site = useQuery(trpc.sites.get.queryOptions({ site_id: siteId }));
+  const history = useQuery(trpc.scans.list.queryOptions({ site_id: siteId, limit: 100 }));
+  const latestId = site.data?.latest_scan?.id;
+  const latest = useQuery({ ...trpc.scans.get.queryOptions({ scan_id: latestId ?? '' }), enabled: Boolean(latestId) });
+  const scan = useMutation(trpc.scans.trigger.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+
+  if (site.error) return <ErrorText error={site.error} />;
+  if (!site.data) return <p className="loading">Laden…</p>;
+  const findings = latest.data?.findings ?? [];
+  return (
+    <>
+      <h1>{site.data.name}</h1>
+      <p className="muted">{site.data.url}</p>
+      <section aria-labelledby="scan-title" className="card">
+        <h2 id="scan-title">Laatste scan</h2>
+        {site.data.latest_scan ? (
+          <p>
+            Cijfer: <Grade grade={site.data.latest_scan.grade} score={site.data.latest_scan.score} />, gescand op {new Date(site.data.latest_scan.scanned_at).toLocaleString('nl-NL')}
+          </p>
+        ) : (
+          <p>Deze site is nog niet gescand.</p>
+        )}
+        <button type="button" onClick={() => scan.mutate({ site_id: siteId })} disabled={scan.isPending}>
+          Scan starten
+        </button>
+        {scan.isPending && (
+          <p role="status" className="progress">
+            <progress aria-label="Scan bezig" /> Scan bezig: de site wordt nu onderzocht…
+          </p>
+        )}
+        {scan.isSuccess && !scan.isPending && <p role="status">Scan klaar: cijfer {scan.data.grade} ({scan.data.score}/100).</p>}
+        <ErrorText error={scan.error} />
+        <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
+      </section>
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">Scoregeschiedenis</h2>
+        <ScoreChart points={[...(history.data?.scans ?? [])].reverse()} />
+      </section>
+      <section aria-labelledby="findings-title">
+        <h2 id="findings-title">Bevindingen van de laatste scan</h2>
+        {latestId && findings.length === 0 && latest.isSuccess && <p>Geen bevindingen: alles in orde.</p>}
+        {SEVERITIES.map((severity) => {
+          const group = findings.filter((f) => f.severity === severity);
+          if (group.length === 0) return null;
+          return (
+            <section key={severity} aria-labelledby={`sev-${severity}`}>
+              <h3 id={`sev-${severity}`}>
+                {SEVERITY_LABELS[severity]} ({group.length})
+              </h3>
+              <ul className="findings">
+                {group.map((f) => (
+                  <li key={f.id}>
+                    <strong>{f.title}</strong> <span className="muted">({STATUS_LABELS[f.status]})</span>
+                    <div className="small">{f.description}</div>
+                    <div className="small muted">{f.endpoint}</div>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </section>
+    </>
+  );
+}
