@@ -10,7 +10,7 @@ import { listScans as listScanPage } from '../services/scans.ts';
 import { databaseLocation, loadConfig } from '../services/config.ts';
 
 const config = loadConfig();
-const db = await openMigratedDatabase(databaseLocation(config));
+const db = await openMigratedDatabase(databaseLocation(config), { backgroundCheckpoints: true });
 const app = await buildApp({ db, config });
 
 app.get('/bench/plain/scans', async (request, reply) => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { isPostgresUrl } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as webhookOutbox from './migrations/0002_webhook_outbox.ts';
@@ -51,7 +52,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running most of our
  * queries, so prepared statements are kept per SQL text (least recently used beyond 500 are dropped).
  */
-function withStatementCache(sqlite: SQLite.Database) {
+function withStatementCache(sqlite: SQLite.Database, checkpointer?: Checkpointer) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(sql: string): SQLite.Statement {
@@ -64,6 +65,7 @@ function withStatementCache(sqlite: SQLite.Database) {
     },
     close(): void {
       cache.clear();
+      void checkpointer?.stop();
       sqlite.close();
     },
   };
@@ -89,8 +91,15 @@ const postgresUrls = new WeakMap<DB, string>();
 /** The connection URL a PostgreSQL database was opened with (for a dedicated LISTEN connection). */
 export const postgresUrlOf = (db: DB): string | undefined => postgresUrls.get(db);
 
+export interface OpenOptions {
+  log?: KyselyConfig['log'];
+  poolSize?: number;
+  /** SQLite file: checkpoint the WAL from a worker thread instead of in the commit that fills it (long-running processes). */
+  backgroundCheckpoints?: boolean;
+}
+
 /** A SQLite file path, or a postgres:// URL for PostgreSQL; the rest of the code does not know which. */
-export function openDatabase(path: string, options: { log?: KyselyConfig['log']; poolSize?: number } = {}): DB {
+export function openDatabase(path: string, options: OpenOptions = {}): DB {
   if (isPostgresUrl(path)) return openPostgres(path, options);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -104,7 +113,12 @@ export function openDatabase(path: string, options: { log?: KyselyConfig['log'];
   // the analysis limit bounds that work to a moment even on a database of millions of rows.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: options.log });
+  const background = options.backgroundCheckpoints && path !== ':memory:';
+  // A commit that pushes the WAL past 1,000 pages otherwise checkpoints in place, fsyncs included,
+  // and on this synchronous driver that stalls every request in flight.
+  if (background) sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = background ? startCheckpointer(path) : undefined;
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), log: options.log });
 }
 
 export async function migrate(db: DB): Promise<void> {
@@ -114,8 +128,8 @@ export async function migrate(db: DB): Promise<void> {
 }
 
 /** Opens the database (a SQLite file or a postgres:// URL) and brings its schema up to date. */
-export async function openMigratedDatabase(path: string): Promise<DB> {
-  const db = openDatabase(path);
+export async function openMigratedDatabase(path: string, options: OpenOptions = {}): Promise<DB> {
+  const db = openDatabase(path, options);
   await migrate(db);
   return db;
 }

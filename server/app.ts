@@ -205,8 +205,9 @@ export async function buildApp(
     for (let call = callsIn(request.url); call > 0; call--) enforceLimit(await keyLimit(request), reply);
   });
   // 5. The tenant's monthly API-call quota: counted in memory, written to the database every second
-  // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts.
-  const usage = new UsageMeter(deps.db);
+  // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts. With
+  // Redis, each call is also added to a total there, so instances together stop at the limit.
+  const usage = new UsageMeter(deps.db, counters);
   app.addHook('onClose', async () => usage.close());
   app.addHook('onRequest', async (request) => {
     if (!request.principal) return;

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   // Settings may also come from a .env file in the working directory; the environment wins.
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  const db = await openMigratedDatabase(databaseLocation(config));
+  const db = await openMigratedDatabase(databaseLocation(config), { backgroundCheckpoints: true });
   const app = await buildApp({ db, config });
   const workers: Workers | null = config.WORKERS ? await startWorkers({ db, config }, app.log.child({ component: 'workers' })) : null;
   let stopping = false;

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const log = processLogger(config.LOG_LEVEL, 'workers');
-  const db = await openMigratedDatabase(databaseLocation(config));
+  const db = await openMigratedDatabase(databaseLocation(config), { backgroundCheckpoints: true });
   const workers = await startWorkers({ db, config }, log);
   log.info('workers started');
   let stopping = false;

@@ -54,4 +54,18 @@ describe.skipIf(!withRedis)('rate limits shared through Redis', () => {
     const statuses = (await Promise.all(requests)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);
   });
+
+  it("stops a tenant at max_api_calls_per_month over both instances together, before either has stored its count", async () => {
+    const tenant = await seedTenant(first.db, 'https://maandquotum.example/', { plan: 'free' });
+    await first.db.updateTable('plans').set({ max_api_calls_per_month: 4 }).where('tier', '=', 'free').execute();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await fetch(`${i % 2 ? first.url : second.url}/api/agent/sites`, { headers: { authorization: `Bearer ${tenant.key}` } });
+      statuses.push(response.status);
+      if (response.status === 429) expect(((await response.json()) as { error: string }).error).toMatch(/max_api_calls_per_month/);
+    }
+    // Each instance alone would have let four through: its own count plus what was stored.
+    expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+    expect(statuses.slice(4).every((s) => s === 429)).toBe(true);
+  });
 });

@@ -5,6 +5,12 @@
 export interface CounterStore {
   /** Adds one to the key's counter in its current window; the window starts with the first hit. */
   increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * Adds `amount` to a long-lived total that every instance shares and returns the new total; a
+   * missing total starts at `seed`. Only shared stores have it: in one process, the caller's own
+   * sum is the same figure without a round trip.
+   */
+  addToTotal?(key: string, amount: number, seed: number, ttlMs: number): Promise<number>;
   close(): void;
 }
 

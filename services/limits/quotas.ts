@@ -3,6 +3,7 @@ import { markKeyUsed } from '../../db/api-keys.ts';
 import { incrementUsage, readUsage, type UsageMetric } from '../../db/usage.ts';
 import { QuotaExceeded } from '../../domain/errors.ts';
 import type { PlanLimits } from '../auth.ts';
+import type { CounterStore } from './counter-store.ts';
 
 /** The calendar month (UTC) a moment falls in, as "YYYY-MM". */
 export function monthOf(moment: Date): string {
@@ -41,8 +42,10 @@ export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, m
 /**
  * API-call counting without a database write per request: counts gather in memory per tenant and
  * month and are added to the stored counter at most every `flushEveryMs` and when the process
- * stops. The check uses the stored count (read once, refreshed by every flush) plus what is
- * pending, so a quota can be overshot by at most what all instances accept in one flush interval.
+ * stops. Without a shared store the check uses the stored count (read once, refreshed by every
+ * flush) plus what is pending, so a quota can be overshot by at most what the other instances
+ * accept in one flush interval. With one (Redis), every call is also added to a shared total
+ * atomically and checked against it, so instances together stop exactly at the limit.
  */
 export class UsageMeter {
   private readonly pending = new Map<string, { tenantId: string; period: string; metric: UsageMetric; amount: number }>();
@@ -54,6 +57,7 @@ export class UsageMeter {
 
   constructor(
     private readonly db: DB,
+    private readonly shared?: Pick<CounterStore, 'addToTotal'>,
     flushEveryMs = 1_000,
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushEveryMs);
@@ -68,7 +72,16 @@ export class UsageMeter {
     // Refused calls count too, as they always have: a client hammering past its quota stays refused.
     entry.amount += amount;
     this.pending.set(key, entry);
-    assertWithinQuota(plan, metric, this.stored.get(key)! + entry.amount, now);
+    const local = this.stored.get(key)! + entry.amount;
+    assertWithinQuota(plan, metric, await this.totalOverInstances(key, amount, local, now), now);
+  }
+
+  /** With a shared store, the total over all instances; otherwise (or while it is unreachable) this process's own sum. */
+  private async totalOverInstances(key: string, amount: number, local: number, now: Date): Promise<number> {
+    if (!this.shared?.addToTotal) return local;
+    // The total outlives its month by a day, so a late flush cannot restart it.
+    const ttlMs = secondsUntilNextMonth(now) * 1000 + 86_400_000;
+    return this.shared.addToTotal(`usage:${key.replaceAll('\n', ':')}`, amount, local - amount, ttlMs).catch(() => local);
   }
 
   noteKeyUse(keyId: string, at = new Date()): void {

@@ -7,6 +7,11 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`;
 
+// The first instance to arrive starts the total at the stored count; INCRBY is atomic.
+const ADD_TO_TOTAL = `
+redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3])
+return redis.call('INCRBY', KEYS[1], ARGV[1])`;
+
 /**
  * Window counters in Redis, shared by every API instance: a key's per-minute limit holds across
  * instances. Keys live only for their window.
@@ -26,6 +31,12 @@ export class RedisCounterStore implements CounterStore {
     const result: unknown = await this.redis.eval(INCREMENT, 1, `${this.prefix}${key}`, windowMs);
     if (!Array.isArray(result) || typeof result[0] !== 'number' || typeof result[1] !== 'number') throw new Error('unexpected answer from Redis');
     return { count: result[0], ttlMs: result[1] > 0 ? result[1] : windowMs };
+  }
+
+  async addToTotal(key: string, amount: number, seed: number, ttlMs: number): Promise<number> {
+    const result: unknown = await this.redis.eval(ADD_TO_TOTAL, 1, `${this.prefix}${key}`, amount, seed, ttlMs);
+    if (typeof result !== 'number') throw new Error('unexpected answer from Redis');
+    return result;
   }
 
   close(): void {

@@ -1,0 +1,57 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+export interface Checkpointer {
+  /** Frames copied into the database file so far (for tests and metrics). */
+  readonly checkpointedFrames: () => number;
+  stop(): Promise<void>;
+}
+
+// The worker's own code, plain CommonJS so it runs the same under tsx, vitest and the build.
+// PASSIVE never waits for readers or writers; TRUNCATE, which may wait for them, only when the
+// WAL has grown large (a bulk load), and then the wait is this thread's, not the event loop's.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 5000');
+const walSize = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
+const timer = setInterval(() => {
+  try {
+    const mode = walSize() > workerData.truncateAboveBytes ? 'TRUNCATE' : 'PASSIVE';
+    const [result] = db.pragma('wal_checkpoint(' + mode + ')');
+    if (result.checkpointed > 0) parentPort.postMessage(result.checkpointed);
+  } catch {
+    // Busy or locked: the next turn tries again.
+  }
+}, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Moves WAL checkpoints (and so SQLite's fsyncs) off the event loop: the service's own connection
+ * runs with `wal_autocheckpoint = 0` and this worker thread, on a connection of its own, copies the
+ * WAL into the database file every `everyMs`.
+ */
+export function startCheckpointer(path: string, everyMs = 1_000, truncateAboveBytes = 64 * 1024 * 1024): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, everyMs, truncateAboveBytes } });
+  let frames = 0;
+  worker.on('message', (checkpointed: number) => (frames += checkpointed));
+  // A failing checkpointer must not take the service down: commits still succeed, the WAL grows.
+  worker.on('error', () => {});
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    checkpointedFrames: () => frames,
+    async stop() {
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
