@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import type SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { postgresUrlOf, type DB } from './database.ts';
+import { postgresUrlOf, sqliteHandleOf, type DB } from './database.ts';
 
 /**
  * Tells whether anything that could change a key lookup has been committed since a version was
@@ -14,14 +14,26 @@ export interface ChangeSignal {
 
 /**
  * SQLite: data_version changes when another connection committed (the admin CLI, another process),
- * total_changes() when this one did. Both are read from memory, without I/O.
+ * total_changes() when this one did. Both are read from memory, without I/O, by a statement
+ * prepared once on the service's own connection (total_changes() is per connection): this runs on
+ * every authenticated request, where Kysely's query building cost more than the read.
  */
-function sqliteSignal(db: DB): ChangeSignal {
+function sqliteSignal(sqlite: SQLite.Database): ChangeSignal {
+  const read = sqlite.prepare<[], [number, number]>('SELECT (SELECT data_version FROM pragma_data_version), total_changes()').raw();
+  // Read once per event-loop turn: requests handled in one turn arrived together, so none of them
+  // was sent after a commit that another of them could not see.
+  let current: string | null = null;
+  const forget = () => {
+    current = null;
+  };
   return {
     async version() {
-      const { rows } = await sql<{ version: number; changes: number }>`SELECT (SELECT data_version FROM pragma_data_version) AS version, total_changes() AS changes`.execute(db);
-      const row = rows[0];
-      return row ? `${row.version}:${row.changes}` : null;
+      if (current === null) {
+        const [version, changes] = read.get()!;
+        current = `${version}:${changes}`;
+        setImmediate(forget);
+      }
+      return current;
     },
     close: async () => {},
   };
@@ -82,5 +94,8 @@ function postgresSignal(url: string): ChangeSignal {
 
 export function openChangeSignal(db: DB): ChangeSignal {
   const url = postgresUrlOf(db);
-  return url ? postgresSignal(url) : sqliteSignal(db);
+  if (url) return postgresSignal(url);
+  const sqlite = sqliteHandleOf(db);
+  // A database opened some other way: no signal, so keys are looked up on every request.
+  return sqlite ? sqliteSignal(sqlite) : { version: async () => null, close: async () => {} };
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { isPostgresUrl } from './dialect.ts';
@@ -71,6 +72,45 @@ function withStatementCache(sqlite: SQLite.Database, checkpointer?: Checkpointer
   };
 }
 
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Data statements run as named prepared statements: each connection parses and plans a SQL text
+ * once and then only binds values, as the SQLite side keeps its prepared statements. The name is
+ * a digest of the text, so one name never stands for two texts.
+ */
+class PreparingClient implements PostgresPoolClient {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query(text: string | PostgresCursor<unknown>, values?: ReadonlyArray<unknown>): unknown {
+    // Kysely passes a cursor only to stream(), which nothing here uses.
+    if (typeof text !== 'string') throw new Error('streaming queries are not supported');
+    const parameters = [...(values ?? [])];
+    if (!DML.test(text)) return this.client.query(text, parameters);
+    return this.client.query({ name: `k${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values: parameters });
+  }
+
+  release(): void {
+    this.client.release();
+  }
+}
+
+function withPreparedStatements(pool: pg.Pool): PostgresPool {
+  // One wrapper per pooled connection: Kysely keys its connection objects by client.
+  const wrapped = new WeakMap<pg.PoolClient, PreparingClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let handle = wrapped.get(client);
+      if (!handle) wrapped.set(client, (handle = new PreparingClient(client)));
+      return handle;
+    },
+    end: () => pool.end(),
+  };
+}
+
 /**
  * PostgreSQL through a pg pool. Integers come back as numbers, as from SQLite: counts are bigint
  * (int8) in PostgreSQL and stay far below 2^53 here.
@@ -81,12 +121,16 @@ function openPostgres(url: string, options: { log?: KyselyConfig['log']; poolSiz
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle client losing its connection (a server restart) must not take the process down.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), log: options.log });
   postgresUrls.set(db, url);
   return db;
 }
 
 const postgresUrls = new WeakMap<DB, string>();
+const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+
+/** The connection under a SQLite database, for the few reads that must not pay for a query builder (db/ only). */
+export const sqliteHandleOf = (db: DB): SQLite.Database | undefined => sqliteHandles.get(db);
 
 /** The connection URL a PostgreSQL database was opened with (for a dedicated LISTEN connection). */
 export const postgresUrlOf = (db: DB): string | undefined => postgresUrls.get(db);
@@ -118,7 +162,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): DB {
   // and on this synchronous driver that stalls every request in flight.
   if (background) sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = background ? startCheckpointer(path) : undefined;
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), log: options.log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), log: options.log });
+  sqliteHandles.set(db, sqlite);
+  return db;
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -179,40 +179,38 @@ export async function buildApp(
     max: (request) => request.principal!.rateLimit,
     keyGenerator: (request) => `key:${request.principal!.actor.id}`,
   });
-  // 1. Every request, authenticated or not, counts against its address (guards key guessing).
-  app.addHook('onRequest', async (request, reply) => enforceLimit(await ipLimit(request), reply));
-  // 2. A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
-  app.addHook('onRequest', async (request) => {
-    if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
-  });
-  // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
   const keys = new CachedKeyLookup(deps.db);
   app.addHook('onClose', async () => keys.close());
-  app.addHook('onRequest', async (request) => {
-    const token = bearerToken(request.headers.authorization);
-    request.principal = token ? await keys.authenticate(token) : null;
-    if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
-    // People use the dashboard over /trpc with a session cookie; REST stays for keys.
-    const session = token || !request.url.startsWith('/trpc/') ? null : sessionToken(request);
-    if (!session) return;
-    request.user = await authenticateSession(deps.db, session);
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
-  });
-  // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
-  // of seven counts seven, and one that does not fit in what is left is refused whole.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.principal) return;
-    for (let call = callsIn(request.url); call > 0; call--) enforceLimit(await keyLimit(request), reply);
-  });
-  // 5. The tenant's monthly API-call quota: counted in memory, written to the database every second
+  // The tenant's monthly API-call quota: counted in memory, written to the database every second
   // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts. With
   // Redis, each call is also added to a total there, so instances together stop at the limit.
   const usage = new UsageMeter(deps.db, counters);
   app.addHook('onClose', async () => usage.close());
-  app.addHook('onRequest', async (request) => {
-    if (!request.principal) return;
+  // Admission, in this order and in one hook (one promise per request, not five).
+  app.addHook('onRequest', async (request, reply) => {
+    // 1. Every request, authenticated or not, counts against its address (guards key guessing).
+    enforceLimit(await ipLimit(request), reply);
+    // 2. A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
+    if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
+    // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
+    const token = bearerToken(request.headers.authorization);
+    request.principal = token ? await keys.authenticate(token) : null;
+    if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
+    if (!request.principal) {
+      // People use the dashboard over /trpc with a session cookie; REST stays for keys.
+      const session = token || !request.url.startsWith('/trpc/') ? null : sessionToken(request);
+      if (!session) return;
+      request.user = await authenticateSession(deps.db, session);
+      if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
+      return;
+    }
+    // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
+    // of seven counts seven, and one that does not fit in what is left is refused whole.
+    const calls = callsIn(request.url);
+    for (let call = calls; call > 0; call--) enforceLimit(await keyLimit(request), reply);
+    // 5. The monthly quota (dashboard sessions do not count against it).
     usage.noteKeyUse(request.principal.actor.id);
-    await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', callsIn(request.url));
+    await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', calls);
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
@@ -251,13 +249,14 @@ export async function buildApp(
     },
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    return payload;
+    done(null, payload);
   });
   collectProcessMetrics();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
   /** Prometheus metrics: counts and timings only, nothing of any tenant's data. */
   app.get('/metrics', async (_request, reply) => reply.type(metricsContentType).send(await renderMetrics()));

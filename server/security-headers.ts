@@ -59,8 +59,10 @@ export const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name,
 
 /** Every answer starts with the table; a handler may override a header (the docs' CSP and caching). */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  // Callback style: a hook on every request need not cost a promise.
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    done();
   });
 }
 

@@ -1,3 +1,4 @@
+import { sync } from '../common.ts';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { authenticateKey } from '../../services/auth.ts';
@@ -9,8 +10,8 @@ export const authRouter = router({
     .meta({
       openapi: { method: 'POST', path: API_PATHS.auth, tags: ['auth'], summary: 'API-sleutel valideren', protect: false, errorResponses: [400, 401, 429, 500] },
     })
-    .input(AuthInput)
-    .output(AuthOutput)
+    .input(sync(AuthInput))
+    .output(sync(AuthOutput))
     .mutation(async ({ ctx, input }) => {
       const principal = await authenticateKey(ctx.db, input.api_key);
       if (!principal) throw new Unauthenticated(ERRORS.invalidKey);

@@ -1,3 +1,4 @@
+import { sync } from '../common.ts';
 import { createApiKey, listApiKeys, revokeKey } from '../../services/keys.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { KeyCreateInput, KeyRevokeInput } from './schemas.ts';
@@ -8,11 +9,11 @@ export const keysRouter = router({
 
   create: userProcedure
     .meta({ permission: 'write_config' })
-    .input(KeyCreateInput)
+    .input(sync(KeyCreateInput))
     .mutation(({ ctx, input }) => createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit })),
 
   revoke: userProcedure
     .meta({ permission: 'write_config' })
-    .input(KeyRevokeInput)
+    .input(sync(KeyRevokeInput))
     .mutation(({ ctx, input }) => revokeKey(ctx, ctx.actor, input.key_id)),
 });

@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { deleteWebhook, listWebhooks, reenableWebhook, registerWebhook, webhookDeliveries } from '../../services/webhooks.ts';
-import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
+import { Message, NoInput, PROTECTED_ERRORS, sync } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookIdInput, WebhookListOutput } from './schemas.ts';
 
@@ -11,8 +11,8 @@ export const webhooksRouter = router({
       successStatus: 201,
       openapi: { method: 'POST', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook registreren', protect: true, errorResponses: [...PROTECTED_ERRORS, 409] },
     })
-    .input(WebhookCreateInput)
-    .output(WebhookCreated)
+    .input(sync(WebhookCreateInput))
+    .output(sync(WebhookCreated))
     .mutation(async ({ ctx, input }) => ({
       webhook: await registerWebhook(ctx, ctx.actor, input),
       message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
@@ -23,8 +23,8 @@ export const webhooksRouter = router({
       permission: 'read_config',
       openapi: { method: 'GET', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Geregistreerde webhooks weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(NoInput)
-    .output(WebhookListOutput)
+    .input(sync(NoInput))
+    .output(sync(WebhookListOutput))
     .query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
 
   delete: protectedProcedure
@@ -32,8 +32,8 @@ export const webhooksRouter = router({
       permission: 'write_config',
       openapi: { method: 'DELETE', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook verwijderen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(WebhookIdInput)
-    .output(Message)
+    .input(sync(WebhookIdInput))
+    .output(sync(Message))
     .mutation(async ({ ctx, input }) => {
       await deleteWebhook(ctx, ctx.actor, input.id);
       return { message: 'Webhook verwijderd.' };
@@ -42,12 +42,12 @@ export const webhooksRouter = router({
   /** Dashboard only: the delivery log of one webhook. */
   deliveries: userProcedure
     .meta({ permission: 'read_config' })
-    .input(WebhookIdInput)
+    .input(sync(WebhookIdInput))
     .query(({ ctx, input }) => webhookDeliveries(ctx, ctx.actor, input.id)),
 
   /** Dashboard only: enable a webhook again after it was switched off. */
   enable: userProcedure
     .meta({ permission: 'write_config' })
-    .input(WebhookIdInput)
+    .input(sync(WebhookIdInput))
     .mutation(({ ctx, input }) => reenableWebhook(ctx, ctx.actor, input.id)),
 });

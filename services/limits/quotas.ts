@@ -51,7 +51,7 @@ export class UsageMeter {
   private readonly pending = new Map<string, { tenantId: string; period: string; metric: UsageMetric; amount: number }>();
   private readonly stored = new Map<string, number>();
   /** When each key was last used, stored with the next flush (the dashboard's "last used"). */
-  private readonly keysUsed = new Map<string, string>();
+  private readonly keysUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -84,8 +84,8 @@ export class UsageMeter {
     return this.shared.addToTotal(`usage:${key.replaceAll('\n', ':')}`, amount, local - amount, ttlMs).catch(() => local);
   }
 
-  noteKeyUse(keyId: string, at = new Date()): void {
-    this.keysUsed.set(keyId, at.toISOString());
+  noteKeyUse(keyId: string, at = Date.now()): void {
+    this.keysUsed.set(keyId, at);
   }
 
   /** Adds what is pending to the stored counters; one flush at a time. */
@@ -95,7 +95,7 @@ export class UsageMeter {
       this.pending.clear();
       const used = [...this.keysUsed];
       this.keysUsed.clear();
-      for (const [keyId, at] of used) await markKeyUsed(this.db, keyId, at);
+      for (const [keyId, at] of used) await markKeyUsed(this.db, keyId, new Date(at).toISOString());
       for (const [key, { tenantId, period, metric, amount }] of batch) {
         this.stored.set(key, await incrementUsage(this.db, tenantId, period, metric, amount));
       }
