@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { SEVERITIES, SEVERITY_COUNT_KEYS, severityCounts, type Category, type FindingStatus, type Severity } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 import { isPostgres } from './dialect.ts';
+import { preparedQuery } from './prepared-query.ts';
 
 export interface FindingFilters {
   severity?: Severity;
@@ -63,36 +64,51 @@ interface ResolvedFilters extends Omit<FindingFilters, 'search'> {
 }
 
 /** Counts per severity from the finding_counts roll-up: a few dozen rows, whatever the number of findings. */
-async function summaryOf(db: DB, tenantId: string, f: ResolvedFilters) {
+const severityTotals = preparedQuery((db, a: ResolvedFilters & { tenantId: string; siteKey: string }) => {
   let query = db
     .selectFrom('finding_counts')
     .select(['severity', (eb) => eb.fn.sum<number>('n').as('n')])
-    .where('tenant_id', '=', tenantId)
-    .where('site_id', '=', f.siteId ?? '');
-  if (f.severity) query = query.where('severity', '=', f.severity);
-  if (f.category) query = query.where('category', '=', f.category);
-  if (f.status) query = query.where('status', '=', f.status);
-  if (f.textIds) query = query.where('text_id', 'in', f.textIds);
-  return severityCounts((await query.groupBy('severity').execute()).map(({ severity, n }) => [severity, Number(n)] as const));
-}
+    .where('tenant_id', '=', a.tenantId)
+    .where('site_id', '=', a.siteKey);
+  if (a.severity) query = query.where('severity', '=', a.severity);
+  if (a.category) query = query.where('category', '=', a.category);
+  if (a.status) query = query.where('status', '=', a.status);
+  if (a.textIds) query = query.where('text_id', 'in', a.textIds);
+  return query.groupBy('severity');
+});
 
-/** Ids of one page in list order, read from an index that covers the filters (no row lookups for skipped rows). */
-function pageIds(db: DB, tenantId: string, f: ResolvedFilters, page: { limit: number; offset: number; fromRank: number }) {
-  let query = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', tenantId);
-  if (page.fromRank > 0) query = query.where('findings.severity_rank', '>=', page.fromRank);
-  if (f.siteId) query = query.where('findings.site_id', '=', f.siteId);
-  if (f.severity) query = query.where('findings.severity_rank', '=', SEVERITIES.indexOf(f.severity));
-  if (f.category) query = query.where('findings.category', '=', f.category);
-  if (f.status) query = query.where('findings.status', '=', f.status);
-  if (f.textIds) query = query.where('findings.text_id', 'in', f.textIds);
-  return query.orderBy('findings.severity_rank', 'asc').orderBy('findings.created_at', 'desc').orderBy('findings.id', 'asc').limit(page.limit).offset(page.offset);
-}
+type PageArgs = Omit<ResolvedFilters, 'severity'> & { tenantId: string; severityRank?: number; fromRank?: number; limit: number; offset: number };
+
+/**
+ * One page in list order. Its ids are read from an index that covers the filters (no row lookups
+ * for skipped rows); only those rows are joined.
+ */
+const findingPage = preparedQuery((db, a: PageArgs) => {
+  let ids = db.selectFrom('findings').select('findings.id').where('findings.tenant_id', '=', a.tenantId);
+  if (a.fromRank) ids = ids.where('findings.severity_rank', '>=', a.fromRank);
+  if (a.siteId) ids = ids.where('findings.site_id', '=', a.siteId);
+  if (a.severityRank !== undefined) ids = ids.where('findings.severity_rank', '=', a.severityRank);
+  if (a.category) ids = ids.where('findings.category', '=', a.category);
+  if (a.status) ids = ids.where('findings.status', '=', a.status);
+  if (a.textIds) ids = ids.where('findings.text_id', 'in', a.textIds);
+  const page = ids.orderBy('findings.severity_rank', 'asc').orderBy('findings.created_at', 'desc').orderBy('findings.id', 'asc').limit(a.limit).offset(a.offset);
+  return db
+    .selectFrom(page.as('page'))
+    .innerJoin('findings', 'findings.id', 'page.id')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .innerJoin('sites', 'sites.id', 'findings.site_id')
+    .select(FINDING_COLUMNS)
+    .orderBy('findings.severity_rank', 'asc')
+    .orderBy('findings.created_at', 'desc')
+    .orderBy('findings.id', 'asc');
+});
 
 export async function listFindings(db: DB, tenantId: string, filters: FindingFilters, page: { limit: number; offset: number }) {
   const { search, ...rest } = filters;
   const resolved: ResolvedFilters = { ...rest, ...(search === undefined ? {} : { textIds: await matchingTextIds(db, search) }) };
   if (resolved.textIds?.length === 0) return { rows: [], summary: severityCounts([]), total: 0 };
-  const summary = await summaryOf(db, tenantId, resolved);
+  const totals = await severityTotals(db, { ...resolved, tenantId, siteKey: resolved.siteId ?? '' });
+  const summary = severityCounts(totals.map(({ severity, n }) => [severity, Number(n)] as const));
   const perRank = SEVERITIES.map((severity) => summary[SEVERITY_COUNT_KEYS[severity]]);
   const total = perRank.reduce((sum, n) => sum + n, 0);
   if (page.offset >= total) return { rows: [], summary, total };
@@ -101,16 +117,15 @@ export async function listFindings(db: DB, tenantId: string, filters: FindingFil
   let fromRank = 0;
   let skipped = 0;
   while (fromRank < perRank.length - 1 && skipped + perRank[fromRank]! <= page.offset) skipped += perRank[fromRank++]!;
-  const rows = await db
-    .selectFrom(pageIds(db, tenantId, resolved, { limit: page.limit, offset: page.offset - skipped, fromRank }).as('page'))
-    .innerJoin('findings', 'findings.id', 'page.id')
-    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
-    .innerJoin('sites', 'sites.id', 'findings.site_id')
-    .select(FINDING_COLUMNS)
-    .orderBy('findings.severity_rank', 'asc')
-    .orderBy('findings.created_at', 'desc')
-    .orderBy('findings.id', 'asc')
-    .execute();
+  const { severity, ...others } = resolved;
+  const rows = await findingPage(db, {
+    ...others,
+    tenantId,
+    severityRank: severity === undefined ? undefined : SEVERITIES.indexOf(severity),
+    fromRank: fromRank > 0 ? fromRank : undefined,
+    limit: page.limit,
+    offset: page.offset - skipped,
+  });
   return { rows, summary, total };
 }
 

@@ -3,6 +3,7 @@ import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
 import { SEVERITIES, severityCounts, type Grade, type ScanTrigger } from '../domain/vocabulary.ts';
 import type { ScanFinding, ScanResult } from '../scanner/index.ts';
 import type { DB } from './database.ts';
+import { preparedQuery } from './prepared-query.ts';
 import { uuidv7 } from './ids.ts';
 import type { FindingsTable, FindingTextsTable, ScansTable } from './schema.ts';
 
@@ -181,25 +182,52 @@ const SCAN_LIST_COLUMNS = [
 const dayOf = (moment: string) => moment.slice(0, 10);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
+type TenantScans = ScanFilters & { tenantId: string };
+
+const exactCount = preparedQuery((db, a: TenantScans) => filteredScans(db, a.tenantId, a).select((eb) => eb.fn.countAll<number>().as('n')));
+
+/** Whole days of the scan_counts roll-up; its rows for "any site" and "any grade" have ''. */
+const wholeDays = preparedQuery((db, a: { tenantId: string; siteKey: string; gradeKey: Grade | ''; afterDay?: string; beforeDay?: string }) => {
+  let days = db
+    .selectFrom('scan_counts')
+    .select((eb) => eb.fn.sum<number>('n').as('n'))
+    .where('tenant_id', '=', a.tenantId)
+    .where('site_id', '=', a.siteKey)
+    .where('grade', '=', a.gradeKey);
+  if (a.afterDay) days = days.where('day', '>', a.afterDay);
+  if (a.beforeDay) days = days.where('day', '<', a.beforeDay);
+  return days;
+});
+
+/** The page's ids come from an index alone; only those rows are read and joined. */
+const scanPage = preparedQuery((db, a: TenantScans & { limit: number; offset: number }) => {
+  const pageIds = filteredScans(db, a.tenantId, a).select('scans.id').orderBy('scans.scanned_at', 'desc').orderBy('scans.id', 'desc').limit(a.limit).offset(a.offset);
+  return db
+    .selectFrom(pageIds.as('page'))
+    .innerJoin('scans', 'scans.id', 'page.id')
+    .innerJoin('sites', 'sites.id', 'scans.site_id')
+    .select(SCAN_LIST_COLUMNS)
+    .orderBy('scans.scanned_at', 'desc')
+    .orderBy('scans.id', 'desc');
+});
+
 /**
  * The number of scans matching the filters: whole days from the scan_counts roll-up, and only the
  * partial first and last day counted row by row.
  */
 export async function countScans(db: DB, tenantId: string, filters: ScanFilters): Promise<number> {
-  const exact = async (range: ScanFilters) =>
-    Number((await filteredScans(db, tenantId, range).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const exact = async (range: ScanFilters) => Number((await exactCount(db, { tenantId, ...range }))[0]!.n);
   const { since, until } = filters;
   if (since && until && since >= until) return 0;
   if (since && until && dayOf(since) === dayOf(until)) return exact(filters);
-  let days = db
-    .selectFrom('scan_counts')
-    .select((eb) => eb.fn.sum<number>('n').as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('site_id', '=', filters.siteId ?? '')
-    .where('grade', '=', filters.grade ?? '');
-  if (since) days = days.where('day', '>', dayOf(since));
-  if (until) days = days.where('day', '<', dayOf(until));
-  let total = Number((await days.executeTakeFirstOrThrow()).n ?? 0);
+  const [days] = await wholeDays(db, {
+    tenantId,
+    siteKey: filters.siteId ?? '',
+    gradeKey: filters.grade ?? '',
+    afterDay: since ? dayOf(since) : undefined,
+    beforeDay: until ? dayOf(until) : undefined,
+  });
+  let total = Number(days?.n ?? 0);
   if (since) total += await exact({ ...filters, until: nextDay(dayOf(since)) });
   // Here the last day starts after `since`, so its start alone bounds the range (one bound per index range).
   if (until) total += await exact({ ...filters, since: undefined, sinceInclusive: `${dayOf(until)}T00:00:00.000Z` });
@@ -209,17 +237,7 @@ export async function countScans(db: DB, tenantId: string, filters: ScanFilters)
 export async function listScans(db: DB, tenantId: string, filters: ScanFilters, page: { limit: number; offset: number }) {
   const total = await countScans(db, tenantId, filters);
   if (page.offset >= total) return { rows: [], total };
-  // The page's ids come from an index alone; only those rows are read and joined.
-  const pageIds = filteredScans(db, tenantId, filters).select('scans.id').orderBy('scans.scanned_at', 'desc').orderBy('scans.id', 'desc').limit(page.limit).offset(page.offset);
-  const rows = await db
-    .selectFrom(pageIds.as('page'))
-    .innerJoin('scans', 'scans.id', 'page.id')
-    .innerJoin('sites', 'sites.id', 'scans.site_id')
-    .select(SCAN_LIST_COLUMNS)
-    .orderBy('scans.scanned_at', 'desc')
-    .orderBy('scans.id', 'desc')
-    .execute();
-  return { rows, total };
+  return { rows: await scanPage(db, { tenantId, ...filters, limit: page.limit, offset: page.offset }), total };
 }
 
 export async function findScan(db: DB, tenantId: string, scanId: string) {

@@ -31,29 +31,44 @@ const t = initTRPC
 export const router = t.router;
 
 /** Services throw domain errors; here they become tRPC errors with the right code, once. */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) throw toTrpcError(result.error.cause);
-  return result;
-});
+const asTrpcError = (error: unknown) => (error instanceof DomainError ? toTrpcError(error) : error);
 
-export const publicProcedure = t.procedure.use(domainErrors);
+/**
+ * A procedure whose admission check (`admit`, which may throw domain errors) and error translation
+ * run in one middleware: each tRPC middleware level copies the call's options twice, so on the
+ * hot read path one level is measurably cheaper than two.
+ */
+function admittedProcedure<Added extends object>(admit: (ctx: Context, meta: Meta | undefined) => Added) {
+  return t.procedure.use(async ({ ctx, meta, next }) => {
+    let added: Added;
+    try {
+      added = admit(ctx, meta);
+    } catch (error) {
+      throw asTrpcError(error);
+    }
+    const result = await next({ ctx: added });
+    if (!result.ok && result.error.cause instanceof DomainError) throw toTrpcError(result.error.cause);
+    return result;
+  });
+}
+
+export const publicProcedure = admittedProcedure(() => ({}));
 
 /** Requires an authenticated caller holding the procedure's permission (set in meta). */
-export const protectedProcedure = publicProcedure.use(({ ctx, meta, next }) => {
+export const protectedProcedure = admittedProcedure((ctx, meta) => {
   const actor = ctx.actor;
   if (!actor) throw new Unauthenticated(ERRORS.unauthorized);
   if (meta?.permission) assertPermission(actor, meta.permission);
-  return next({ ctx: { ...ctx, actor } });
+  return { actor };
 });
 
 /**
  * Dashboard procedures: a logged-in person only (a key gets 401 "Niet ingelogd."), with the
  * permission in meta checked as for agents. Keys are managed in the dashboard, not with a key (SPEC).
  */
-export const userProcedure = publicProcedure.use(({ ctx, meta, next }) => {
+export const userProcedure = admittedProcedure((ctx, meta) => {
   const user = ctx.user;
   if (!user || ctx.actor !== user) throw new Unauthenticated(ERRORS.notLoggedIn);
   if (meta?.permission) assertPermission(user, meta.permission);
-  return next({ ctx: { ...ctx, actor: user, user } });
+  return { actor: user, user };
 });
