@@ -1,13 +1,13 @@
 import type { DB } from './database.ts';
+import { preparedQuery } from './prepared-query.ts';
 import type { ApiKeysTable } from './schema.ts';
 
 export async function insertApiKey(db: DB, key: ApiKeysTable): Promise<void> {
   await db.insertInto('api_keys').values(key).execute();
 }
 
-/** The key with the state of its user and tenant, looked up by the key's SHA-256 hash. */
-export async function findKeyByHash(db: DB, keyHash: string) {
-  return db
+const keyByHash = preparedQuery((db, a: { keyHash: string }) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
@@ -26,8 +26,12 @@ export async function findKeyByHash(db: DB, keyHash: string) {
       'plans.max_api_calls_per_month',
       'plans.max_scans_per_month',
     ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', a.keyHash),
+);
+
+/** The key with the state of its user and tenant, looked up by the key's SHA-256 hash. */
+export async function findKeyByHash(db: DB, keyHash: string) {
+  return (await keyByHash(db, { keyHash }))[0];
 }
 
 /** Revokes an active key; with a tenant, only that tenant's (another tenant's key is not found). */
@@ -68,6 +72,8 @@ export async function countKeys(db: DB, filter: { userId?: string; tenantId?: st
   return Number(row.n);
 }
 
+const keyUse = preparedQuery((db, a: { id: string; at: string }) => db.updateTable('api_keys').set({ last_used_at: a.at }).where('id', '=', a.id));
+
 export async function markKeyUsed(db: DB, id: string, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  await keyUse(db, { id, at });
 }

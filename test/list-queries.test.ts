@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { listFindings, type FindingFilters } from '../db/findings.ts';
 import { uuidv7 } from '../db/ids.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import { countScans, listScans } from '../db/scans.ts';
 import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
@@ -161,5 +162,26 @@ describe('scan counts', () => {
         }
       }
     }
+  });
+});
+
+describe('queries built once per shape (db/prepared-query.ts)', () => {
+  const sitesByName = preparedQuery((db, a: { tenantId: string; name?: string; ids?: string[] }) => {
+    let query = db.selectFrom('sites').select(['id', 'name']).where('tenant_id', '=', a.tenantId);
+    if (a.name) query = query.where('name', '=', a.name);
+    if (a.ids) query = query.where('id', 'in', a.ids);
+    return query.orderBy('name');
+  });
+
+  it("binds each call's own values, and builds anew for another shape or list length", async () => {
+    expect((await sitesByName(db, { tenantId, name: 'S1' })).map((s) => s.name)).toEqual(['S1']);
+    // Same shape, other values: the compiled query is reused, the values are not.
+    expect((await sitesByName(db, { tenantId, name: 'S2' })).map((s) => s.name)).toEqual(['S2']);
+    expect(await sitesByName(db, { tenantId: uuidv7(), name: 'S2' })).toEqual([]);
+    // A missing argument is another shape: no filter, not a filter on null.
+    expect((await sitesByName(db, { tenantId, name: undefined })).map((s) => s.name)).toEqual(['S0', 'S1', 'S2']);
+    expect((await sitesByName(db, { tenantId, ids: [sites[0]!] })).map((s) => s.name)).toEqual(['S0']);
+    expect((await sitesByName(db, { tenantId, ids: [sites[2]!, sites[1]!] })).map((s) => s.name)).toEqual(['S1', 'S2']);
+    expect((await sitesByName(db, { tenantId, ids: [sites[1]!] })).map((s) => s.name)).toEqual(['S1']);
   });
 });
