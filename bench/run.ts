@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openMigratedDatabase } from '../db/database.ts';
@@ -112,6 +113,8 @@ try {
     const startRss = (await stats()).rss;
     rows.push({ name: 'resident memory after start', value: `${(startRss / MB).toFixed(0)} MB`, baseline: '-', ratio: null, target: '-', met: true });
 
+    // The event loop is watched from here on: load, list queries, single and concurrent scans.
+    await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
     log('Facade overhead (autocannon, 10 connections) …');
     const variants = {
       baseline: `${baselineBase}/scans`,
@@ -223,13 +226,27 @@ try {
       met: median(single) <= 150,
     });
     headline.scan_median_ms = Number(median(single).toFixed(1));
-    await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
+    // Mixed load: two clients keep reading findings pages (one every 10 ms each, about what a few
+    // busy agents send) while the 20 scans run.
+    let scanning = true;
+    const readers = Promise.all(
+      [0, 1].map(async () => {
+        let answered = 0;
+        for (; scanning; answered++) {
+          await (await fetch(`${base}/api/agent/findings?status=OPEN`, { headers: { authorization: `Bearer ${largest.key}` } })).arrayBuffer();
+          await delay(10);
+        }
+        return answered;
+      }),
+    );
     const concurrent = await Promise.all(siteIds.map(scanOnce));
+    scanning = false;
+    const pagesRead = (await readers).reduce((sum, n) => sum + n, 0);
     const loopMax = (await stats()).loopMaxMs;
     headline.concurrent_scans_p95_ms = Math.round(percentile(concurrent, 95));
     headline.event_loop_max_ms = Number(loopMax.toFixed(1));
-    rows.push({ name: '20 concurrent scans of different fixture sites, p95', value: `${percentile(concurrent, 95).toFixed(0)} ms (all 20 completed)`, baseline: `single scan ${median(single).toFixed(0)} ms`, ratio: percentile(concurrent, 95) / median(single), target: '<= 2000 ms', met: percentile(concurrent, 95) <= 2000 });
-    rows.push({ name: 'event loop delay max during the concurrent scans', value: `${loopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '<= 50 ms', met: loopMax <= 50 });
+    rows.push({ name: '20 concurrent scans of different fixture sites, p95', value: `${percentile(concurrent, 95).toFixed(0)} ms (all 20 completed, ${pagesRead} findings pages read beside them)`, baseline: `single scan ${median(single).toFixed(0)} ms`, ratio: percentile(concurrent, 95) / median(single), target: '<= 2000 ms', met: percentile(concurrent, 95) <= 2000 });
+    rows.push({ name: 'event loop delay max over the whole load (throughput rounds, list queries, scans, the mixed phase)', value: `${loopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '<= 50 ms', met: loopMax <= 50 });
     await Promise.all(fixtures.map((f) => f.close()));
 
     const peak = (await stats()).peakRss;
