@@ -10,8 +10,8 @@ import { QUERY_PROCEDURES } from '../routers/procedures.ts';
  * which renders its error envelope (queries only read, so running one again there is safe).
  */
 export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || !request.url.startsWith('/trpc/') || request.headers['trpc-accept']) return;
+  const fastPath = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' || request.headers['trpc-accept']) return;
     const procedure = QUERY_PROCEDURES.get((request.params as { path?: string }).path ?? '');
     const query = request.query as Record<string, string | string[] | undefined>;
     if (query.batch !== undefined || !procedure) return;
@@ -24,5 +24,11 @@ export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: 
       return;
     }
     return reply.header('vary', 'trpc-accept, accept').type('application/json').send({ result: { data } });
+  };
+  // Only tRPC's own routes get the hook: a REST request does not pay for it.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/trpc/')) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [...own, fastPath];
   });
 }

@@ -147,6 +147,7 @@ describe('monthly plan quotas', () => {
 
   it('counts the month in UTC', () => {
     expect(monthOf(new Date('2026-11-30T23:59:59.999Z'))).toBe('2026-11');
+    expect(monthOf(new Date('2026-12-31T23:30:00.000-01:00'))).toBe('2027-01');
     expect(secondsUntilNextMonth(new Date('2026-11-30T23:59:00.000Z'))).toBe(60);
     expect(secondsUntilNextMonth(new Date('2026-12-31T23:59:59.000Z'))).toBe(1);
   });
