@@ -18,7 +18,7 @@ import { median, percentile, markdownTable, type BenchRow } from './stats.ts';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(
-    'Usage: npm run bench [-- --postgres] [--quick] [--json]\n\nSeeds a database, starts the built service and measures throughput, CPU per request, latency,\nscans, event loop and memory against baselines of the same run; prints a table (about 3 minutes\non SQLite).\n  --postgres  the same on a throwaway PostgreSQL server (Debian package postgresql)\n  --quick     a tenth of the seed (100,000 findings) and shorter rounds: under 90 seconds\n  --json      one JSON object on stdout with the headline figures (the table goes to stderr)\n  --profile   a CPU profile of the server (node --cpu-prof) summarised as its top functions by self time\n',
+    'Usage: npm run bench [-- --postgres] [--quick] [--json] [--profile]\n\nSeeds a database, starts the built service and measures throughput, CPU per request, latency,\nscans, event loop and memory against baselines of the same run; prints a table (about 3 minutes\non SQLite).\n  --postgres  the same on a throwaway PostgreSQL server (Debian package postgresql)\n  --quick     a tenth of the seed (100,000 findings) and shorter rounds: under 90 seconds\n  --json      one JSON object on stdout with the headline figures (the table goes to stderr)\n  --profile   a CPU profile of the server (node --cpu-prof) summarised as its top functions by self time\n',
   );
   process.exit(0);
 }
