@@ -20,6 +20,9 @@ export function redactKeys(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactKeys(item, depth + 1)]));
 }
 
+const KEY_IN_TEXT = new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{8,}`);
+const KEY_PARAMETER = /[?&](api_key|apikey|api-key|access_token|token)=/i;
+
 /** Does a URL carry something that looks like an API key (in any parameter)? */
 export const urlCarriesKey = (url: string) => {
   const query = url.indexOf('?');
@@ -30,5 +33,5 @@ export const urlCarriesKey = (url: string) => {
   } catch {
     // A broken escape is judged as written.
   }
-  return new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{8,}`).test(text) || /[?&](api_key|apikey|api-key|access_token|token)=/i.test(text);
+  return KEY_IN_TEXT.test(text) || KEY_PARAMETER.test(text);
 };
