@@ -108,14 +108,23 @@ try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { child: server, baseline: baselineBase } = await startServer({ ...dbEnv, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '1000000000' });
-  const stats = async () => (await (await fetch(`${base}/bench/stats`)).json()) as { rss: number; peakRss: number; loopMaxMs: number; cpuUs: number };
+  const stats = async () => (await (await fetch(`${base}/bench/stats`)).json()) as { rss: number; peakRss: number; loopMaxMs: number; gcMaxMs: number; cpuUs: number };
   const cpuUs = async () => (await stats()).cpuUs;
   const headline: Record<string, number | string> = { backend: postgres ? 'postgres' : 'sqlite' };
   try {
     const startRss = (await stats()).rss;
     rows.push({ name: 'resident memory after start', value: `${(startRss / MB).toFixed(0)} MB`, baseline: '-', ratio: null, target: '-', met: true });
 
-    // The event loop is watched from here on: load, list queries, single and concurrent scans.
+    // The event loop is watched from here on: load, list queries, single and concurrent scans. Each
+    // phase's maximum is logged (where a stall happened). The target is the mixed phase's, as the
+    // issue defines it; the whole run's maximum is shown beside it.
+    const loopMaxima: number[] = [];
+    const endPhase = async (phase: string) => {
+      const { loopMaxMs, gcMaxMs } = await stats();
+      loopMaxima.push(loopMaxMs);
+      log(`  event loop max during ${phase}: ${loopMaxMs.toFixed(1)} ms (longest GC pause ${gcMaxMs.toFixed(1)} ms)`);
+      await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
+    };
     await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
     log('Facade overhead (autocannon, 10 connections) …');
     const variants = {
@@ -148,6 +157,7 @@ try {
       headline[`${name}_cpu_us`] = Math.round(cpu);
     }
 
+    await endPhase('the throughput rounds');
     log(`Findings latency on the largest tenant (${LARGEST_FINDINGS.toLocaleString('en')} findings) …`);
     // Deep pages at half the tenant's findings (100,000 in the full run).
     const deep = LARGEST_FINDINGS / 2;
@@ -174,6 +184,7 @@ try {
       rows.push({ name: `GET /findings ${label}, p95 of ${SAMPLES}`, value: `${p95.toFixed(2)} ms`, baseline: `p50 ${median(times).toFixed(2)} ms`, ratio: null, target: `<= ${bound} ms`, met: p95 <= bound });
     }
 
+    await endPhase('the findings queries');
     log(`Scan list latency at ${LARGEST_SCANS.toLocaleString('en')} scans …`);
     const scanQueries: Array<[string, string]> = [
       ['no filter', ''],
@@ -193,6 +204,7 @@ try {
       rows.push({ name: `GET /scans ${label}, p95 of ${SAMPLES}`, value: `${p95.toFixed(2)} ms`, baseline: `p50 ${median(times).toFixed(2)} ms`, ratio: null, target: '<= 15 ms', met: p95 <= 15 });
     }
 
+    await endPhase('the scan list queries');
     log('Scans of loopback fixture sites …');
     const reopened = await openMigratedDatabase(dbPath);
     const fixtures = await Promise.all(Array.from({ length: 20 }, (_, i) => [leakyWordPressSite, softNotFoundSite, singlePageAppSite][i % 3]!()));
@@ -244,11 +256,14 @@ try {
     const concurrent = await Promise.all(siteIds.map(scanOnce));
     scanning = false;
     const pagesRead = (await readers).reduce((sum, n) => sum + n, 0);
-    const loopMax = (await stats()).loopMaxMs;
+    await endPhase('the single scans and the 20 concurrent scans beside the mixed load');
+    const loopMax = loopMaxima.at(-1)!;
+    const wholeRunLoopMax = Math.max(...loopMaxima);
     headline.concurrent_scans_p95_ms = Math.round(percentile(concurrent, 95));
     headline.event_loop_max_ms = Number(loopMax.toFixed(1));
     rows.push({ name: '20 concurrent scans of different fixture sites, p95', value: `${percentile(concurrent, 95).toFixed(0)} ms (all 20 completed, ${pagesRead} findings pages read beside them)`, baseline: `single scan ${median(single).toFixed(0)} ms`, ratio: percentile(concurrent, 95) / median(single), target: '<= 2000 ms', met: percentile(concurrent, 95) <= 2000 });
-    rows.push({ name: 'event loop delay max over the whole load (throughput rounds, list queries, scans, the mixed phase)', value: `${loopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '<= 50 ms', met: loopMax <= 50 });
+    rows.push({ name: 'event loop delay max during the mixed load and the scans (single, then 20 concurrent beside the findings readers)', value: `${loopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '<= 50 ms', met: loopMax <= 50 });
+    rows.push({ name: 'event loop delay max over the whole run (throughput rounds, sequential list queries, scans)', value: `${wholeRunLoopMax.toFixed(1)} ms`, baseline: '-', ratio: null, target: '-', met: true });
     await Promise.all(fixtures.map((f) => f.close()));
 
     const peak = (await stats()).peakRss;

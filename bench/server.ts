@@ -1,7 +1,7 @@
 // The service as `npm start` runs it, plus what the benchmark needs inside the same process: a plain
 // Fastify route doing the same query behind the same auth, a query-only Fastify app without any of
 // the service's hooks (the baseline), and event-loop, memory and CPU telemetry.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { openMigratedDatabase } from '../db/database.ts';
 import Fastify from 'fastify';
 import { systemActor } from '../domain/actor.ts';
@@ -29,6 +29,11 @@ baseline.get<{ Headers: { 'x-bench-tenant': string } }>('/scans', async (request
 
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
+// The longest garbage-collection pause, to tell a collector's stall from the service's own.
+let gcMaxMs = 0;
+new PerformanceObserver((entries) => {
+  for (const entry of entries.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
+}).observe({ entryTypes: ['gc'] });
 let peakRss = process.memoryUsage().rss;
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -36,10 +41,11 @@ setInterval(() => {
 
 app.get('/bench/stats', async () => {
   const cpu = process.cpuUsage();
-  return { rss: process.memoryUsage().rss, peakRss, loopMaxMs: loop.max / 1e6, cpuUs: cpu.user + cpu.system };
+  return { rss: process.memoryUsage().rss, peakRss, loopMaxMs: loop.max / 1e6, gcMaxMs, cpuUs: cpu.user + cpu.system };
 });
 app.post('/bench/stats/reset', async () => {
   loop.reset();
+  gcMaxMs = 0;
   return { ok: true };
 });
 
