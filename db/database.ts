@@ -115,7 +115,7 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
  * PostgreSQL through a pg pool. Integers come back as numbers, as from SQLite: counts are bigint
  * (int8) in PostgreSQL and stay far below 2^53 here.
  */
-function openPostgres(url: string, options: { log?: KyselyConfig['log']; poolSize?: number }): DB {
+function openPostgres(url: string, options: OpenOptions): DB {
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
   pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });

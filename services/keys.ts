@@ -61,6 +61,7 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
   const tenant = await findTenant(db, user.tenant_id);
   if (tenant?.suspended_at) throw new Forbidden('Dit account is opgeschort en kan geen sleutels aanmaken.');
   await enforceKeyCaps(db, user.id, user.tenant_id, caps);
+  const permissions = [...new Set(request.permissions)];
   const generated = generateApiKey();
   const row = {
     id: randomUUID(),
@@ -69,14 +70,14 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
     name: request.name.trim(),
     key_hash: generated.hash,
     key_prefix: generated.prefix,
-    permissions: JSON.stringify([...new Set(request.permissions)]),
+    permissions: JSON.stringify(permissions),
     rate_limit: request.rateLimit,
     created_at: new Date().toISOString(),
     revoked_at: null,
     last_used_at: null,
   };
   await insertApiKey(db, row);
-  return { key_id: row.id, key: generated.key, name: row.name, permissions: [...new Set(request.permissions)], rate_limit: row.rate_limit, created_at: row.created_at };
+  return { key_id: row.id, key: generated.key, name: row.name, permissions, rate_limit: row.rate_limit, created_at: row.created_at };
 }
 
 /** A person creates a key for themselves in the dashboard. */

@@ -2,7 +2,7 @@ import { findTenant, findUser, suspendTenant, teamOfTenant, tenantsOverview, uns
 import { NotFound } from '../domain/errors.ts';
 import { assertStaff, type UserPrincipal } from './accounts.ts';
 import type { ServiceDeps } from './deps.ts';
-import { applyBlock } from './team.ts';
+import { applyBlock, personView } from './team.ts';
 
 // What the service's own team does across tenants in the dashboard (besides reviewing suggestions).
 
@@ -15,7 +15,7 @@ export async function allTenants({ db }: Pick<ServiceDeps, 'db'>, staff: UserPri
 export async function peopleOfTenant({ db }: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, tenantId: string) {
   assertStaff(staff);
   if (!(await findTenant(db, tenantId))) throw new NotFound('Account');
-  return (await teamOfTenant(db, tenantId)).map((u) => ({ ...u, blocked: u.blocked_at !== null }));
+  return (await teamOfTenant(db, tenantId)).map(personView);
 }
 
 /** A suspended tenant's keys and sessions stop working at once (the lookups check the tenant). */

@@ -10,11 +10,14 @@ import type { ServiceDeps } from './deps.ts';
 /** An invitation link stays valid for 7 days and works once. */
 export const INVITE_VALID_MS = 7 * 24 * 3_600_000;
 
+/** A person as the team and platform pages show them: blocked or not, rather than when. */
+export const personView = <T extends { blocked_at: string | null }>(user: T) => ({ ...user, blocked: user.blocked_at !== null });
+
 /** The tenant's people and open invitations. */
 export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal) {
   assertOwner(owner);
   const [users, invites] = await Promise.all([teamOfTenant(db, owner.tenantId), openInvites(db, owner.tenantId, new Date().toISOString())]);
-  return { users: users.map((u) => ({ ...u, blocked: u.blocked_at !== null })), invites };
+  return { users: users.map(personView), invites };
 }
 
 /**

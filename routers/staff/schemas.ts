@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { REVIEW_STATUSES, SUGGESTION_STATUSES } from '../../domain/vocabulary.ts';
-import { text, Uuid } from '../common.ts';
+import { pageParams, text, Uuid } from '../common.ts';
 
 export const QueueInput = z.object({
   status: z.enum(SUGGESTION_STATUSES).optional(),
-  limit: z.number().int().min(1).max(100).default(50),
-  offset: z.number().int().min(0).default(0),
+  ...pageParams(50, 100),
 });
 export const ReviewInput = z.object({ suggestion_id: Uuid, status: z.enum(REVIEW_STATUSES), notes: text({ multiline: true }).max(5000).optional() });
 export const SuspendInput = z.object({ tenant_id: Uuid, suspended: z.boolean() });

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../../domain/vocabulary.ts';
+import { FilterSelect } from '../components/Choices.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SEVERITY_LABELS, Severity, STATUS_LABELS } from '../components/Grade.tsx';
 import { useTRPC, type Outputs } from '../trpc.ts';
@@ -77,8 +78,8 @@ export function FindingsPage() {
   const ids = list.data?.findings.map((f) => f.id) ?? [];
   const history = useQuery({ ...trpc.findings.history.queryOptions({ finding_ids: ids }), enabled: ids.length > 0 });
   const latestChange = (id: string) => history.data?.find((c) => c.finding_id === id);
-  const set = (name: keyof typeof filters) => (event: { target: { value: string } }) => {
-    setFilters({ ...filters, [name]: event.target.value });
+  const set = (name: keyof typeof filters) => (value: string) => {
+    setFilters({ ...filters, [name]: value });
     setOffset(0);
   };
   const total = list.data?.pagination.total ?? 0;
@@ -87,43 +88,11 @@ export function FindingsPage() {
       <h1>Bevindingen</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="f-search">Zoeken</label>
-        <input id="f-search" type="search" value={filters.search} onChange={set('search')} />
-        <label htmlFor="f-severity">Ernst</label>
-        <select id="f-severity" value={filters.severity} onChange={set('severity')}>
-          <option value="">Alle</option>
-          {SEVERITIES.map((s) => (
-            <option key={s} value={s}>
-              {SEVERITY_LABELS[s]}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="f-category">Categorie</label>
-        <select id="f-category" value={filters.category} onChange={set('category')}>
-          <option value="">Alle</option>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="f-status">Status</label>
-        <select id="f-status" value={filters.status} onChange={set('status')}>
-          <option value="">Alle</option>
-          {FINDING_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="f-site">Site</label>
-        <select id="f-site" value={filters.site_id} onChange={set('site_id')}>
-          <option value="">Alle</option>
-          {sites.data?.sites.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
+        <input id="f-search" type="search" value={filters.search} onChange={(e) => set('search')(e.target.value)} />
+        <FilterSelect id="f-severity" label="Ernst" value={filters.severity} options={SEVERITIES.map((s) => [s, SEVERITY_LABELS[s]] as const)} onChange={set('severity')} />
+        <FilterSelect id="f-category" label="Categorie" value={filters.category} options={CATEGORIES.map((c) => [c, c] as const)} onChange={set('category')} />
+        <FilterSelect id="f-status" label="Status" value={filters.status} options={FINDING_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)} onChange={set('status')} />
+        <FilterSelect id="f-site" label="Site" value={filters.site_id} options={(sites.data?.sites ?? []).map((s) => [s.id, s.name] as const)} onChange={set('site_id')} />
       </form>
       <ErrorText error={list.error} />
       {list.data && (

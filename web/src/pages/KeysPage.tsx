@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_RATE_LIMIT, PERMISSIONS, type Permission } from '../../../domain/vocabulary.ts';
+import { CheckboxGroup } from '../components/Choices.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SecretOnce } from '../components/SecretOnce.tsx';
 import { useTRPC } from '../trpc.ts';
@@ -17,7 +18,6 @@ export function KeysPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
   const create = useMutation(trpc.keys.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.keys.revoke.mutationOptions({ onSuccess: refresh }));
-  const toggle = (permission: Permission) => setPermissions(permissions.includes(permission) ? permissions.filter((p) => p !== permission) : [...permissions, permission]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ name, permissions, rate_limit: rateLimit });
@@ -31,14 +31,7 @@ export function KeysPage() {
         <form onSubmit={submit}>
           <label htmlFor="key-name">Naam</label>
           <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-          <fieldset>
-            <legend>Permissies</legend>
-            {PERMISSIONS.map((permission) => (
-              <label key={permission} className="check">
-                <input type="checkbox" checked={permissions.includes(permission)} onChange={() => toggle(permission)} /> {permission}
-              </label>
-            ))}
-          </fieldset>
+          <CheckboxGroup legend="Permissies" options={PERMISSIONS} picked={permissions} onChange={setPermissions} />
           <label htmlFor="key-rate">Verzoeken per minuut</label>
           <input id="key-rate" type="number" min={1} max={100000} required value={rateLimit} onChange={(e) => setRateLimit(Number(e.target.value))} />
           <button type="submit" disabled={create.isPending}>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../domain/vocabulary.ts';
+import { CheckboxGroup } from '../components/Choices.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SecretOnce } from '../components/SecretOnce.tsx';
 import { useTRPC } from '../trpc.ts';
@@ -50,7 +51,6 @@ export function WebhooksPage() {
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: refresh }));
   const enable = useMutation(trpc.webhooks.enable.mutationOptions({ onSuccess: refresh }));
-  const toggle = (event: WebhookEvent) => setEvents(events.includes(event) ? events.filter((e) => e !== event) : [...events, event]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ url, events });
@@ -64,14 +64,7 @@ export function WebhooksPage() {
         <form onSubmit={submit}>
           <label htmlFor="hook-url">URL</label>
           <input id="hook-url" type="url" required placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
-          <fieldset>
-            <legend>Gebeurtenissen</legend>
-            {WEBHOOK_EVENTS.map((event) => (
-              <label key={event} className="check">
-                <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} /> {event}
-              </label>
-            ))}
-          </fieldset>
+          <CheckboxGroup legend="Gebeurtenissen" options={WEBHOOK_EVENTS} picked={events} onChange={setEvents} />
           <button type="submit" disabled={create.isPending}>
             Webhook toevoegen
           </button>
