@@ -2,6 +2,7 @@ import type { AnyProcedure, TRPCRouterRecord } from '@trpc/server';
 import type { OpenApiMeta, OpenApiMethod } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { appRouter } from './index.ts';
+import { procedureCaller } from './procedure-caller.ts';
 import type { Meta } from './trpc.ts';
 
 type RestMeta = Meta & { openapi: NonNullable<OpenApiMeta['openapi']> };
@@ -39,10 +40,11 @@ function walk(record: TRPCRouterRecord, prefix: string, found: ProcedureHandle[]
     const procedure: AnyProcedure = value;
     const type = procedure._def.type;
     const meta = procedure._def.meta;
+    const run = procedureCaller(procedure);
     found.push({
       name,
       type,
-      call: (ctx, input) => procedure({ ctx, getRawInput: async () => input, path: name, type, signal: undefined, batchIndex: 0 }),
+      call: (ctx, input) => run({ ctx, getRawInput: async () => input, path: name, type, signal: undefined, batchIndex: 0 }),
       rest: isRestMeta(meta) ? meta : null,
     });
   }

@@ -17,14 +17,27 @@ export function sessionToken(request: FastifyRequest): string | null {
   return request.cookies[SECURE_NAME] ?? (secureContext(request) ? undefined : request.cookies[LOCAL_NAME]) ?? null;
 }
 
-/** The dashboard's session cookie: HttpOnly, SameSite=Lax, Secure and __Host- prefixed except on plain-http loopback. */
+/**
+ * The dashboard's session cookie: HttpOnly, SameSite=Lax, Secure and __Host- prefixed except on
+ * plain-http loopback. Read and decided only when a procedure uses it (key requests never do).
+ */
 export function sessionCookie(request: FastifyRequest, reply: FastifyReply): SessionCookie {
-  const secure = secureContext(request);
-  const name = secure ? SECURE_NAME : LOCAL_NAME;
+  const options = () => {
+    const secure = secureContext(request);
+    return { name: secure ? SECURE_NAME : LOCAL_NAME, attributes: { path: '/', httpOnly: true, secure, sameSite: 'lax' } as const };
+  };
   return {
-    token: sessionToken(request),
-    set: (session) => void reply.setCookie(name, session.token, { path: '/', httpOnly: true, secure, sameSite: 'lax', expires: new Date(session.expiresAt) }),
-    clear: () => void reply.clearCookie(name, { path: '/', httpOnly: true, secure, sameSite: 'lax' }),
+    get token() {
+      return sessionToken(request);
+    },
+    set: (session) => {
+      const { name, attributes } = options();
+      reply.setCookie(name, session.token, { ...attributes, expires: new Date(session.expiresAt) });
+    },
+    clear: () => {
+      const { name, attributes } = options();
+      reply.clearCookie(name, attributes);
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 // Key format: "sak_" + 40 random base62 characters + 6-character base62 CRC32 of those 40,
@@ -32,7 +32,7 @@ function randomBase62(length: number): string {
 const checksum = (body: string) => base62(crc32(body), CHECKSUM_LENGTH);
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export interface GeneratedKey {
