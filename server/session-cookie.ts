@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionCookie } from '../routers/context.ts';
+import type { NewSession } from '../services/accounts.ts';
 
 /** With the __Host- prefix the browser insists on Secure, path / and no Domain. */
 const SECURE_NAME = '__Host-session';
@@ -21,25 +22,33 @@ export function sessionToken(request: FastifyRequest): string | null {
  * The dashboard's session cookie: HttpOnly, SameSite=Lax, Secure and __Host- prefixed except on
  * plain-http loopback. Read and decided only when a procedure uses it (key requests never do).
  */
-export function sessionCookie(request: FastifyRequest, reply: FastifyReply): SessionCookie {
-  const options = () => {
-    const secure = secureContext(request);
+class RequestSessionCookie implements SessionCookie {
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+  ) {}
+
+  get token(): string | null {
+    return sessionToken(this.request);
+  }
+
+  set(session: NewSession): void {
+    const { name, attributes } = this.options();
+    this.reply.setCookie(name, session.token, { ...attributes, expires: new Date(session.expiresAt) });
+  }
+
+  clear(): void {
+    const { name, attributes } = this.options();
+    this.reply.clearCookie(name, attributes);
+  }
+
+  private options() {
+    const secure = secureContext(this.request);
     return { name: secure ? SECURE_NAME : LOCAL_NAME, attributes: { path: '/', httpOnly: true, secure, sameSite: 'lax' } as const };
-  };
-  return {
-    get token() {
-      return sessionToken(request);
-    },
-    set: (session) => {
-      const { name, attributes } = options();
-      reply.setCookie(name, session.token, { ...attributes, expires: new Date(session.expiresAt) });
-    },
-    clear: () => {
-      const { name, attributes } = options();
-      reply.clearCookie(name, attributes);
-    },
-  };
+  }
 }
+
+export const sessionCookie = (request: FastifyRequest, reply: FastifyReply): SessionCookie => new RequestSessionCookie(request, reply);
 
 /**
  * Cross-site request forgery: a cookie-authenticated mutation must come from this origin. Browsers
