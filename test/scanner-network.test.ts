@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanSite, TargetRefusedError, TargetUnreachableError, type ScanResult } from '../scanner/index.ts';
+import { SCAN_DEFAULTS, scanSite, TargetRefusedError, TargetUnreachableError, type ScanResult } from '../scanner/index.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite, httpsSite, leakyWordPressSite, singlePageAppSite, softNotFoundSite } from './support/sites.ts';
 
@@ -37,6 +37,14 @@ describe('scanSite against loopback fixture sites', () => {
     expect(git).toMatchObject({ category: 'EXPOSED_ENDPOINT', severity: 'CRITICAL' });
     expect(git.endpoint).toMatch(/\/\.git\/config$/);
     expect(result.findings.find((f) => f.finding_type === 'https_unavailable')).toMatchObject({ category: 'SSL_TLS', severity: 'CRITICAL' });
+  });
+
+  it('keeps connections alive across its requests, as a browser would', async () => {
+    const site = await keep(leakyWordPressSite());
+    const result = await scan(site);
+    expect(result.requests_made).toBeGreaterThan(60);
+    // At most one connection per concurrent request, not one per request.
+    expect(site.connections).toBeLessThanOrEqual(SCAN_DEFAULTS.concurrency);
   });
 
   it('reports no exposures on a soft-404 site that answers 200 for every path', async () => {

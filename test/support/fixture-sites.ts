@@ -37,6 +37,8 @@ export interface FixtureSite {
   port: number;
   /** Requests seen, as "METHOD path". */
   requests: string[];
+  /** TCP connections accepted so far. */
+  readonly connections: number;
   /** The live route table: tests change a site between scans through it. */
   routesRef: Record<string, Route>;
   close: () => Promise<void>;
@@ -89,13 +91,20 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
         handler,
       )
     : http.createServer(handler);
-  server.keepAliveTimeout = 1000;
+  // Apache's default KeepAliveTimeout. Node clients drop a connection whose server hints one
+  // second or less, so a shorter value would make every request open a new connection.
+  server.keepAliveTimeout = 5000;
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
     port,
     requests,
+    get connections() {
+      return connections;
+    },
     routesRef: definition.routes,
     close: () =>
       new Promise<void>((resolve) => {
