@@ -162,7 +162,6 @@ const SCAN_LIST_COLUMNS = [
   'scans.site_id',
   'sites.name as site_name',
   'sites.url as site_url',
-  'scans.url',
   'scans.score',
   'scans.grade',
   'scans.ssl_score',
@@ -175,9 +174,11 @@ const SCAN_LIST_COLUMNS = [
   'scans.medium_count',
   'scans.low_count',
   'scans.scanned_at',
-  'scans.failed_checks',
   'scans.trigger',
 ] as const;
+
+/** One scan in full: the list's columns plus what only its detail shows. */
+const SCAN_COLUMNS = [...SCAN_LIST_COLUMNS, 'scans.url', 'scans.failed_checks'] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
@@ -244,7 +245,7 @@ export async function findScan(db: DB, tenantId: string, scanId: string) {
   return db
     .selectFrom('scans')
     .innerJoin('sites', 'sites.id', 'scans.site_id')
-    .select(SCAN_LIST_COLUMNS)
+    .select(SCAN_COLUMNS)
     .where('scans.tenant_id', '=', tenantId)
     .where('scans.id', '=', scanId)
     .executeTakeFirst();

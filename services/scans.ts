@@ -111,7 +111,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
 export async function listScans(deps: ServiceDeps, actor: Actor, filters: ScanFilters, page: Page) {
   assertPermission(actor, 'read_scans');
   const { rows, total } = await listScanRows(deps.db, actor.tenantId, filters, page);
-  return { scans: rows.map(({ url: _url, failed_checks: _failed, ...item }) => item), pagination: pageOf(total, page) };
+  return { scans: rows, pagination: pageOf(total, page) };
 }
 
 /** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
