@@ -15,6 +15,11 @@ type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<
 type Result = { ok: true; data: unknown; marker: typeof MARKER } | { ok: false; error: TRPCError; marker: typeof MARKER };
 type Middleware = (opts: CallOptions & { meta: unknown; next: (nextOpts?: NextOptions) => Promise<Result> }) => Promise<Result>;
 
+/** A procedure definition as tRPC builds it: its middleware chain, resolver last. */
+function hasChain(def: object): def is { middlewares: Middleware[]; meta: unknown; experimental_caller?: boolean } {
+  return 'middlewares' in def && Array.isArray(def.middlewares) && def.middlewares.every((m) => typeof m === 'function');
+}
+
 /** tRPC's marker on middleware results. */
 const MARKER = 'middlewareMarker';
 
@@ -26,9 +31,10 @@ const MARKER = 'middlewareMarker';
  * per level; on a read that is the biggest cost of the tRPC layer.
  */
 export function procedureCaller(procedure: AnyProcedure): (opts: CallOptions) => Promise<unknown> {
-  const def = procedure._def as unknown as { middlewares: Middleware[]; meta: unknown; experimental_caller?: boolean };
-  // A procedure with its own caller decides how it runs: hand it over whole.
-  if (def.experimental_caller) return (opts) => procedure(opts);
+  const def: object = procedure._def;
+  // A procedure with its own caller decides how it runs, and a tRPC whose definitions no longer
+  // carry the chain runs its own: hand the call over whole.
+  if (!hasChain(def) || def.experimental_caller) return (opts) => procedure(opts);
   const { middlewares, meta } = def;
   // Options are written out field by field: every level then builds objects of one shape.
   const step = async (index: number, opts: CallOptions): Promise<Result> => {
