@@ -145,11 +145,16 @@ try {
     };
     const names = Object.keys(variants) as Array<keyof typeof variants>;
     // The authenticated routes each use a key of their own, as separate agents would.
-    const headersOf = (name: keyof typeof variants): Record<string, string> => (name === 'baseline' ? { 'x-bench-tenant': facadeTenant.tenantId } : { authorization: `Bearer ${loadKeys[names.indexOf(name) - 1]!}` });
+    const headers: Record<keyof typeof variants, Record<string, string>> = {
+      baseline: { 'x-bench-tenant': facadeTenant.tenantId },
+      plain: { authorization: `Bearer ${loadKeys[0]!}` },
+      rest: { authorization: `Bearer ${loadKeys[1]!}` },
+      trpc: { authorization: `Bearer ${loadKeys[2]!}` },
+    };
     const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, cpuUs: 0 }])) as Record<keyof typeof variants, LoadSlice>;
     for (let slice = 0; slice <= SLICES; slice++) {
       for (const name of names) {
-        const measured = await loadSlice(variants[name], headersOf(name), cpuUs);
+        const measured = await loadSlice(variants[name], headers[name], cpuUs);
         if (slice === 0) continue;
         totals[name].requests += measured.requests;
         totals[name].seconds += measured.seconds;

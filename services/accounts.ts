@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.ts';
 import { acceptInvite, findInvite } from '../db/invites.ts';
 import { deleteSession, deleteSessionsOfUser, findSession, insertSession, setPasswordHash, touchSession } from '../db/sessions.ts';
@@ -9,6 +9,7 @@ import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { CounterStore } from './limits/counter-store.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import { secretDigest } from './secret-digest.ts';
 
 /** A person logged in to the dashboard. */
 export interface UserPrincipal extends Actor {
@@ -29,9 +30,6 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** One message for an unknown address and a wrong password: the answer says nothing about which. */
 const WRONG_CREDENTIALS = 'E-mailadres of wachtwoord onjuist.';
 
-/** Session ids and invitation tokens are stored only as their SHA-256. */
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 export interface NewSession {
   /** The session id for the cookie; stored only as its hash. */
   token: string;
@@ -41,7 +39,7 @@ export interface NewSession {
 async function startSession(db: DB, userId: string, now: number): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + SESSION_ABSOLUTE_MS).toISOString();
-  await insertSession(db, { id_hash: hashToken(token), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: expiresAt });
+  await insertSession(db, { id_hash: secretDigest(token), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: expiresAt });
   return { token, expiresAt };
 }
 
@@ -80,7 +78,7 @@ export async function logIn({ db }: ServiceDeps, limiter: CounterStore, input: {
 }
 
 export async function logOut({ db }: ServiceDeps, token: string): Promise<void> {
-  await deleteSession(db, hashToken(token));
+  await deleteSession(db, secretDigest(token));
 }
 
 /** Ends every session of the user, as a password change or a block does. */
@@ -91,7 +89,7 @@ export async function endAllSessions({ db }: ServiceDeps, userId: string): Promi
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
 export async function acceptInvitation({ db }: ServiceDeps, input: { token: string; password: string }, now = Date.now()) {
   checkPassword(input.password);
-  const tokenHash = hashToken(input.token);
+  const tokenHash = secretDigest(input.token);
   const invite = await findInvite(db, tokenHash);
   if (!invite || invite.accepted_at || Date.parse(invite.expires_at) <= now) throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
   if (await findUserByEmail(db, invite.email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
@@ -125,7 +123,7 @@ export function assertStaff(user: UserPrincipal): void {
 
 /** Who a session cookie belongs to, or null when it is unknown, expired, or its user may not act. */
 export async function authenticateSession(db: DB, token: string, now = Date.now()): Promise<UserPrincipal | null> {
-  const idHash = hashToken(token);
+  const idHash = secretDigest(token);
   const row = await findSession(db, idHash);
   if (!row) return null;
   const idle = Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now;

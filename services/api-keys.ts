@@ -1,5 +1,6 @@
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { secretDigest } from './secret-digest.ts';
 
 // Key format: "sak_" + 40 random base62 characters + 6-character base62 CRC32 of those 40,
 // so secret scanners can recognise a key offline and typos are rejected without a database hit.
@@ -31,10 +32,6 @@ function randomBase62(length: number): string {
 
 const checksum = (body: string) => base62(crc32(body), CHECKSUM_LENGTH);
 
-export function hashApiKey(key: string): string {
-  return hash('sha256', key, 'hex');
-}
-
 export interface GeneratedKey {
   key: string;
   hash: string;
@@ -45,7 +42,7 @@ export interface GeneratedKey {
 export function generateApiKey(): GeneratedKey {
   const body = randomBase62(BODY_LENGTH);
   const key = `${KEY_PREFIX}${body}${checksum(body)}`;
-  return { key, hash: hashApiKey(key), prefix: `${key.slice(0, KEY_PREFIX.length + 4)}…` };
+  return { key, hash: secretDigest(key), prefix: `${key.slice(0, KEY_PREFIX.length + 4)}…` };
 }
 
 /** Format and checksum are valid (says nothing about whether the key exists). */

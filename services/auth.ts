@@ -3,7 +3,8 @@ import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
-import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
+import { isWellFormedApiKey } from './api-keys.ts';
+import { secretDigest } from './secret-digest.ts';
 
 export interface PlanLimits {
   tier: PlanTier;
@@ -24,7 +25,7 @@ export async function authenticateKey(db: DB, key: string): Promise<ApiKeyPrinci
   if (!isWellFormedApiKey(key)) return null;
   // The secret itself is never compared: the unique index finds the row by the key's SHA-256, so
   // response time says nothing about how much of a guessed key was right.
-  const row = await findKeyByHash(db, hashApiKey(key));
+  const row = await findKeyByHash(db, secretDigest(key));
   if (!row) return null;
   if (row.revoked_at || row.user_blocked_at || row.tenant_suspended_at) return null;
   const granted: unknown = JSON.parse(row.permissions);
@@ -69,7 +70,7 @@ export class CachedKeyLookup {
       this.cache.clear();
       this.version = version;
     }
-    const hash = hashApiKey(key);
+    const hash = secretDigest(key);
     const cached = this.cache.get(hash);
     if (cached) return cached;
     const principal = await authenticateKey(this.db, key);

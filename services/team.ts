@@ -4,7 +4,8 @@ import { deleteSessionsOfUser } from '../db/sessions.ts';
 import { blockUser, findUser, findUserByEmail, setUserRole, teamOfTenant, unblockUser } from '../db/tenancy.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/vocabulary.ts';
-import { assertOwner, hashToken, type UserPrincipal } from './accounts.ts';
+import { assertOwner, type UserPrincipal } from './accounts.ts';
+import { secretDigest } from './secret-digest.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /** An invitation link stays valid for 7 days and works once. */
@@ -31,7 +32,7 @@ export async function inviteMember({ db }: Pick<ServiceDeps, 'db'>, owner: UserP
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = new Date(now + INVITE_VALID_MS).toISOString();
-  await insertInvite(db, { token_hash: hashToken(token), tenant_id: owner.tenantId, email, role: input.role, invited_by: owner.actor.id, created_at: new Date(now).toISOString(), expires_at: expiresAt, accepted_at: null });
+  await insertInvite(db, { token_hash: secretDigest(token), tenant_id: owner.tenantId, email, role: input.role, invited_by: owner.actor.id, created_at: new Date(now).toISOString(), expires_at: expiresAt, accepted_at: null });
   return { email, role: input.role, expires_at: expiresAt, path: `/uitnodiging#${token}` };
 }
 
