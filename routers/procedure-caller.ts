@@ -16,8 +16,31 @@ type Result = { ok: true; data: unknown; marker: typeof MARKER } | { ok: false; 
 type Middleware = (opts: CallOptions & { meta: unknown; next: (nextOpts?: NextOptions) => Promise<Result> }) => Promise<Result>;
 
 /** A procedure definition as tRPC builds it: its middleware chain, resolver last. */
-function hasChain(def: object): def is { middlewares: Middleware[]; meta: unknown; experimental_caller?: boolean } {
+function hasChain(def: object): def is { middlewares: Middleware[]; meta: unknown; output?: unknown; experimental_caller?: boolean } {
   return 'middlewares' in def && Array.isArray(def.middlewares) && def.middlewares.every((m) => typeof m === 'function');
+}
+
+/** A zod schema (or any parser tRPC would call through parseAsync). */
+const parsesAsync = (parser: unknown): parser is { parseAsync(data: unknown): Promise<unknown> } =>
+  typeof parser === 'object' && parser !== null && 'parseAsync' in parser && typeof parser.parseAsync === 'function';
+
+/**
+ * tRPC's output step (`.output(schema)`), as tRPC writes it - parse the resolver's data, answer an
+ * INTERNAL_SERVER_ERROR "Output validation failed" with the parse error as cause - but returning
+ * the result as a literal: tRPC copies it twice with its transpiled spread helper.
+ */
+function outputStep(schema: { parseAsync(data: unknown): Promise<unknown> }): Middleware {
+  return async ({ next }) => {
+    const result = await next();
+    if (!result.ok) return result;
+    let data: unknown;
+    try {
+      data = await schema.parseAsync(result.data);
+    } catch (cause) {
+      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+    }
+    return { ok: true, data, marker: result.marker };
+  };
 }
 
 /** tRPC's marker on middleware results. */
@@ -35,7 +58,9 @@ export function procedureCaller(procedure: AnyProcedure): (opts: CallOptions) =>
   // A procedure with its own caller decides how it runs, and a tRPC whose definitions no longer
   // carry the chain runs its own: hand the call over whole.
   if (!hasChain(def) || def.experimental_caller) return (opts) => procedure(opts);
-  const { middlewares, meta } = def;
+  const { meta, output } = def;
+  // tRPC marks its own steps with _type; only the output step is swapped, for one that does the same.
+  const middlewares = def.middlewares.map((m) => ('_type' in m && m._type === 'output' && parsesAsync(output) ? outputStep(output) : m));
   // Options are written out field by field: every level then builds objects of one shape.
   const step = async (index: number, opts: CallOptions): Promise<Result> => {
     const { ctx, type, path, input, getRawInput, signal, batchIndex } = opts;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { TRPCError } from '@trpc/server';
@@ -135,10 +134,10 @@ export async function buildApp(
       return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     },
     // Router-level refusals (an undecodable URL, an over-long path parameter) in the API's shape.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = status === 414 ? 'De URL is te lang.' : (FASTIFY_ERRORS[error.code] ?? 'Ongeldig verzoek.');
-      return (reply as FastifyReply).code(status).headers(SECURITY_HEADERS).send({ error: message });
+      return (reply as FastifyReply).code(status).headers(SECURITY_HEADERS).header('x-request-id', request.id).send({ error: message });
     },
     logger: {
       level: deps.config.LOG_LEVEL,
@@ -166,8 +165,12 @@ export async function buildApp(
   });
   app.decorateRequest('principal', null);
   app.decorateRequest('user', null);
-  await app.register(cookie);
   registerSecurityHeaders(app);
+  // Set before anything can refuse the request: error answers keep the headers already set.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   const counters = deps.counters ?? counterStoreFor(deps.config);
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
   // The store belongs to the plugin: createRateLimit() derives its limiters from it (an own store
@@ -249,10 +252,6 @@ export async function buildApp(
     },
   });
 
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
   collectProcessMetrics();
   app.addHook('onResponse', (request, reply, done) => {
     httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);

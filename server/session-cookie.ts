@@ -1,3 +1,4 @@
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionCookie } from '../routers/context.ts';
 import type { NewSession } from '../services/accounts.ts';
@@ -13,9 +14,15 @@ function secureContext(request: FastifyRequest): boolean {
   return request.protocol === 'https' || !LOOPBACK.test(request.hostname.replace(/:\d+$/, ''));
 }
 
-/** The session id the request carried in its cookie (the secure name first). */
+/**
+ * The session id the request carried in its cookie (the secure name first). Cookies are parsed
+ * here, when a dashboard call asks, not by the plugin's hook on every request: agents send none.
+ */
 export function sessionToken(request: FastifyRequest): string | null {
-  return request.cookies[SECURE_NAME] ?? (secureContext(request) ? undefined : request.cookies[LOCAL_NAME]) ?? null;
+  const header = request.headers.cookie;
+  if (!header) return null;
+  const cookies = fastifyCookie.parse(header);
+  return cookies[SECURE_NAME] ?? (secureContext(request) ? undefined : cookies[LOCAL_NAME]) ?? null;
 }
 
 /**
@@ -34,12 +41,13 @@ class RequestSessionCookie implements SessionCookie {
 
   set(session: NewSession): void {
     const { name, attributes } = this.options();
-    this.reply.setCookie(name, session.token, { ...attributes, expires: new Date(session.expiresAt) });
+    this.reply.header('set-cookie', fastifyCookie.serialize(name, session.token, { ...attributes, expires: new Date(session.expiresAt) }));
   }
 
+  /** Expired and empty, with the same name and attributes, so the browser drops it. */
   clear(): void {
     const { name, attributes } = this.options();
-    this.reply.clearCookie(name, attributes);
+    this.reply.header('set-cookie', fastifyCookie.serialize(name, '', { ...attributes, expires: new Date(0), maxAge: 0 }));
   }
 
   private options() {

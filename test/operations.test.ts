@@ -32,6 +32,19 @@ describe('operations', () => {
       expect((await api.call('GET', '/healthz', { headers: { 'x-request-id': 'trace-42.a' } })).headers.get('x-request-id')).toBe('trace-42.a');
       expect((await api.call('GET', '/bestaat-niet')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       expect((await api.call('GET', '/healthz', { headers: { 'x-request-id': 'a b\tc' } })).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      // Refusals too: a missing key, an invalid one, a URL the router cannot decode, a bad body.
+      const refused = [
+        await api.call('GET', '/api/agent/scans', { headers: { 'x-request-id': 'geen-sleutel' } }),
+        await api.call('GET', '/api/agent/scans', { headers: { 'x-request-id': 'foute-sleutel', authorization: 'Bearer wsk_ongeldig' } }),
+        await api.call('GET', '/api/agent/scans/%E0%A4%A', { headers: { 'x-request-id': 'kapotte-url' } }),
+        await api.call('POST', '/api/agent/auth', { headers: { 'x-request-id': 'kapotte-json', 'content-type': 'application/json' }, rawBody: '{' }),
+      ];
+      expect(refused.map((answer) => [answer.status, answer.headers.get('x-request-id')])).toEqual([
+        [401, 'geen-sleutel'],
+        [401, 'foute-sleutel'],
+        [400, 'kapotte-url'],
+        [400, 'kapotte-json'],
+      ]);
     } finally {
       await api.close();
     }

@@ -19,6 +19,8 @@ const procedures: Record<string, AnyProcedure> = {
     .input(z.object({ n: z.number().int() }))
     .output(z.object({ n: z.number(), user: z.string(), tenant: z.string() }))
     .query(({ ctx, input }) => ({ n: input.n * 2, user: ctx.user, tenant: ctx.tenant })),
+  // The output schema decides what leaves: a column the resolver read but the document lacks is dropped.
+  strips: withUser.output(z.object({ n: z.number() })).query(() => ({ n: 1, key_hash: 'intern' })),
   badOutput: withUser.output(z.object({ n: z.number() })).query((): { n: number } => JSON.parse('{"n":"geen getal"}')),
   throws: withUser.query(() => {
     throw new Error('kapot');
@@ -54,6 +56,7 @@ describe('procedureCaller', () => {
     ['echo', 'acme', { n: 1.5 }],
     ['echo', 'acme', 'geen object'],
     ['echo', 'weg', { n: 1 }],
+    ['strips', 'acme', undefined],
     ['badOutput', 'acme', undefined],
     ['throws', 'acme', undefined],
     ['twoInputs', 'acme', { a: 'x' }],
@@ -71,6 +74,7 @@ describe('procedureCaller', () => {
 
   it('passes the extended context and the parsed input on', async () => {
     expect(await procedureCaller(procedures.echo!)(optionsFor('echo', 'acme', { n: 21 }))).toEqual({ n: 42, user: 'gebruiker van acme', tenant: 'acme' });
+    expect(await procedureCaller(procedures.strips!)(optionsFor('strips', 'acme', undefined))).toEqual({ n: 1 });
     expect(await procedureCaller(procedures.twoInputs!)(optionsFor('twoInputs', 'acme', { a: 'x' }))).toEqual({ a: 'x', b: 'standaard' });
     const refused = await outcome(() => procedureCaller(procedures.echo!)(optionsFor('echo', 'weg', { n: 1 })));
     expect(refused.error).toMatchObject({ class: 'TRPCError', code: 'UNAUTHORIZED', message: 'Niet geauthenticeerd.' });
