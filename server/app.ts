@@ -92,6 +92,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 function callsIn(url: string): number {
   if (!url.startsWith('/trpc/')) return 1;
   const path = url.slice('/trpc/'.length).split('?')[0]!;
+  // A comma is written as such or escaped; a path with neither is one call.
+  if (!path.includes(',') && !path.includes('%')) return 1;
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);

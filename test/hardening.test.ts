@@ -111,6 +111,9 @@ describe('limits that batches and slow clients got around', () => {
     const fresh = await seedTenant(api.db, 'http://127.0.0.1:9/', { rateLimit: 5 });
     expect((await api.call('GET', batch(3), { key: fresh.key })).status).toBe(200);
     expect((await api.call('GET', batch(3), { key: fresh.key })).status).toBe(429);
+    // Commas written escaped name as many calls.
+    const escaped = await seedTenant(api.db, 'http://127.0.0.1:9/', { rateLimit: 5 });
+    expect((await api.call('GET', batch(6).replace(/,/g, '%2C'), { key: escaped.key })).status).toBe(429);
   });
 
   it('closes a request whose body drips in slower than the request timeout, with 408', async () => {
@@ -201,6 +204,17 @@ describe('headers and logs', () => {
   it.each(['/', '/docs'])('passes its own scanner on %s: no SECURITY_HEADER finding above LOW', async (path) => {
     const result = await scanSite(`${api.url}${path}`, { allowPrivateTargets: true, probeExposures: false });
     expect(result.findings.filter((f) => f.category === 'SECURITY_HEADER' && f.severity !== 'LOW').map((f) => f.finding_type)).toEqual([]);
+  });
+
+  it('answers a plain /trpc query once: one answer per request, nothing logged above info', async () => {
+    const from = logs.length;
+    const answers = await Promise.all(['scans.list', 'sites.list', 'config.get'].map((path) => api.call('GET', `/trpc/${path}`, { key: owner.key })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    // Give a second answer attempt (a "Reply was already sent" warning) the time to be logged.
+    await new Promise((settled) => setTimeout(settled, 50));
+    const entries = logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.filter((entry) => entry.level > 30).map((entry) => entry.msg)).toEqual([]);
+    expect(entries.filter((entry) => entry.msg === 'request completed')).toHaveLength(3);
   });
 
   it('refuses a key in the query string with 400, and never logs it', async () => {
