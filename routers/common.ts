@@ -87,7 +87,7 @@ export const Message = z.object({ message: z.string() });
  * messages are zod's own): the same page in 3 µs, and its output stringifies faster too. The schema
  * itself stays as written, so the OpenAPI document reads its metadata unchanged.
  */
-export function sync<T extends z.ZodType>(schema: T): T {
+export function fastParse<T extends z.ZodType>(schema: T): T {
   const compiled = z.compile(schema);
   schema.parseAsync = async (data, params) => compiled.parse(data, params);
   return schema;

@@ -91,7 +91,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 /** How many procedure calls a request makes: a /trpc batch ("a,b,c") counts each. */
 function callsIn(url: string): number {
   if (!url.startsWith('/trpc/')) return 1;
-  const path = url.slice('/trpc/'.length).split('?')[0]!;
+  const query = url.indexOf('?');
+  const path = url.slice('/trpc/'.length, query === -1 ? undefined : query);
   // A comma is written as such or escaped; a path with neither is one call.
   if (!path.includes(',') && !path.includes('%')) return 1;
   let decoded = path;

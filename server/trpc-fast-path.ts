@@ -24,7 +24,9 @@ export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: 
     } catch {
       return false;
     }
-    reply.header('vary', 'trpc-accept, accept').type('application/json').send({ result: { data } });
+    // Sent as an object, Fastify serialises it as application/json; charset=utf-8 without parsing a
+    // content type we would set.
+    reply.header('vary', 'trpc-accept, accept').send({ result: { data } });
     return true;
   };
   // Only tRPC's own route is wrapped (a REST request does not pay for it), and as its handler

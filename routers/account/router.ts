@@ -1,4 +1,4 @@
-import { sync } from '../common.ts';
+import { fastParse } from '../common.ts';
 import { z } from 'zod';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { acceptInvitation, changePassword, logIn, logOut, signUp } from '../../services/accounts.ts';
@@ -11,8 +11,8 @@ const Ok = z.object({ ok: z.literal(true) });
 
 export const accountRouter = router({
   signUp: publicProcedure
-    .input(sync(SignUpInput))
-    .output(sync(Ok))
+    .input(fastParse(SignUpInput))
+    .output(fastParse(Ok))
     .mutation(async ({ ctx, input }) => {
       const { session } = await signUp(ctx, input);
       ctx.session.set(session);
@@ -20,14 +20,14 @@ export const accountRouter = router({
     }),
 
   logIn: publicProcedure
-    .input(sync(LogInInput))
-    .output(sync(Ok))
+    .input(fastParse(LogInInput))
+    .output(fastParse(Ok))
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await logIn(ctx, ctx.counters, { ...input, address: ctx.clientAddress }));
       return { ok: true as const };
     }),
 
-  logOut: publicProcedure.output(sync(Ok)).mutation(async ({ ctx }) => {
+  logOut: publicProcedure.output(fastParse(Ok)).mutation(async ({ ctx }) => {
     if (ctx.session.token) await logOut(ctx, ctx.session.token);
     ctx.session.clear();
     return { ok: true as const };
@@ -35,8 +35,8 @@ export const accountRouter = router({
 
   /** Joins a team through an invitation link: sets the password and logs in. */
   acceptInvite: publicProcedure
-    .input(sync(AcceptInviteInput))
-    .output(sync(Ok))
+    .input(fastParse(AcceptInviteInput))
+    .output(fastParse(Ok))
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await acceptInvitation(ctx, input));
       return { ok: true as const };
@@ -44,14 +44,14 @@ export const accountRouter = router({
 
   /** Ends every session of the user (other browsers too) and keeps this one logged in with a new id. */
   changePassword: userProcedure
-    .input(sync(ChangePasswordInput))
-    .output(sync(Ok))
+    .input(fastParse(ChangePasswordInput))
+    .output(fastParse(Ok))
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await changePassword(ctx, ctx.user, input));
       return { ok: true as const };
     }),
 
-  me: publicProcedure.output(sync(Me)).query(({ ctx }) => {
+  me: publicProcedure.output(fastParse(Me)).query(({ ctx }) => {
     const user = ctx.user;
     if (!user) throw new Unauthenticated(ERRORS.notLoggedIn);
     return { user_id: user.actor.id, tenant_id: user.tenantId, email: user.email, role: user.role, is_staff: user.isStaff };

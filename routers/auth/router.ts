@@ -1,4 +1,4 @@
-import { sync } from '../common.ts';
+import { fastParse } from '../common.ts';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { authenticateKey } from '../../services/auth.ts';
@@ -10,8 +10,8 @@ export const authRouter = router({
     .meta({
       openapi: { method: 'POST', path: API_PATHS.auth, tags: ['auth'], summary: 'API-sleutel valideren', protect: false, errorResponses: [400, 401, 429, 500] },
     })
-    .input(sync(AuthInput))
-    .output(sync(AuthOutput))
+    .input(fastParse(AuthInput))
+    .output(fastParse(AuthOutput))
     .mutation(async ({ ctx, input }) => {
       const principal = await authenticateKey(ctx.db, input.api_key);
       if (!principal) throw new Unauthenticated(ERRORS.invalidKey);

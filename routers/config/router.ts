@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { platformConfiguration } from '../../services/platform-config.ts';
-import { NoInput, PROTECTED_ERRORS, sync } from '../common.ts';
+import { NoInput, PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ConfigOutput } from './schemas.ts';
 
@@ -10,7 +10,7 @@ export const configRouter = router({
       permission: 'read_config',
       openapi: { method: 'GET', path: API_PATHS.config, tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(NoInput))
-    .output(sync(ConfigOutput))
+    .input(fastParse(NoInput))
+    .output(fastParse(ConfigOutput))
     .query(({ ctx }) => platformConfiguration(ctx, ctx.actor)),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { NoInput, PROTECTED_ERRORS, sync } from '../common.ts';
+import { NoInput, PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 
 export const docsRouter = router({
@@ -9,8 +9,8 @@ export const docsRouter = router({
       permission: 'read_docs',
       openapi: { method: 'GET', path: API_PATHS.docs, tags: ['docs'], summary: 'OpenAPI 3-document van deze API', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(NoInput))
-    .output(sync(z.record(z.string(), z.unknown()).meta({ description: 'Het OpenAPI 3.1-document' })))
+    .input(fastParse(NoInput))
+    .output(fastParse(z.record(z.string(), z.unknown()).meta({ description: 'Het OpenAPI 3.1-document' })))
     // The document is generated from these routers by openapi/; the transport hands it in.
     .query(({ ctx }) => ctx.openApiDocument()),
 });

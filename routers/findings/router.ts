@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { searchFindings } from '../../services/findings.ts';
 import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
-import { PROTECTED_ERRORS, sync } from '../common.ts';
+import { PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
 
@@ -11,8 +11,8 @@ export const findingsRouter = router({
       permission: 'read_findings',
       openapi: { method: 'GET', path: API_PATHS.findings, tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(FindingListInput))
-    .output(sync(FindingListOutput))
+    .input(fastParse(FindingListInput))
+    .output(fastParse(FindingListOutput))
     .query(({ ctx, input }) =>
       searchFindings(ctx, ctx.actor, { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search }, input),
     ),
@@ -20,12 +20,12 @@ export const findingsRouter = router({
   /** Dashboard only: a person triages a finding; who, when and why are recorded. */
   setStatus: userProcedure
     .meta({ permission: 'write_config' })
-    .input(sync(FindingStatusInput))
+    .input(fastParse(FindingStatusInput))
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
 
   /** Dashboard only: the recorded status changes of some findings, newest first. */
   history: userProcedure
     .meta({ permission: 'read_findings' })
-    .input(sync(FindingHistoryInput))
+    .input(fastParse(FindingHistoryInput))
     .query(({ ctx, input }) => findingStatusHistory(ctx, ctx.actor, input.finding_ids)),
 });

@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { getScan, listScans, triggerScan } from '../../services/scans.ts';
 import { scanCreatedView } from '../../services/views.ts';
-import { PROTECTED_ERRORS, sync } from '../common.ts';
+import { PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
 
@@ -12,8 +12,8 @@ export const scansRouter = router({
       successStatus: 201,
       openapi: { method: 'POST', path: API_PATHS.scan_trigger, tags: ['scans'], summary: 'Scan starten op een bestaande site', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(sync(ScanTriggerInput))
-    .output(sync(ScanCreated))
+    .input(fastParse(ScanTriggerInput))
+    .output(fastParse(ScanCreated))
     .mutation(async ({ ctx, input }) => scanCreatedView((await triggerScan(ctx, ctx.actor, input)).scan)),
 
   list: protectedProcedure
@@ -21,8 +21,8 @@ export const scansRouter = router({
       permission: 'read_scans',
       openapi: { method: 'GET', path: API_PATHS.scans, tags: ['scans'], summary: 'Recente scans weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(ScanListInput))
-    .output(sync(ScanListOutput))
+    .input(fastParse(ScanListInput))
+    .output(fastParse(ScanListOutput))
     .query(({ ctx, input }) => listScans(ctx, ctx.actor, { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until }, input)),
 
   get: protectedProcedure
@@ -30,7 +30,7 @@ export const scansRouter = router({
       permission: 'read_scans',
       openapi: { method: 'GET', path: API_PATHS.scan, tags: ['scans'], summary: 'Eén scan met zijn bevindingen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(sync(ScanGetInput))
-    .output(sync(ScanDetail))
+    .input(fastParse(ScanGetInput))
+    .output(fastParse(ScanDetail))
     .query(({ ctx, input }) => getScan(ctx, ctx.actor, input.scan_id)),
 });

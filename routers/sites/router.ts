@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { addSite, getSite, listSites } from '../../services/sites.ts';
-import { PROTECTED_ERRORS, sync } from '../common.ts';
+import { PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
 import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
@@ -11,8 +11,8 @@ export const sitesRouter = router({
       permission: 'read_scans',
       openapi: { method: 'GET', path: API_PATHS.sites, tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(SiteListInput))
-    .output(sync(SiteListOutput))
+    .input(fastParse(SiteListInput))
+    .output(fastParse(SiteListOutput))
     .query(({ ctx, input }) => listSites(ctx, ctx.actor, { platform: input.platform }, input)),
 
   get: protectedProcedure
@@ -20,8 +20,8 @@ export const sitesRouter = router({
       permission: 'read_scans',
       openapi: { method: 'GET', path: API_PATHS.site, tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(sync(SiteGetInput))
-    .output(sync(Site))
+    .input(fastParse(SiteGetInput))
+    .output(fastParse(Site))
     .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
 
   update: protectedProcedure
@@ -29,14 +29,14 @@ export const sitesRouter = router({
       permission: 'write_config',
       openapi: { method: 'PATCH', path: API_PATHS.site, tags: ['sites'], summary: 'Scanschema van een site instellen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(sync(SiteUpdateInput))
-    .output(sync(Site))
+    .input(fastParse(SiteUpdateInput))
+    .output(fastParse(Site))
     .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure
     .meta({ permission: 'write_config' })
-    .input(sync(SiteCreateInput))
+    .input(fastParse(SiteCreateInput))
     .mutation(async ({ ctx, input }) => {
       const site = await addSite(ctx, ctx.actor, input);
       return getSite(ctx, ctx.actor, site.id);

@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { deleteWebhook, listWebhooks, reenableWebhook, registerWebhook, webhookDeliveries } from '../../services/webhooks.ts';
-import { Message, NoInput, PROTECTED_ERRORS, sync } from '../common.ts';
+import { Message, NoInput, PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookIdInput, WebhookListOutput } from './schemas.ts';
 
@@ -11,8 +11,8 @@ export const webhooksRouter = router({
       successStatus: 201,
       openapi: { method: 'POST', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook registreren', protect: true, errorResponses: [...PROTECTED_ERRORS, 409] },
     })
-    .input(sync(WebhookCreateInput))
-    .output(sync(WebhookCreated))
+    .input(fastParse(WebhookCreateInput))
+    .output(fastParse(WebhookCreated))
     .mutation(async ({ ctx, input }) => ({
       webhook: await registerWebhook(ctx, ctx.actor, input),
       message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
@@ -23,8 +23,8 @@ export const webhooksRouter = router({
       permission: 'read_config',
       openapi: { method: 'GET', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Geregistreerde webhooks weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
     })
-    .input(sync(NoInput))
-    .output(sync(WebhookListOutput))
+    .input(fastParse(NoInput))
+    .output(fastParse(WebhookListOutput))
     .query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
 
   delete: protectedProcedure
@@ -32,8 +32,8 @@ export const webhooksRouter = router({
       permission: 'write_config',
       openapi: { method: 'DELETE', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook verwijderen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
     })
-    .input(sync(WebhookIdInput))
-    .output(sync(Message))
+    .input(fastParse(WebhookIdInput))
+    .output(fastParse(Message))
     .mutation(async ({ ctx, input }) => {
       await deleteWebhook(ctx, ctx.actor, input.id);
       return { message: 'Webhook verwijderd.' };
@@ -42,12 +42,12 @@ export const webhooksRouter = router({
   /** Dashboard only: the delivery log of one webhook. */
   deliveries: userProcedure
     .meta({ permission: 'read_config' })
-    .input(sync(WebhookIdInput))
+    .input(fastParse(WebhookIdInput))
     .query(({ ctx, input }) => webhookDeliveries(ctx, ctx.actor, input.id)),
 
   /** Dashboard only: enable a webhook again after it was switched off. */
   enable: userProcedure
     .meta({ permission: 'write_config' })
-    .input(sync(WebhookIdInput))
+    .input(fastParse(WebhookIdInput))
     .mutation(({ ctx, input }) => reenableWebhook(ctx, ctx.actor, input.id)),
 });
