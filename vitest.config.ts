@@ -26,6 +26,7 @@ export const ON_BOTH_BACKENDS = [
   'test/fuzz.test.ts',
   'test/hostile-servers.test.ts',
   'test/admin-cli.test.ts',
+  'test/key-cache.test.ts',
   'test/list-queries.test.ts',
   'test/migrations.test.ts',
   'test/operations.test.ts',

@@ -1,0 +1,68 @@
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMigratedDatabase, type DB } from '../db/database.ts';
+import * as admin from '../services/admin.ts';
+import { CachedKeyLookup } from '../services/auth.ts';
+import { seedTenant } from './support/api.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
+
+// The service's key cache must notice a commit made elsewhere - the admin CLI or the dashboard in
+// another process - even when the service itself writes nothing in between (its usage flush would
+// otherwise hide a signal that does not work: the end-to-end CLI test takes over a second).
+let database: TestDatabase;
+let service: DB;
+let elsewhere: DB;
+beforeAll(async () => {
+  database = await freshDatabase('key-cache');
+  service = await openMigratedDatabase(database.location);
+  elsewhere = await openMigratedDatabase(database.location);
+});
+afterAll(async () => {
+  await service.destroy();
+  await elsewhere.destroy();
+  await database.drop();
+});
+
+/** PostgreSQL delivers its NOTIFY on its own connection, so there the answer may take a moment. */
+async function settled(lookup: () => Promise<unknown>, until: (answer: unknown) => boolean): Promise<unknown> {
+  const patience = process.env.TEST_POSTGRES_URL ? 40 : 1;
+  let answer = await lookup();
+  for (let tries = 1; tries < patience && !until(answer); tries++) {
+    await delay(50);
+    answer = await lookup();
+  }
+  return answer;
+}
+
+describe('CachedKeyLookup', () => {
+  it('answers a key revoked on another connection with null at the next event-loop turn', async () => {
+    const tenant = await seedTenant(service, 'https://cache.example/');
+    const keys = new CachedKeyLookup(service);
+    try {
+      // Once PostgreSQL's LISTEN connection is up the answer is cached; before, every call looks up.
+      await delay(process.env.TEST_POSTGRES_URL ? 300 : 0);
+      for (let i = 0; i < 3; i++) expect(await keys.authenticate(tenant.key)).toMatchObject({ tenantId: tenant.tenantId, actor: { id: tenant.keyId } });
+      await admin.revokeKey(elsewhere, tenant.keyId);
+      await nextTurn();
+      expect(await settled(() => keys.authenticate(tenant.key), (answer) => answer === null)).toBeNull();
+    } finally {
+      await keys.close();
+    }
+  });
+
+  it('keeps answering from the cache while nothing is committed', async () => {
+    const tenant = await seedTenant(service, 'https://cache-blijft.example/');
+    const keys = new CachedKeyLookup(service);
+    try {
+      // The same object across a turn: answered from memory, not looked up again.
+      const sameAfterTurn = async () => {
+        const before = await keys.authenticate(tenant.key);
+        await nextTurn();
+        return (await keys.authenticate(tenant.key)) === before;
+      };
+      expect(await settled(sameAfterTurn, (same) => same === true)).toBe(true);
+    } finally {
+      await keys.close();
+    }
+  });
+});
