@@ -78,7 +78,6 @@ export const Pagination = z
 
 export const Message = z.object({ message: z.string() });
 
-/** The REST error statuses of a protected endpoint, for the document. */
 /**
  * How a procedure's schemas parse. tRPC validates with `parseAsync`, and zod 4 runs its compiled
  * object parser only in synchronous parses (a page of 20 scans: 42 µs async, 13 µs sync); no schema
@@ -93,6 +92,7 @@ export function fastParse<T extends z.ZodType>(schema: T): T {
   return schema;
 }
 
+/** The REST error statuses of a protected endpoint, for the document. */
 export const PROTECTED_ERRORS = [400, 401, 403, 429, 500];
 
 /** Input of a procedure without parameters; tRPC clients may omit it. */
