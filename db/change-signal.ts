@@ -8,7 +8,7 @@ import { postgresUrlOf, sqliteHandleOf, type DB } from './database.ts';
  * know (callers then do not cache).
  */
 export interface ChangeSignal {
-  version(): Promise<string | null>;
+  version(): string | null;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ function sqliteSignal(sqlite: SQLite.Database): ChangeSignal {
     current = null;
   };
   return {
-    async version() {
+    version() {
       if (current === null) {
         current = `${dataVersion.get()}:${totalChanges.get()}`;
         setImmediate(forget);
@@ -81,7 +81,7 @@ function postgresSignal(url: string): ChangeSignal {
   };
   connect();
   return {
-    version: async () => (listening ? `pg:${generation}` : null),
+    version: () => (listening ? `pg:${generation}` : null),
     async close() {
       stopped = true;
       clearTimeout(retry);
@@ -98,5 +98,5 @@ export function openChangeSignal(db: DB): ChangeSignal {
   if (url) return postgresSignal(url);
   const sqlite = sqliteHandleOf(db);
   // A database opened some other way: no signal, so keys are looked up on every request.
-  return sqlite ? sqliteSignal(sqlite) : { version: async () => null, close: async () => {} };
+  return sqlite ? sqliteSignal(sqlite) : { version: () => null, close: async () => {} };
 }

@@ -1,31 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase } from '../db/database.ts';
-import { DomainError, ERRORS, Forbidden, Invalid, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
+import { DomainError, ERRORS } from '../domain/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
 import { useDutchValidationMessages } from '../routers/locale.ts';
-import { authenticateSession, type UserPrincipal } from '../services/accounts.ts';
-import { CachedKeyLookup, type ApiKeyPrincipal } from '../services/auth.ts';
+import type { UserPrincipal } from '../services/accounts.ts';
+import type { ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { counterStoreFor } from '../services/limits/counter-store-for.ts';
-import { UsageMeter } from '../services/limits/quotas.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { registerDashboard } from './dashboard-pages.ts';
 import { headersOf, trpcEnvelope } from './error-answers.ts';
-import { redactKeys, redactKeyText, urlCarriesKey } from './log-redaction.ts';
-import { rateLimitStore } from './rate-limit-store.ts';
+import { redactKeys, redactKeyText } from './log-redaction.ts';
+import { createAdmission } from './admission.ts';
 import { registerRestRoutes } from './rest.ts';
-import { RAW_SECURITY_HEADERS, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.ts';
-import { sameOrigin, sessionCookie, sessionToken } from './session-cookie.ts';
+import { RAW_SECURITY_HEADERS, registerSecurityHeaders, stampAnswerHeaders } from './security-headers.ts';
+import { sessionCookie } from './session-cookie.ts';
 import { registerTrpcFastPath } from './trpc-fast-path.ts';
 
 declare module 'fastify' {
@@ -48,24 +46,6 @@ const FASTIFY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Ongeldige Content-Length.',
 };
 
-type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
-
-/** Sets the x-ratelimit-* headers of a per-minute limit; over the limit, 429 with Retry-After. */
-function enforceLimit(result: LimitResult, reply: FastifyReply): void {
-  if (result.isAllowed) return;
-  const window = { limit: result.max, remaining: result.remaining, resetSeconds: result.ttlInSeconds };
-  reply.headers({ 'x-ratelimit-limit': String(window.limit), 'x-ratelimit-remaining': String(window.remaining), 'x-ratelimit-reset': String(window.resetSeconds) });
-  if (result.isExceeded) {
-    throw new TooManyRequests(`${ERRORS.tooManyRequests} Probeer het opnieuw over ${result.ttlInSeconds} seconden.`, result.ttlInSeconds, window);
-  }
-}
-
-/** The key of an "Authorization: Bearer <key>" header, or null. */
-function bearerToken(header: string | undefined): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match ? match[1]! : null;
-}
-
 const CLIENT_ERRORS: Record<number, string> = {
   400: 'Ongeldig HTTP-verzoek.',
   408: 'Het verzoek kwam niet op tijd binnen.',
@@ -86,22 +66,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const body = JSON.stringify({ error: CLIENT_ERRORS[status] });
   const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', ...RAW_SECURITY_HEADERS];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-}
-
-/** How many procedure calls a request makes: a /trpc batch ("a,b,c") counts each. */
-function callsIn(url: string): number {
-  if (!url.startsWith('/trpc/')) return 1;
-  const query = url.indexOf('?');
-  const path = url.slice('/trpc/'.length, query === -1 ? undefined : query);
-  // A comma is written as such or escaped; a path with neither is one call.
-  if (!path.includes(',') && !path.includes('%')) return 1;
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    // Counted as written; tRPC rejects it anyway.
-  }
-  return Math.max(1, decoded.split(',').length);
 }
 
 /**
@@ -140,7 +104,7 @@ export async function buildApp(
     frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = status === 414 ? 'De URL is te lang.' : (FASTIFY_ERRORS[error.code] ?? 'Ongeldig verzoek.');
-      return (reply as FastifyReply).code(status).headers(SECURITY_HEADERS).header('x-request-id', request.id).send({ error: message });
+      return stampAnswerHeaders(reply as FastifyReply, request.id).code(status).send({ error: message });
     },
     logger: {
       level: deps.config.LOG_LEVEL,
@@ -168,56 +132,13 @@ export async function buildApp(
   });
   app.decorateRequest('principal', null);
   app.decorateRequest('user', null);
+  // Before anything can refuse the request: error answers keep the headers already set.
   registerSecurityHeaders(app);
-  // Set before anything can refuse the request: error answers keep the headers already set.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   const counters = deps.counters ?? counterStoreFor(deps.config);
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
-  // The store belongs to the plugin: createRateLimit() derives its limiters from it (an own store
-  // passed there is ignored), so every limiter counts in the CounterStore, shared with Redis.
-  await app.register(rateLimit, { global: false, store: rateLimitStore(counters) });
-  const ipLimit = app.createRateLimit({ timeWindow: 60_000, max: deps.config.IP_RATE_LIMIT_PER_MINUTE, keyGenerator: (request) => `ip:${request.ip}` });
-  const keyLimit = app.createRateLimit({
-    timeWindow: 60_000,
-    max: (request) => request.principal!.rateLimit,
-    keyGenerator: (request) => `key:${request.principal!.actor.id}`,
-  });
-  const keys = new CachedKeyLookup(deps.db);
-  app.addHook('onClose', async () => keys.close());
-  // The tenant's monthly API-call quota: counted in memory, written to the database every second
-  // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts. With
-  // Redis, each call is also added to a total there, so instances together stop at the limit.
-  const usage = new UsageMeter(deps.db, counters);
-  app.addHook('onClose', async () => usage.close());
-  // Admission, in this order and in one hook (one promise per request, not five).
-  app.addHook('onRequest', async (request, reply) => {
-    // 1. Every request, authenticated or not, counts against its address (guards key guessing).
-    enforceLimit(await ipLimit(request), reply);
-    // 2. A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
-    if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
-    // 3. Who is calling. A protected REST route answers 401 here, before its body is even parsed.
-    const token = bearerToken(request.headers.authorization);
-    request.principal = token ? await keys.authenticate(token) : null;
-    if (!request.principal && request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
-    if (!request.principal) {
-      // People use the dashboard over /trpc with a session cookie; REST stays for keys.
-      const session = token || !request.url.startsWith('/trpc/') ? null : sessionToken(request);
-      if (!session) return;
-      request.user = await authenticateSession(deps.db, session);
-      if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
-      return;
-    }
-    // 4. The key's own limit per minute, counted per key id and per procedure call: a /trpc batch
-    // of seven counts seven, and one that does not fit in what is left is refused whole.
-    const calls = callsIn(request.url);
-    for (let call = calls; call > 0; call--) enforceLimit(await keyLimit(request), reply);
-    // 5. The monthly quota (dashboard sessions do not count against it).
-    usage.noteKeyUse(request.principal.actor.id);
-    await usage.consume(request.principal.tenantId, request.principal.plan, 'api_calls', calls);
-  });
+  const admission = createAdmission({ db: deps.db, counters, ipLimitPerMinute: deps.config.IP_RATE_LIMIT_PER_MINUTE });
+  app.addHook('onClose', () => admission.close());
+  app.addHook('onRequest', admission.hook);
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
   app.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {

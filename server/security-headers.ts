@@ -57,11 +57,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** The same headers as raw lines, for answers Node's HTTP parser gives before Fastify sees a request. */
 export const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`);
 
-/** Every answer starts with the table; a handler may override a header (the docs' CSP and caching). */
+/** The table and the request id, which every answer carries; a handler may override a header (the docs' CSP and caching). */
+export const stampAnswerHeaders = (reply: FastifyReply, requestId: string): FastifyReply => reply.headers(SECURITY_HEADERS).header('x-request-id', requestId);
+
+/** Every answer starts with the stamp, set when the request arrives so that refusals carry it too. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   // Callback style: a hook on every request need not cost a promise.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (request, reply, done) => {
+    stampAnswerHeaders(reply, request.id);
     done();
   });
 }

@@ -2,6 +2,7 @@ import { findKeyByHash } from '../db/api-keys.ts';
 import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
+import type { MaybePromise } from '../domain/maybe-promise.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
 import { isWellFormedApiKey } from './api-keys.ts';
 import { secretDigest } from './secret-digest.ts';
@@ -62,9 +63,10 @@ export class CachedKeyLookup {
     return this.signal.close();
   }
 
-  async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
+  /** At once for a cached key; after the lookup otherwise. */
+  authenticate(key: string): MaybePromise<ApiKeyPrincipal | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const version = await this.signal.version();
+    const version = this.signal.version();
     if (version === null) return authenticateKey(this.db, key);
     if (version !== this.version || this.cache.size >= MAX_CACHED_KEYS) {
       this.cache.clear();
@@ -73,9 +75,10 @@ export class CachedKeyLookup {
     const hash = secretDigest(key);
     const cached = this.cache.get(hash);
     if (cached) return cached;
-    const principal = await authenticateKey(this.db, key);
-    if (principal) this.cache.set(hash, principal);
-    return principal;
+    return authenticateKey(this.db, key).then((principal) => {
+      // Kept only if nothing changed while the row was read: it may predate a revocation.
+      if (principal && this.signal.version() === version) this.cache.set(hash, principal);
+      return principal;
+    });
   }
 }
-

@@ -54,7 +54,7 @@ describe('CachedKeyLookup', () => {
       expect(await answersFromCache(keys, tenant.key)).toBe(true);
       await admin.revokeKey(elsewhere, tenant.keyId);
       await nextTurn();
-      expect(await settled(() => keys.authenticate(tenant.key), (answer) => answer === null)).toBeNull();
+      expect(await settled(async () => keys.authenticate(tenant.key), (answer) => answer === null)).toBeNull();
     } finally {
       await keys.close();
     }

@@ -1,10 +1,21 @@
+import type { MaybePromise } from '../../domain/maybe-promise.ts';
+
+/** A window's count after an increment, and how long the window has left. */
+export interface WindowCount {
+  count: number;
+  ttlMs: number;
+}
+
 /**
  * The one interface for short-window counters. In memory by default; a shared store (Redis,
  * PostgreSQL) implements the same two methods when several processes serve the API.
  */
 export interface CounterStore {
-  /** Adds one to the key's counter in its current window; the window starts with the first hit. */
-  increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * Adds `amount` (one by default) to the key's counter in its current window; the window starts
+   * with the first hit. The memory store answers at once, a shared one with a promise.
+   */
+  increment(key: string, windowMs: number, amount?: number): MaybePromise<WindowCount>;
   /**
    * Adds `amount` to a long-lived total that every instance shares and returns the new total; a
    * missing total starts at `seed`. Only shared stores have it: in one process, the caller's own
@@ -28,14 +39,14 @@ export class MemoryCounterStore implements CounterStore {
     this.sweeper.unref();
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }> {
+  increment(key: string, windowMs: number, amount = 1): WindowCount {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { count: 0, resetAt: now + windowMs };
       this.windows.set(key, window);
     }
-    window.count += 1;
+    window.count += amount;
     return { count: window.count, ttlMs: window.resetAt - now };
   }
 

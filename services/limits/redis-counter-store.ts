@@ -1,11 +1,15 @@
 import { Redis } from 'ioredis';
-import type { CounterStore } from './counter-store.ts';
+import type { CounterStore, WindowCount } from './counter-store.ts';
 
-// One round trip per hit, atomic in Redis: the first hit of a window starts its expiry.
+// One round trip per increment, atomic in Redis: the first hit of a window starts its expiry.
 const INCREMENT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { count, redis.call('PTTL', KEYS[1]) }`;
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }`;
 
 // The first instance to arrive starts the total at the stored count; INCRBY is atomic.
 const ADD_TO_TOTAL = `
@@ -27,10 +31,10 @@ export class RedisCounterStore implements CounterStore {
     });
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }> {
-    const result: unknown = await this.redis.eval(INCREMENT, 1, `${this.prefix}${key}`, windowMs);
+  async increment(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
+    const result: unknown = await this.redis.eval(INCREMENT, 1, `${this.prefix}${key}`, windowMs, amount);
     if (!Array.isArray(result) || typeof result[0] !== 'number' || typeof result[1] !== 'number') throw new Error('unexpected answer from Redis');
-    return { count: result[0], ttlMs: result[1] > 0 ? result[1] : windowMs };
+    return { count: result[0], ttlMs: result[1] };
   }
 
   async addToTotal(key: string, amount: number, seed: number, ttlMs: number): Promise<number> {

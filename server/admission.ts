@@ -1,0 +1,114 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { DB } from '../db/database.ts';
+import { ERRORS, Forbidden, Invalid, Unauthenticated } from '../domain/errors.ts';
+import { andThen, type MaybePromise } from '../domain/maybe-promise.ts';
+import { authenticateSession } from '../services/accounts.ts';
+import { CachedKeyLookup } from '../services/auth.ts';
+import type { CounterStore } from '../services/limits/counter-store.ts';
+import { UsageMeter } from '../services/limits/quotas.ts';
+import { countHits, type LimitWindow } from '../services/limits/rate-limits.ts';
+import { urlCarriesKey } from './log-redaction.ts';
+import { sameOrigin, sessionToken } from './session-cookie.ts';
+
+/** The key of an "Authorization: Bearer <key>" header, or null. */
+function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+/** How many procedure calls a request makes: a /trpc batch ("a,b,c") counts each. */
+function callsIn(url: string): number {
+  if (!url.startsWith('/trpc/')) return 1;
+  const query = url.indexOf('?');
+  const path = url.slice('/trpc/'.length, query === -1 ? undefined : query);
+  // A comma is written as such or escaped; a path with neither is one call.
+  if (!path.includes(',') && !path.includes('%')) return 1;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Counted as written; tRPC rejects it anyway.
+  }
+  return Math.max(1, decoded.split(',').length);
+}
+
+/** The x-ratelimit-* headers of a per-minute window (a refusal carries them in its error). */
+function showWindow(reply: FastifyReply, window: LimitWindow): void {
+  reply.header('x-ratelimit-limit', String(window.limit));
+  reply.header('x-ratelimit-remaining', String(window.remaining));
+  reply.header('x-ratelimit-reset', String(window.resetSeconds));
+}
+
+export interface Admission {
+  /** The onRequest hook: admits the request or fails it with a domain error. */
+  hook: onRequestHookHandler;
+  /** Stops the key signal and writes the pending usage (at shutdown, before the database closes). */
+  close(): Promise<void>;
+}
+
+/**
+ * Admission of every request, in this order: the address limit, a key in the URL (400), who is
+ * calling (a protected REST route answers 401 here, before its body is parsed), the key's limit
+ * per minute, the tenant's monthly quota. A request whose key, counters and stored usage are in
+ * memory is admitted without a promise turn; one that needs the database or Redis waits for it.
+ */
+export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitPerMinute: number }): Admission {
+  const { db, counters } = deps;
+  const keys = new CachedKeyLookup(db);
+  // The tenant's monthly API-call quota: counted in memory, written to the database every second
+  // and at shutdown (UsageMeter), so a GET writes nothing and the count survives restarts. With
+  // Redis, each call is also added to a total there, so instances together stop at the limit.
+  const usage = new UsageMeter(db, counters);
+
+  // People use the dashboard over /trpc with a session cookie; REST stays for keys.
+  const admitSession = async (request: FastifyRequest): Promise<void> => {
+    const session = sessionToken(request);
+    if (!session) return;
+    request.user = await authenticateSession(db, session);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
+  };
+
+  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
+    // Every request, authenticated or not, counts against its address (guards key guessing).
+    andThen(countHits(counters, `ip:${request.ip}`, deps.ipLimitPerMinute), (addressWindow) => {
+      showWindow(reply, addressWindow);
+      // A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
+      if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
+      const token = bearerToken(request.headers.authorization);
+      return andThen(token ? keys.authenticate(token) : null, (principal) => {
+        request.principal = principal;
+        if (!principal) {
+          if (request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
+          return token || !request.url.startsWith('/trpc/') ? undefined : admitSession(request);
+        }
+        // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
+        // seven, and one that does not fit in what is left is refused whole.
+        const calls = callsIn(request.url);
+        return andThen(countHits(counters, `key:${principal.actor.id}`, principal.rateLimit, calls), (keyWindow) => {
+          showWindow(reply, keyWindow);
+          // The monthly quota (dashboard sessions do not count against it).
+          usage.noteKeyUse(principal.actor.id);
+          return usage.consume(principal.tenantId, principal.plan, 'api_calls', calls);
+        });
+      });
+    });
+
+  return {
+    // Callback style: a request admitted from memory costs no promise.
+    hook(request, reply, done) {
+      let admitted: MaybePromise<void>;
+      try {
+        admitted = admit(request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (admitted instanceof Promise) admitted.then(() => done(), done);
+      else done();
+    },
+    async close() {
+      await keys.close();
+      await usage.close();
+    },
+  };
+}
