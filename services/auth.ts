@@ -65,7 +65,6 @@ export class CachedKeyLookup {
 
   /** At once for a cached key; after the lookup otherwise. */
   authenticate(key: string): MaybePromise<ApiKeyPrincipal | null> {
-    if (!isWellFormedApiKey(key)) return null;
     const version = this.signal.version();
     if (version === null) return authenticateKey(this.db, key);
     if (version !== this.version || this.cache.size >= MAX_CACHED_KEYS) {
@@ -73,6 +72,7 @@ export class CachedKeyLookup {
       this.version = version;
     }
     const hash = secretDigest(key);
+    // Only well-formed keys are cached, so a hit needs no checksum test.
     const cached = this.cache.get(hash);
     if (cached) return cached;
     return authenticateKey(this.db, key).then((principal) => {
