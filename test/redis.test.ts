@@ -48,6 +48,22 @@ describe.skipIf(!withRedis)('rate limits shared through Redis', () => {
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  it('counts a /trpc batch call by call in Redis: a batch that does not fit in what is left of the window is refused whole', async () => {
+    const tenant = await seedTenant(first.db, 'https://gedeelde-batch.example/', { rateLimit: 5 });
+    const batch = (base: string, calls: number) =>
+      fetch(`${base}/trpc/${Array(calls).fill('sites.list').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, {}]))))}`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      });
+    const fits = await batch(first.url, 3);
+    expect(fits.status).toBe(200);
+    expect(fits.headers.get('x-ratelimit-remaining')).toBe('2');
+    // Three more do not fit in the two left, counted on the other instance.
+    const refused = await batch(second.url, 3);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('keeps counting while the requests arrive at both instances at once', async () => {
     const tenant = await seedTenant(first.db, 'https://gelijktijdig.example/', { rateLimit: 7 });
     const requests = Array.from({ length: 30 }, (_, i) => fetch(`${i % 2 ? first.url : second.url}/api/agent/sites`, { headers: { authorization: `Bearer ${tenant.key}` } }));
