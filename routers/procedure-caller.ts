@@ -46,6 +46,9 @@ function outputStep(schema: { parseAsync(data: unknown): Promise<unknown> }): Mi
 /** tRPC's marker on middleware results. */
 const MARKER = 'middlewareMarker';
 
+/** A middleware's throw as tRPC's caller turns it into a result. */
+const failure = (cause: unknown): Result => ({ ok: false, error: getTRPCErrorFromUnknown(cause), marker: MARKER });
+
 /**
  * Runs a procedure's middleware chain (our admission, input and output validation, the resolver)
  * exactly as tRPC's own caller does - same order, same options, errors turned into results the
@@ -61,11 +64,14 @@ export function procedureCaller(procedure: AnyProcedure): (opts: CallOptions) =>
   const { meta, output } = def;
   // tRPC marks its own steps with _type; only the output step is swapped, for one that does the same.
   const middlewares = def.middlewares.map((m) => ('_type' in m && m._type === 'output' && parsesAsync(output) ? outputStep(output) : m));
-  // Options are written out field by field: every level then builds objects of one shape.
-  const step = async (index: number, opts: CallOptions): Promise<Result> => {
+  // Options are written out field by field: every level then builds objects of one shape. A level
+  // is not an async function of its own: the middleware's promise, with its rejection turned into
+  // a result, is the level's (one promise turn less per level than `return await`).
+  const step = (index: number, opts: CallOptions): Promise<Result> => {
     const { ctx, type, path, input, getRawInput, signal, batchIndex } = opts;
+    let answer: Promise<Result> | Result;
     try {
-      return await middlewares[index]!({
+      answer = middlewares[index]!({
         ctx,
         type,
         path,
@@ -86,8 +92,9 @@ export function procedureCaller(procedure: AnyProcedure): (opts: CallOptions) =>
           }),
       });
     } catch (cause) {
-      return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: MARKER };
+      return Promise.resolve(failure(cause));
     }
+    return Promise.resolve(answer).catch(failure);
   };
   return async (opts) => {
     const result = await step(0, opts);
