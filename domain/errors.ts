@@ -62,13 +62,21 @@ export class TargetRefused extends DomainError {
 }
 
 /** A limit is reached (rate, quota, capacity); trying again after `retryAfterSeconds` may work. */
+/** A per-minute window as the x-ratelimit-* headers tell it. */
+export interface LimitWindow {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window starts over (at least 1). */
+  resetSeconds: number;
+}
+
 export class TooManyRequests extends DomainError {
   readonly kind = 'too_many_requests';
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
     /** A per-minute window's state, for the x-ratelimit-* headers. */
-    readonly window?: { limit: number; remaining: number; resetSeconds: number },
+    readonly window?: LimitWindow,
   ) {
     super(message);
   }

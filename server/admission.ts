@@ -6,7 +6,8 @@ import { authenticateSession } from '../services/accounts.ts';
 import { CachedKeyLookup } from '../services/auth.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { UsageMeter } from '../services/limits/quotas.ts';
-import { countHits, type LimitWindow } from '../services/limits/rate-limits.ts';
+import { countHits } from '../services/limits/rate-limits.ts';
+import { rateLimitHeaders } from './error-answers.ts';
 import { urlCarriesKey } from './log-redaction.ts';
 import { sameOrigin, sessionToken } from './session-cookie.ts';
 
@@ -30,13 +31,6 @@ function callsIn(url: string): number {
     // Counted as written; tRPC rejects it anyway.
   }
   return Math.max(1, decoded.split(',').length);
-}
-
-/** The x-ratelimit-* headers of a per-minute window (a refusal carries them in its error). */
-function showWindow(reply: FastifyReply, window: LimitWindow): void {
-  reply.header('x-ratelimit-limit', String(window.limit));
-  reply.header('x-ratelimit-remaining', String(window.remaining));
-  reply.header('x-ratelimit-reset', String(window.resetSeconds));
 }
 
 export interface Admission {
@@ -71,7 +65,7 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
   const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
     // Every request, authenticated or not, counts against its address (guards key guessing).
     andThen(countHits(counters, `ip:${request.ip}`, deps.ipLimitPerMinute), (addressWindow) => {
-      showWindow(reply, addressWindow);
+      reply.headers(rateLimitHeaders(addressWindow));
       // A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
       if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
       const token = bearerToken(request.headers.authorization);
@@ -85,7 +79,7 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
         // seven, and one that does not fit in what is left is refused whole.
         const calls = callsIn(request.url);
         return andThen(countHits(counters, `key:${principal.actor.id}`, principal.rateLimit, calls), (keyWindow) => {
-          showWindow(reply, keyWindow);
+          reply.headers(rateLimitHeaders(keyWindow));
           // The monthly quota (dashboard sessions do not count against it).
           usage.noteKeyUse(principal.actor.id);
           return usage.consume(principal.tenantId, principal.plan, 'api_calls', calls);

@@ -1,20 +1,21 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { DomainError, ERRORS, TooManyRequests } from '../domain/errors.ts';
+import { DomainError, ERRORS, TooManyRequests, type LimitWindow } from '../domain/errors.ts';
 import { fieldIssues, invalidInputMessage } from '../routers/common.ts';
 import { toTrpcError } from '../routers/errors.ts';
+
+/** The x-ratelimit-* headers of a per-minute window, on every admitted answer and on its refusal. */
+export const rateLimitHeaders = (window: LimitWindow): Record<string, string> => ({
+  'x-ratelimit-limit': String(window.limit),
+  'x-ratelimit-remaining': String(window.remaining),
+  'x-ratelimit-reset': String(window.resetSeconds),
+});
 
 /** Response headers a domain error carries: Retry-After and the per-minute window of a limit. */
 export function headersOf(error: DomainError): Record<string, string> {
   if (!(error instanceof TooManyRequests)) return {};
-  const headers: Record<string, string> = { 'retry-after': String(error.retryAfterSeconds) };
-  if (error.window) {
-    headers['x-ratelimit-limit'] = String(error.window.limit);
-    headers['x-ratelimit-remaining'] = String(error.window.remaining);
-    headers['x-ratelimit-reset'] = String(error.window.resetSeconds);
-  }
-  return headers;
+  return { 'retry-after': String(error.retryAfterSeconds), ...(error.window ? rateLimitHeaders(error.window) : {}) };
 }
 
 export interface RestAnswer {

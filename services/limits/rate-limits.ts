@@ -1,14 +1,6 @@
-import { ERRORS, TooManyRequests } from '../../domain/errors.ts';
+import { ERRORS, TooManyRequests, type LimitWindow } from '../../domain/errors.ts';
 import { andThen, type MaybePromise } from '../../domain/maybe-promise.ts';
 import type { CounterStore } from './counter-store.ts';
-
-/** A per-minute window as the x-ratelimit-* headers tell it. */
-export interface LimitWindow {
-  limit: number;
-  remaining: number;
-  /** Whole seconds until the window starts over (at least 1). */
-  resetSeconds: number;
-}
 
 const WINDOW_MS = 60_000;
 
