@@ -36,7 +36,15 @@ export const JsonObject = z
   .refine((value) => jsonDepth(value) <= JSON_LIMITS.maxDepth, { message: `Te diep genest: maximaal ${JSON_LIMITS.maxDepth} niveaus`, abort: true })
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= JSON_LIMITS.maxBytes, { message: `Te groot: maximaal ${JSON_LIMITS.maxBytes / 1024} KiB als JSON` });
 
+/** An id the caller sends: checked against the UUID pattern. */
 export const Uuid = z.uuid().meta({ description: 'UUID' });
+
+/**
+ * An id in an answer. The service makes every id itself (UUID v7), so an answer checks only that it
+ * is a string: the pattern on the 40 ids of a page of 20 scans was the largest single cost of a list
+ * request in its profile (about 4 µs). In this key order the document is byte for byte what Uuid gives.
+ */
+export const Id = z.string().meta({ format: 'uuid', pattern: z.regexes.uuid().source, description: 'UUID' });
 
 /** A required id: Swagger UI's "Try it out" fills it with a realistic value (optional filters get none, so they filter nothing away). */
 export const RequiredUuid = z.uuid().meta({ description: 'UUID', example: '3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' });

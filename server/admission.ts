@@ -65,13 +65,18 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
   const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
     // Every request, authenticated or not, counts against its address (guards key guessing).
     andThen(countHits(counters, `ip:${request.ip}`, deps.ipLimitPerMinute), (addressWindow) => {
-      reply.headers(rateLimitHeaders(addressWindow));
+      // The answer shows the address's window, or the key's when a key is admitted (written once).
+      const showAddressWindow = () => reply.headers(rateLimitHeaders(addressWindow));
       // A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
-      if (urlCarriesKey(request.url)) throw new Invalid(ERRORS.keyInUrl);
+      if (urlCarriesKey(request.url)) {
+        showAddressWindow();
+        throw new Invalid(ERRORS.keyInUrl);
+      }
       const token = bearerToken(request.headers.authorization);
       return andThen(token ? keys.authenticate(token) : null, (principal) => {
         request.principal = principal;
         if (!principal) {
+          showAddressWindow();
           if (request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
           return token || !request.url.startsWith('/trpc/') ? undefined : admitSession(request);
         }

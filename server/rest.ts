@@ -31,13 +31,18 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         const body = request.body;
         const bodyWithParams = Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...params } : body;
         const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
+        // The answer is returned for Fastify to send, not sent here and the reply returned: a Reply
+        // is thenable, and the handler's promise would then wait on it for one more turn.
         try {
-          return reply.code(meta.successStatus ?? 200).send(await call(contextOf(request, reply), input));
+          const data = await call(contextOf(request, reply), input);
+          reply.code(meta.successStatus ?? 200);
+          return data;
         } catch (error) {
           const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
           const { status, body, headers } = restAnswer(trpcError);
           if (status === 500) request.log.error({ err: trpcError.cause ?? trpcError, procedure: name }, 'procedure failed');
-          return reply.code(status).headers(headers).send(body);
+          reply.code(status).headers(headers);
+          return body;
         }
       },
     });

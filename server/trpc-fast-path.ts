@@ -10,24 +10,19 @@ import { QUERY_PROCEDURES } from '../routers/procedures.ts';
  * which renders its error envelope (queries only read, so running one again there is safe).
  */
 export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
-  /** True when it answered. (A Reply is thenable: resolving a promise with one waits for the response.) */
-  const fastPath = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    if (request.method !== 'GET' || request.headers['trpc-accept']) return false;
+  /** The body to answer with, or null when tRPC's own handler must answer. */
+  const fastAnswer = async (request: FastifyRequest, reply: FastifyReply): Promise<{ result: { data: unknown } } | null> => {
+    if (request.method !== 'GET' || request.headers['trpc-accept']) return null;
     const procedure = QUERY_PROCEDURES.get((request.params as { path?: string }).path ?? '');
     const query = request.query as Record<string, string | string[] | undefined>;
-    if (query.batch !== undefined || !procedure) return false;
-    if (query.input !== undefined && typeof query.input !== 'string') return false;
-    let data: unknown;
+    if (query.batch !== undefined || !procedure) return null;
+    if (query.input !== undefined && typeof query.input !== 'string') return null;
     try {
       const input = query.input === undefined ? undefined : JSON.parse(query.input);
-      data = await procedure.call(contextOf(request, reply), input);
+      return { result: { data: await procedure.call(contextOf(request, reply), input) } };
     } catch {
-      return false;
+      return null;
     }
-    // Sent as an object, Fastify serialises it as application/json; charset=utf-8 without parsing a
-    // content type we would set.
-    reply.header('vary', 'trpc-accept, accept').send({ result: { data } });
-    return true;
   };
   // Only tRPC's own route is wrapped (a REST request does not pay for it), and as its handler
   // rather than a preHandler hook: one call instead of a hook runner per request.
@@ -35,7 +30,13 @@ export function registerTrpcFastPath(app: FastifyInstance, contextOf: (request: 
     if (!route.url.startsWith('/trpc/')) return;
     const trpcHandler = route.handler;
     route.handler = async function (request, reply) {
-      return (await fastPath(request, reply)) ? reply : trpcHandler.call(this, request, reply);
+      const body = await fastAnswer(request, reply);
+      if (!body) return trpcHandler.call(this, request, reply);
+      // Returned as an object, Fastify serialises it as application/json; charset=utf-8 without
+      // parsing a content type we would set. (Not sent here and the reply returned: a Reply is
+      // thenable, and the handler's promise would then wait on it for one more turn.)
+      reply.header('vary', 'trpc-accept, accept');
+      return body;
     };
   });
 }

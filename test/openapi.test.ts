@@ -50,6 +50,14 @@ describe('the OpenAPI document for generators and Swagger UI', () => {
     expect(doc.components.schemas.ScanListItem.properties.score).toMatchObject({ minimum: 0, maximum: 100 });
   });
 
+  it('describes the ids in answers exactly as the ids a caller sends, though answers do not re-check the pattern', () => {
+    const sent = doc.paths['/api/agent/scans'].get.parameters.find((p: { name: string }) => p.name === 'site_id').schema;
+    for (const answered of [doc.components.schemas.ScanListItem.properties.id, doc.components.schemas.Finding.properties.scan_id]) {
+      expect(answered).toEqual({ type: 'string', format: 'uuid', pattern: sent.pattern, description: 'UUID' });
+    }
+    expect(new RegExp(sent.pattern).test('019cc94f-b4d0-74bc-afa0-46921382ec0c')).toBe(true);
+  });
+
   it('carries the API version of /config as info.version', async () => {
     const tenant = await seedTenant(api.db, 'https://example.nl/');
     const config = await api.call('GET', '/api/agent/config', { key: tenant.key });

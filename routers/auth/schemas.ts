@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { PERMISSIONS } from '../../domain/vocabulary.ts';
-import { Count, Uuid } from '../common.ts';
+import { Count, Id } from '../common.ts';
 
 export const AuthInput = z.object({
   api_key: z.string().meta({ description: 'De volledige API-sleutel', example: 'sak_…' }),
@@ -22,7 +22,7 @@ export const ENDPOINTS = {
 export const AuthOutput = z.object({
   authenticated: z.literal(true),
   agent: z.object({
-    key_id: Uuid,
+    key_id: Id,
     name: z.string(),
     permissions: z.array(z.enum(PERMISSIONS)),
     rate_limit: Count.min(1),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../domain/vocabulary.ts';
-import { Count, Uuid } from '../common.ts';
+import { Count, Id } from '../common.ts';
 
 export const ConfigOutput = z.object({
   platform: z.object({ name: z.string(), version: z.string(), description: z.string() }),
@@ -12,7 +12,7 @@ export const ConfigOutput = z.object({
   }),
   plans: z.array(
     z.object({
-      id: Uuid,
+      id: Id,
       name: z.string(),
       tier: z.string(),
       monthly_price_eur: Count.meta({ description: 'Bedrag in eurocent' }),

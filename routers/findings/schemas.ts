@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../domain/vocabulary.ts';
-import { pageParams, Pagination, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
+import { Id, pageParams, Pagination, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 
 export const Finding = z.object({
-  id: Uuid,
-  scan_id: Uuid,
-  site_id: Uuid,
+  id: Id,
+  scan_id: Id,
+  site_id: Id,
   site_name: z.string(),
   site_url: z.string(),
   finding_type: z.string().meta({ description: 'Stabiele, machineleesbare snake_case-id', example: 'exposed_git_config' }),

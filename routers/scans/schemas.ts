@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
 import { GRADES, PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
-import { Count, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
+import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
@@ -15,8 +15,8 @@ const FailedChecks = z.array(z.enum(CHECK_NAMES)).meta({
 
 
 export const ScanCreated = z.object({
-  scan_id: Uuid,
-  site_id: Uuid,
+  scan_id: Id,
+  site_id: Id,
   url: z.string(),
   score: Score,
   grade: z.enum(GRADES),
@@ -35,8 +35,8 @@ export const ScanListInput = z.object({
 }).prefault({});
 
 export const ScanListItem = z.object({
-  id: Uuid,
-  site_id: Uuid,
+  id: Id,
+  site_id: Id,
   site_name: z.string(),
   site_url: z.string(),
   score: Score,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRADES, PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
-import { pageParams, Pagination, RequiredUuid, Score, text, Timestamp, Uuid } from '../common.ts';
+import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp } from '../common.ts';
 
 export const SiteListInput = z.object({
   ...pageParams(20, 100),
@@ -12,13 +12,13 @@ export const SiteGetInput = z.object({ site_id: RequiredUuid });
 const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 
 export const Site = z.object({
-  id: Uuid,
+  id: Id,
   name: z.string(),
   url: z.string(),
   detected_platform: z.enum(PLATFORMS).nullable(),
   created_at: Timestamp,
   latest_scan: z
-    .object({ id: Uuid, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
+    .object({ id: Id, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
     .nullable()
     .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
   scan_interval_hours: ScanInterval.nullable().meta({ description: 'Uren tussen geplande scans; null als er geen schema is' }),

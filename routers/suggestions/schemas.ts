@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../../domain/vocabulary.ts';
-import { JSON_LIMITS, JsonObject, pageParams, Pagination, text, Timestamp, Uuid } from '../common.ts';
+import { Id, JSON_LIMITS, JsonObject, pageParams, Pagination, text, Timestamp } from '../common.ts';
 
 export const SuggestionCreateInput = z.object({
   type: z.enum(SUGGESTION_TYPES),
@@ -14,7 +14,7 @@ export const SuggestionCreateInput = z.object({
 });
 
 export const SuggestionCreated = z.object({
-  suggestion: z.object({ id: Uuid, type: z.enum(SUGGESTION_TYPES), title: z.string(), status: z.enum(SUGGESTION_STATUSES), created_at: Timestamp }),
+  suggestion: z.object({ id: Id, type: z.enum(SUGGESTION_TYPES), title: z.string(), status: z.enum(SUGGESTION_STATUSES), created_at: Timestamp }),
   message: z.string(),
 });
 
@@ -24,7 +24,7 @@ export const SuggestionListInput = z.object({
 }).prefault({});
 
 export const SuggestionListItem = z.object({
-  id: Uuid,
+  id: Id,
   type: z.enum(SUGGESTION_TYPES),
   title: z.string(),
   description: z.string(),

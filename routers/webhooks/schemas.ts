@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../domain/vocabulary.ts';
-import { Count, RequiredUuid, text, Timestamp, Uuid } from '../common.ts';
+import { Count, Id, RequiredUuid, text, Timestamp } from '../common.ts';
 
 /** Standard Webhooks secret: "whsec_" + base64 of 24 to 64 random bytes. */
 export const WebhookSecret = z
@@ -21,7 +21,7 @@ export const WebhookCreateInput = z.object({
 });
 
 const WebhookBase = z.object({
-  id: Uuid,
+  id: Id,
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
   enabled: z.boolean(),
