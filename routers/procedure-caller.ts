@@ -1,4 +1,5 @@
 import { getTRPCErrorFromUnknown, TRPCError, type AnyProcedure } from '@trpc/server';
+import { syncParserOf } from './common.ts';
 
 /** What tRPC hands a procedure call (ProcedureCallOptions), as far as the chain reads it. */
 export interface CallOptions {
@@ -16,9 +17,78 @@ type Result = { ok: true; data: unknown; marker: typeof MARKER } | { ok: false; 
 type Middleware = (opts: CallOptions & { meta: unknown; next: (nextOpts?: NextOptions) => Promise<Result> }) => Promise<Result>;
 
 /** A procedure definition as tRPC builds it: its middleware chain, resolver last. */
-function hasChain(def: object): def is { middlewares: Middleware[]; meta: unknown; output?: unknown; experimental_caller?: boolean } {
+type ChainDef = { middlewares: Middleware[]; meta: unknown; inputs?: unknown[]; output?: unknown; resolver?: unknown; experimental_caller?: boolean };
+function hasChain(def: object): def is ChainDef {
   return 'middlewares' in def && Array.isArray(def.middlewares) && def.middlewares.every((m) => typeof m === 'function');
 }
+
+/**
+ * What an admission middleware does, in two parts a caller can run without the middleware: `admit`
+ * answers the context it adds or throws the error that refuses the call, `failure` is the error the
+ * call answers when a later step failed with this one (routers/trpc.ts translates domain errors).
+ */
+export interface DirectAdmission {
+  admit(ctx: object, meta: unknown): object;
+  failure(error: TRPCError): TRPCError;
+}
+
+const admissions = new WeakMap<object, DirectAdmission>();
+
+/** Marks a middleware as this admission, so procedures that start with it can run directly. */
+export function registerAdmission(middleware: object, admission: DirectAdmission): void {
+  admissions.set(middleware, admission);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && !Array.isArray(value) && typeof value === 'object';
+
+/**
+ * The common chain - a registered admission, one input, the output, the resolver, both schemas
+ * through fastParse - run as one function: the same steps, options and errors as the chain, with
+ * two promise turns (the raw input, the resolver) instead of one or more per level. Null for any
+ * other chain.
+ */
+function directCall(def: ChainDef): ((opts: CallOptions) => Promise<unknown>) | null {
+  const [first, input, output, resolve, ...more] = def.middlewares;
+  const admission = first && admissions.get(first);
+  const parseInput = def.inputs?.length === 1 ? syncParserOf(def.inputs[0]) : undefined;
+  const parseOutput = syncParserOf(def.output);
+  const resolver = def.resolver;
+  const typeOf = (m: Middleware | undefined) => (m && '_type' in m ? m._type : undefined);
+  if (!admission || !parseInput || !parseOutput || typeof resolver !== 'function' || more.length > 0) return null;
+  if (typeOf(input) !== 'input' || typeOf(output) !== 'output' || resolve?.name !== 'resolveMiddleware') return null;
+  const { meta } = def;
+  return async (opts) => {
+    const { ctx, type, path, getRawInput, signal, batchIndex } = opts;
+    let added: object;
+    try {
+      added = admission.admit(ctx, meta);
+    } catch (cause) {
+      throw getTRPCErrorFromUnknown(cause);
+    }
+    let data: unknown;
+    try {
+      const raw = await getRawInput();
+      let parsed: unknown;
+      try {
+        parsed = parseInput(raw);
+      } catch (cause) {
+        throw new TRPCError({ code: 'BAD_REQUEST', cause });
+      }
+      const merged = isObject(opts.input) && isObject(parsed) ? { ...opts.input, ...parsed } : parsed;
+      data = await resolver({ ctx: { ...ctx, ...added }, type, path, input: merged, getRawInput, signal, batchIndex, meta });
+    } catch (cause) {
+      throw admission.failure(getTRPCErrorFromUnknown(cause));
+    }
+    try {
+      return parseOutput(data);
+    } catch (cause) {
+      throw admission.failure(new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause }));
+    }
+  };
+}
+
+/** True when procedureCaller runs this procedure as one function (directCall). */
+export const runsDirectly = (procedure: AnyProcedure): boolean => hasChain(procedure._def) && !procedure._def.experimental_caller && directCall(procedure._def) !== null;
 
 /** A zod schema (or any parser tRPC would call through parseAsync). */
 const parsesAsync = (parser: unknown): parser is { parseAsync(data: unknown): Promise<unknown> } =>
@@ -61,6 +131,8 @@ export function procedureCaller(procedure: AnyProcedure): (opts: CallOptions) =>
   // A procedure with its own caller decides how it runs, and a tRPC whose definitions no longer
   // carry the chain runs its own: hand the call over whole.
   if (!hasChain(def) || def.experimental_caller) return (opts) => procedure(opts);
+  const direct = directCall(def);
+  if (direct) return direct;
   const { meta, output } = def;
   // tRPC marks its own steps with _type; only the output step is swapped, for one that does the same.
   const middlewares = def.middlewares.map((m) => ('_type' in m && m._type === 'output' && parsesAsync(output) ? outputStep(output) : m));
