@@ -61,7 +61,6 @@ export class TargetRefused extends DomainError {
   readonly kind = 'target_refused';
 }
 
-/** A limit is reached (rate, quota, capacity); trying again after `retryAfterSeconds` may work. */
 /** A per-minute window as the x-ratelimit-* headers tell it. */
 export interface LimitWindow {
   limit: number;
@@ -70,6 +69,7 @@ export interface LimitWindow {
   resetSeconds: number;
 }
 
+/** A limit is reached (rate, quota, capacity); trying again after `retryAfterSeconds` may work. */
 export class TooManyRequests extends DomainError {
   readonly kind = 'too_many_requests';
   constructor(

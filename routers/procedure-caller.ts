@@ -39,6 +39,9 @@ export function registerAdmission(middleware: object, admission: DirectAdmission
   admissions.set(middleware, admission);
 }
 
+/** tRPC's error for an answer its output schema refuses. */
+const outputFailure = (cause: unknown) => new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && !Array.isArray(value) && typeof value === 'object';
 
 /**
@@ -82,7 +85,7 @@ function directCall(def: ChainDef): ((opts: CallOptions) => Promise<unknown>) | 
     try {
       return parseOutput(data);
     } catch (cause) {
-      throw admission.failure(new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause }));
+      throw admission.failure(outputFailure(cause));
     }
   };
 }
@@ -107,7 +110,7 @@ function outputStep(schema: { parseAsync(data: unknown): Promise<unknown> }): Mi
     try {
       data = await schema.parseAsync(result.data);
     } catch (cause) {
-      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+      throw outputFailure(cause);
     }
     return { ok: true, data, marker: result.marker };
   };

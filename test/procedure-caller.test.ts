@@ -53,6 +53,15 @@ async function outcome(run: () => Promise<unknown>) {
   }
 }
 
+/** Runs a procedure through the lean caller and through tRPC's own, each with its own options. */
+async function expectSameAnswer(procedure: AnyProcedure, options: () => CallOptions) {
+  const [ours, theirs] = [options(), options()];
+  const lean = await outcome(() => procedureCaller(procedure)(ours));
+  const own = await outcome(() => procedure(theirs));
+  expect(lean).toEqual(own);
+  expect(ours.ctx).toEqual(theirs.ctx);
+}
+
 describe('procedureCaller', () => {
   const cases: Array<[string, string, unknown]> = [
     ['echo', 'acme', { n: 21 }],
@@ -66,13 +75,7 @@ describe('procedureCaller', () => {
     ['noResult', 'acme', undefined],
   ];
   it.each(cases)('%s for tenant %s with %j answers as tRPC does', async (name, tenant, input) => {
-    const procedure = procedures[name]!;
-    const ours = optionsFor(name, tenant, input);
-    const theirs = optionsFor(name, tenant, input);
-    const lean = await outcome(() => procedureCaller(procedure)(ours));
-    const own = await outcome(() => procedure(theirs));
-    expect(lean).toEqual(own);
-    expect(ours.ctx).toEqual(theirs.ctx);
+    await expectSameAnswer(procedures[name]!, () => optionsFor(name, tenant, input));
   });
 
   it('passes the extended context and the parsed input on', async () => {
@@ -133,13 +136,7 @@ describe('procedureCaller on the common chain', () => {
     ['open', null, { n: 3 }],
   ];
   it.each(cases)('%s for %j with %j answers as tRPC does', async (name, actor, input) => {
-    const procedure = service[name]!;
-    const ours = options(name, actor, input);
-    const theirs = options(name, actor, input);
-    const lean = await outcome(() => procedureCaller(procedure)(ours));
-    const own = await outcome(() => procedure(theirs));
-    expect(lean).toEqual(own);
-    expect(ours.ctx).toEqual(theirs.ctx);
+    await expectSameAnswer(service[name]!, () => options(name, actor, input));
   });
 
   it('answers the parsed output without the columns the schema lacks, and domain errors with their code', async () => {
