@@ -7,7 +7,7 @@ const USAGE = `Usage: npm run -s scan -- <url> [--json]
 
 Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report, or the
 result as JSON with --json. Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS,
-SCANNER_REQUEST_TIMEOUT, SCANNER_DEADLINE.`;
+SCANNER_REQUEST_TIMEOUT, SCANNER_DEADLINE, SCANNER_DNS_SERVERS.`;
 
 function report(result: ScanResult): string {
   const lines = [
@@ -43,6 +43,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const result = await scanSite(positionals[0]!, {
     allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+    dnsServers: config.SCANNER_DNS_SERVERS,
     requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
     deadlineMs: config.SCANNER_DEADLINE,
     onProgress: (message) => process.stderr.write(`… ${message}\n`),

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { resolveAddresses, type DnsOptions } from './dns.ts';
 import { TargetRefusedError } from './errors.ts';
 
 /**
@@ -60,7 +61,7 @@ export const IPV6_SPECIAL_PURPOSE: ReadonlyArray<{ prefix: string; name: string;
 const IPV6_TABLE = IPV6_SPECIAL_PURPOSE.map((entry) => ({ ...entry, cidr: ipaddr.IPv6.parseCIDR(entry.prefix) }));
 const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 
-export interface AddressPolicy {
+export interface AddressPolicy extends DnsOptions {
   /** Lifts the block on loopback, private, link-local, CGNAT and unique-local ranges (tests, intranets). */
   allowPrivateTargets: boolean;
 }
@@ -110,8 +111,17 @@ export function assertLiteralHostAllowed(hostname: string, policy: AddressPolicy
  * so redirects and DNS rebinding cannot smuggle a request to a refused address.
  */
 export function guardedLookup(policy: AddressPolicy): net.LookupFunction {
+  const lookupAll = policy.dnsServers?.length
+    ? (hostname: string, family: number, done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => {
+        resolveAddresses(hostname, policy, family).then(
+          (addresses) => done(null, addresses),
+          (error: NodeJS.ErrnoException) => done(error, []),
+        );
+      }
+    : (hostname: string, family: number, done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => dns.lookup(hostname, { family, all: true }, done);
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    lookupAll(hostname, family, (error, addresses) => {
       if (error) return callback(error, []);
       try {
         for (const { address } of addresses) assertAddressAllowed(address, hostname, policy);

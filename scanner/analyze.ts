@@ -1,5 +1,6 @@
 import { toFinding } from './findings.ts';
 import type { AnalysisContext, Check } from './checks/context.ts';
+import { checkCaa } from './checks/caa.ts';
 import { checkCookies } from './checks/cookies.ts';
 import { checkCors } from './checks/cors.ts';
 import { checkEmbedderPolicy, checkOpenerPolicy, checkResourcePolicy } from './checks/cross-origin-policies.ts';
@@ -7,10 +8,13 @@ import { checkContentSecurityPolicy } from './checks/csp.ts';
 import { checkExposures } from './checks/exposures.ts';
 import { checkFrameOptions } from './checks/framing.ts';
 import { checkStrictTransportSecurity } from './checks/hsts.ts';
+import { checkMixedContent } from './checks/mixed-content.ts';
 import { checkHttpRedirection } from './checks/redirection.ts';
+import { checkSecurityTxt } from './checks/security-txt.ts';
 import { checkContentTypeOptions, checkPermissionsPolicy, checkReferrerPolicy, checkVersionDisclosure } from './checks/simple-headers.ts';
 import { checkSubresourceIntegrity } from './checks/subresource-integrity.ts';
-import { checkCertificate, checkCertificateKeys, checkCipherSuites, checkHttpsAvailable, checkProtocolVersions } from './checks/transport.ts';
+import { checkCipherOrder, checkCipherSuites, checkKeyExchangeGroups, checkKeyExchangeHash, checkTlsFeatures } from './checks/tls-guideline.ts';
+import { checkCertificate, checkCertificateKeys, checkHttpsAvailable, checkProtocolVersions } from './checks/transport.ts';
 import { parseHtml } from './html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
@@ -22,6 +26,11 @@ export const CHECKS = {
   certificate_keys: checkCertificateKeys,
   protocol_versions: checkProtocolVersions,
   cipher_suites: checkCipherSuites,
+  key_exchange_groups: checkKeyExchangeGroups,
+  key_exchange_hash: checkKeyExchangeHash,
+  cipher_order: checkCipherOrder,
+  tls_features: checkTlsFeatures,
+  caa: checkCaa,
   http_redirection: checkHttpRedirection,
   strict_transport_security: checkStrictTransportSecurity,
   content_security_policy: checkContentSecurityPolicy,
@@ -35,6 +44,8 @@ export const CHECKS = {
   cookies: checkCookies,
   cors: checkCors,
   subresource_integrity: checkSubresourceIntegrity,
+  mixed_content: checkMixedContent,
+  security_txt: checkSecurityTxt,
   version_disclosure: checkVersionDisclosure,
   exposures: checkExposures,
 } as const satisfies Record<string, Check>;

@@ -5,6 +5,18 @@ export interface ScriptTag {
   integrity: string | null;
 }
 
+/** How a browser treats a subresource loaded over http:// from an https:// page. */
+export type SubresourceKind = 'script' | 'active' | 'form' | 'passive';
+
+export interface Subresource {
+  kind: SubresourceKind;
+  /** The element and attribute the URL came from, e.g. "link[href]". */
+  source: string;
+  url: string;
+  /** For forms: whether the form has a password field. */
+  password?: boolean;
+}
+
 export interface HtmlFacts {
   scripts: ScriptTag[];
   /** <meta http-equiv> values by lowercase header name. */
@@ -17,7 +29,26 @@ export interface HtmlFacts {
   attributeNames: Set<string>;
   /** Ids of elements (e.g. __NEXT_DATA__). */
   elementIds: Set<string>;
+  /** URLs the page loads or submits to, by how browsers block them as mixed content. */
+  subresources: Subresource[];
 }
+
+/** Element attributes that load a URL, and the kind of content (the Mixed Content spec's blockable and upgradeable). */
+const SUBRESOURCE_ATTRIBUTES: Record<string, Array<[string, Exclude<SubresourceKind, 'form'>]>> = {
+  script: [['src', 'script']],
+  iframe: [['src', 'active']],
+  frame: [['src', 'active']],
+  object: [['data', 'active']],
+  embed: [['src', 'active']],
+  img: [['src', 'passive'], ['srcset', 'passive']],
+  audio: [['src', 'passive']],
+  video: [['src', 'passive'], ['poster', 'passive']],
+  source: [['src', 'passive'], ['srcset', 'passive']],
+  track: [['src', 'passive']],
+};
+
+/** The URLs of a srcset: each candidate is a URL and an optional descriptor. */
+const srcsetUrls = (value: string) => value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '').filter(Boolean);
 
 /** Extracts what the checks need from HTML in one streaming pass. */
 export function parseHtml(html: string): HtmlFacts {
@@ -28,7 +59,9 @@ export function parseHtml(html: string): HtmlFacts {
     resourceUrls: [],
     attributeNames: new Set(),
     elementIds: new Set(),
+    subresources: [],
   };
+  let form: Subresource | null = null;
   const push = (bucket: Record<string, string[]>, key: string, value: string) => {
     (bucket[key] ??= []).push(value);
   };
@@ -49,6 +82,20 @@ export function parseHtml(html: string): HtmlFacts {
           const value = attrs[attr];
           if (value && ['script', 'link', 'img', 'iframe', 'a'].includes(name)) facts.resourceUrls.push(value);
         }
+        for (const [attr, kind] of SUBRESOURCE_ATTRIBUTES[name] ?? []) {
+          const value = attrs[attr]?.trim();
+          if (!value) continue;
+          for (const url of attr === 'srcset' ? srcsetUrls(value) : [value]) facts.subresources.push({ kind, source: `${name}[${attr}]`, url });
+        }
+        if (name === 'link' && attrs.href && /(^|\s)stylesheet(\s|$)/i.test(attrs.rel ?? '')) facts.subresources.push({ kind: 'active', source: 'link[href]', url: attrs.href.trim() });
+        if (name === 'form') {
+          form = { kind: 'form', source: 'form[action]', url: (attrs.action ?? '').trim(), password: false };
+          facts.subresources.push(form);
+        }
+        if (name === 'input' && form && (attrs.type ?? '').toLowerCase() === 'password') form.password = true;
+      },
+      onclosetag(name) {
+        if (name === 'form') form = null;
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressPolicy } from './address-policy.ts';
+import net from 'node:net';
+import { bareHost, type AddressPolicy } from './address-policy.ts';
 import { decodeBody } from './charset.ts';
+import { isLocalhostName, lookupCaa } from './dns.ts';
 import { InvalidTargetError, TargetUnreachableError } from './errors.ts';
 import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
 import { firstHeader } from './headers.ts';
@@ -9,7 +11,7 @@ import { HttpClient } from './http-client.ts';
 import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
-import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, TlsEvidence } from './types.ts';
+import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
 
 export interface RetrieveOptions extends AddressPolicy {
   requestTimeoutMs: number;
@@ -61,11 +63,11 @@ function redirectTarget(response: FetchedResponse, from: string): string | null 
   }
 }
 
-async function followChain(client: HttpClient, start: string, headers: Record<string, string>): Promise<Chain> {
+async function followChain(client: HttpClient, start: string, headers: Record<string, string>, maxBytes = PAGE_BYTES): Promise<Chain> {
   const hops: RedirectHop[] = [];
   let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await client.fetch(url, { headers, maxBytes: PAGE_BYTES });
+    const response = await client.fetch(url, { headers, maxBytes });
     if (!response) return { hops, final: null, tooManyRedirects: false };
     hops.push({ url, status: response.status });
     const next = redirectTarget(response, url);
@@ -151,11 +153,35 @@ async function probeExposures(client: HttpClient, target: URL, page: FetchedResp
   return { notFoundBaselines: answered.filter((b): b is FetchedResponse => b !== null), probeEvidence };
 }
 
+/** A security.txt is a few KiB; a larger answer is judged from its start. */
+const SECURITY_TXT_BYTES = 32 * 1024;
+
+/** RFC 9116 section 3: the file at /.well-known/ on the HTTPS origin, and the legacy top-level path (redirects followed). */
+async function fetchSecurityTxt(client: HttpClient, httpsOrigin: string): Promise<SecurityTxtEvidence> {
+  const wellKnownUrl = new URL('/.well-known/security.txt', httpsOrigin).href;
+  const legacyUrl = new URL('/security.txt', httpsOrigin).href;
+  const [wellKnown, legacy] = await Promise.all([followChain(client, wellKnownUrl, {}, SECURITY_TXT_BYTES), followChain(client, legacyUrl, {}, SECURITY_TXT_BYTES)]);
+  return { wellKnownUrl, legacyUrl, wellKnown: wellKnown.final, legacy: legacy.final };
+}
+
+/** CAA is looked up for host names; an IP address or localhost has no domain to publish it. */
+function caaLookup(target: URL, options: RetrieveOptions): Promise<ScanEvidence['caa']> {
+  const host = bareHost(target.hostname);
+  if (net.isIP(host) || isLocalhostName(host)) return Promise.resolve(null);
+  const domain = siteOf(host);
+  return lookupCaa(host, domain, options).then(
+    (caa) => (caa ? { ...caa, host, domain } : null),
+    () => null,
+  );
+}
+
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
 export async function retrieve(target: URL, options: RetrieveOptions): Promise<{ evidence: ScanEvidence; requests: number }> {
   const progress = options.onProgress ?? (() => {});
   const client = new HttpClient({ ...options, maxSocketsPerHost: options.concurrency });
   let handshakes = 0;
+  // DNS runs beside the HTTP and TLS work; it has its own time-outs.
+  const caa = caaLookup(target, options);
   try {
     const scannedAt = new Date();
     const pageHeaders = { origin: CORS_TEST_ORIGIN };
@@ -171,11 +197,12 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const ownHttps = target.protocol === 'https:' ? target : sameHost(target, 'https:');
     const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
     progress(`TLS-handshakes met ${httpsUrl.host}`);
-    const tls: TlsEvidence = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
+    const probed = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
       ...options,
       timeoutMs: Math.min(5_000, options.requestTimeoutMs),
     });
-    handshakes += 4 + (tls.ciphers ? 7 : 0);
+    const tls: TlsEvidence = probed.tls;
+    handshakes += probed.handshakes;
     const tlsWorks = Object.values(tls.protocols).some(Boolean);
     const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
 
@@ -190,9 +217,10 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const contentType = firstHeader(pageResponse.headers, 'content-type');
     const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
 
-    const { notFoundBaselines, probeEvidence } = options.probeExposures
-      ? await probeExposures(client, target, pageResponse, html, options)
-      : { notFoundBaselines: [], probeEvidence: [] };
+    const [{ notFoundBaselines, probeEvidence }, securityTxt] = await Promise.all([
+      options.probeExposures ? probeExposures(client, target, pageResponse, html, options) : { notFoundBaselines: [], probeEvidence: [] },
+      tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
+    ]);
 
     const evidence: ScanEvidence = {
       target: target.href,
@@ -201,6 +229,8 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
       https: httpsResponse && tlsWorks ? { verified, headers: httpsResponse.headers } : null,
       httpRedirects: target.protocol === 'http:' ? main.hops : plain.hops,
       tls,
+      securityTxt,
+      caa: await caa,
       notFoundBaselines,
       probes: probeEvidence,
     };

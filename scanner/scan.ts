@@ -26,6 +26,8 @@ export interface ScanResult {
 export interface ScanOptions {
   /** Allow loopback and private-network targets (tests, intranets). Default false. */
   allowPrivateTargets?: boolean;
+  /** Name servers for every look-up of the scan (addresses and CAA); default the system's. */
+  dnsServers?: readonly string[];
   /** Bound of each request or handshake. Default 10 s. */
   requestTimeoutMs?: number;
   /** Bound of the whole scan; requests still running then are abandoned. Default 60 s. */
@@ -49,6 +51,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
   setMaxListeners(0, signal);
   const { evidence, requests } = await retrieve(target, {
     allowPrivateTargets: options.allowPrivateTargets ?? false,
+    dnsServers: options.dnsServers,
     requestTimeoutMs: options.requestTimeoutMs ?? SCAN_DEFAULTS.requestTimeoutMs,
     concurrency: options.concurrency ?? SCAN_DEFAULTS.concurrency,
     signal,

@@ -2,11 +2,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { chainFacts, describeName, isSelfIssued } from './certificate-facts.ts';
-import { AEAD_SUITES, FORWARD_SECRET_SUITES, WEAK_SUITE_GROUPS, type WeakSuiteGroup } from './cipher-suites.ts';
-import { serverAccepts } from './client-hello.ts';
 import { refusalIn } from './errors.ts';
+import { TLS13_INSUFFICIENT_SUITE } from './tls-guideline.ts';
+import { probeSuites } from './tls-suites.ts';
 import { nextTurn } from './turns.ts';
-import type { CertificateEvidence, CipherEvidence, TlsEvidence, TlsVersion } from './types.ts';
+import type { CertificateEvidence, TlsEvidence, TlsVersion } from './types.ts';
 
 export const TLS_VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 
@@ -21,24 +21,34 @@ export interface TlsProbeOptions extends AddressPolicy {
   signal: AbortSignal;
 }
 
-const contexts = new Map<TlsVersion, tls.SecureContext>();
+const contexts = new Map<string, tls.SecureContext>();
 
 /**
- * One secure context per protocol version, built once: building one loads the trust store, and
- * twenty scans with four handshakes each would otherwise block the event loop while they are built.
+ * Secure contexts built once: building one loads the trust store, and twenty scans with several
+ * handshakes each would otherwise block the event loop while they are built.
  */
-function contextFor(version: TlsVersion): tls.SecureContext {
-  let context = contexts.get(version);
+function contextFor(min: TlsVersion, max: TlsVersion = min, ciphers = 'DEFAULT@SECLEVEL=0'): tls.SecureContext {
+  const key = `${min} ${max} ${ciphers}`;
+  let context = contexts.get(key);
   if (!context) {
     // OpenSSL refuses TLS 1.0/1.1 and small keys at its default security level, so lower it to see them.
-    context = tls.createSecureContext({ minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' });
-    contexts.set(version, context);
+    context = tls.createSecureContext({ minVersion: min, maxVersion: max, ciphers });
+    contexts.set(key, context);
   }
   return context;
 }
 
-/** One handshake limited to a single protocol version; null when the server refuses it. */
-async function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+/**
+ * Connects with `context` and settles with what `onSecure` makes of the connection, or null on
+ * refusal, a timeout or an abort. Every socket event ends in exactly one settlement.
+ */
+async function connectTls<T>(
+  host: string,
+  port: number,
+  context: tls.SecureContext,
+  options: TlsProbeOptions,
+  onSecure: (socket: tls.TLSSocket, settle: (result: () => T | null) => void) => void,
+): Promise<T | null> {
   await nextTurn();
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return resolve(null);
@@ -48,10 +58,10 @@ async function handshake(host: string, port: number, version: TlsVersion, option
       port,
       servername: net.isIP(host) ? undefined : host,
       lookup: guardedLookup(options),
-      secureContext: contextFor(version),
+      secureContext: context,
       rejectUnauthorized: false,
     });
-    const done = (result: () => Handshake | null, error?: unknown) => {
+    const done = (result: () => T | null, error?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -69,16 +79,44 @@ async function handshake(host: string, port: number, version: TlsVersion, option
     const abort = () => done(() => null);
     const timer = setTimeout(abort, options.timeoutMs);
     options.signal.addEventListener('abort', abort);
-    socket.on('secureConnect', () =>
-      done(() => ({
-        protocol: socket.getProtocol(),
-        certificate: socket.getPeerCertificate(true),
-        authorizationError: chainErrorOf(socket.authorizationError),
-      })),
-    );
+    socket.on('secureConnect', () => {
+      try {
+        onSecure(socket, (result) => done(result));
+      } catch {
+        done(() => null);
+      }
+    });
     socket.on('error', (error) => done(() => null, error));
     socket.on('close', () => done(() => null));
   });
+}
+
+/** One handshake limited to a single protocol version; null when the server refuses it. */
+function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+  return connectTls(host, port, contextFor(version), options, (socket, settle) =>
+    settle(() => ({
+      protocol: socket.getProtocol(),
+      certificate: socket.getPeerCertificate(true),
+      authorizationError: chainErrorOf(socket.authorizationError),
+    })),
+  );
+}
+
+/**
+ * Whether the server lets the client renegotiate a TLS 1.2 connection. A refusing server answers
+ * with a no_renegotiation alert, which ends the renegotiation with an error.
+ */
+function clientRenegotiation(host: string, port: number, options: TlsProbeOptions): Promise<boolean | null> {
+  return connectTls(host, port, contextFor('TLSv1', 'TLSv1.2'), options, (socket, settle) => {
+    const started = socket.renegotiate({ rejectUnauthorized: false }, (error) => settle(() => !error));
+    if (!started) settle(() => false);
+  });
+}
+
+/** Whether a TLS 1.3 handshake offering only TLS_AES_128_CCM_8_SHA256 succeeds. */
+async function acceptsTls13Suite(host: string, port: number, options: TlsProbeOptions): Promise<boolean> {
+  const context = contextFor('TLSv1.3', 'TLSv1.3', TLS13_INSUFFICIENT_SUITE.name);
+  return (await connectTls(host, port, context, options, (socket, settle) => settle(() => socket.getCipher().standardName === TLS13_INSUFFICIENT_SUITE.name))) === true;
 }
 
 /** The chain verification error; a hostname mismatch is judged separately. */
@@ -105,28 +143,34 @@ function certificateEvidence(host: string, shake: Handshake): CertificateEvidenc
 }
 
 /**
- * Offers each weak suite group, and (unless TLS 1.3 already guarantees both) only forward-secret or
- * only AEAD suites, each in its own ClientHello.
+ * Probes each protocol version with its own handshake, reads the certificate of the best one, then
+ * enumerates the suites and tests renegotiation and TLS 1.3 CCM_8. `handshakes` counts every
+ * connection made.
  */
-async function probeCiphers(host: string, port: number, tls13: boolean, options: TlsProbeOptions): Promise<CipherEvidence> {
-  const groups = Object.keys(WEAK_SUITE_GROUPS) as WeakSuiteGroup[];
-  const offer = (suites: readonly number[]) => serverAccepts(host, port, suites, options);
-  const [weakAccepted, forwardSecrecy, aead] = await Promise.all([
-    Promise.all(groups.map((group) => offer(WEAK_SUITE_GROUPS[group]))),
-    tls13 ? true : offer(FORWARD_SECRET_SUITES),
-    tls13 ? true : offer(AEAD_SUITES),
-  ]);
-  return { weak: groups.filter((_, i) => weakAccepted[i]), forwardSecrecy, aead };
-}
-
-/** Probes each protocol version with its own handshake, reads the certificate of the best one and probes the suites. */
-export async function probeTls(hostname: string, port: number, options: TlsProbeOptions): Promise<TlsEvidence> {
+export async function probeTls(hostname: string, port: number, options: TlsProbeOptions): Promise<{ tls: TlsEvidence; handshakes: number }> {
   const host = bareHost(hostname);
   assertLiteralHostAllowed(host, options);
   const shakes = await Promise.all(TLS_VERSIONS.map((version) => handshake(host, port, version, options)));
   const protocols = Object.fromEntries(TLS_VERSIONS.map((v, i) => [v, shakes[i] !== null])) as Record<TlsVersion, boolean>;
   const best = [...shakes].reverse().find((s): s is Handshake => s !== null && Object.keys(s.certificate).length > 0);
   const anyAccepted = Object.values(protocols).some(Boolean);
-  const ciphers = anyAccepted ? await probeCiphers(host, port, protocols['TLSv1.3'], options) : null;
-  return { host, port, protocols, certificate: best ? certificateEvidence(host, best) : null, ciphers };
+  const certificate = best ? certificateEvidence(host, best) : null;
+  if (!anyAccepted) return { tls: { host, port, protocols, certificate, ciphers: null, features: null }, handshakes: TLS_VERSIONS.length };
+  const legacy = protocols.TLSv1 || protocols['TLSv1.1'] || protocols['TLSv1.2'];
+  const [suites, renegotiation, ccm8] = await Promise.all([
+    probeSuites(host, port, options),
+    legacy ? clientRenegotiation(host, port, options) : null,
+    protocols['TLSv1.3'] ? acceptsTls13Suite(host, port, options) : false,
+  ]);
+  return {
+    tls: {
+      host,
+      port,
+      protocols,
+      certificate,
+      ciphers: { ...suites.ciphers, tls13InsufficientSuite: ccm8 },
+      features: { secureRenegotiation: null, extendedMasterSecret: null, compression: null, ...suites.hello, clientRenegotiation: renegotiation },
+    },
+    handshakes: TLS_VERSIONS.length + suites.probes + (legacy ? 1 : 0) + (protocols['TLSv1.3'] ? 1 : 0),
+  };
 }

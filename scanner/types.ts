@@ -1,4 +1,4 @@
-import type { WeakSuiteGroup } from './cipher-suites.ts';
+import type { CaaEvidence } from './dns.ts';
 import type { ExposureType } from './exposure-rules.ts';
 import type { CatalogEntry } from './catalog/entry.ts';
 import type { FindingType } from './catalog/index.ts';
@@ -48,14 +48,36 @@ export interface ChainCertificate {
   signatureAlgorithm: string | null;
 }
 
-/** What separate ClientHellos learned about the server's cipher suites (TLS 1.0-1.2). */
+export type AcceptedKeyExchange =
+  | { kind: 'ecdhe'; group: number; signatureScheme: number | null }
+  | { kind: 'dhe'; prime: string; generator: string; signatureScheme: number | null };
+
+/** What raw ClientHellos learned about the server's TLS 1.2-and-earlier cipher suites. */
 export interface CipherEvidence {
-  /** Weak suite groups the server accepted. */
-  weak: WeakSuiteGroup[];
-  /** Whether an ECDHE/DHE suite (or TLS 1.3) is available. */
-  forwardSecrecy: boolean;
-  /** Whether a GCM/CCM/ChaCha20 suite (or TLS 1.3) is available. */
-  aead: boolean;
+  /** Suites the server accepted, by IANA code point, in the order it picked them, each with its key exchange. */
+  accepted: Array<{ code: number; keyExchange: AcceptedKeyExchange | null }>;
+  /** True when the server enforces its own order (`accepted` is that order), false when it follows the client, null when it accepts fewer than two suites. */
+  serverOrder: boolean | null;
+  /** The enumeration stopped at its bound or its time budget. */
+  truncated: boolean;
+  /** Curves the server accepted when offered only Onvoldoende ones, or only Uit te faseren ones. */
+  weakGroups: number[];
+  /** SignatureSchemes the server signed its key exchange with when offered only SHA-1/MD5, or only SHA-224 ones. */
+  weakKeyExchangeSchemes: number[];
+  /** TLS 1.3 with TLS_AES_128_CCM_8_SHA256 accepted. */
+  tls13InsufficientSuite: boolean;
+}
+
+/** Protocol features, from the TLS 1.2 ServerHello and a renegotiation attempt; null where not seen. */
+export interface TlsFeatureEvidence {
+  /** The renegotiation_info extension (RFC 5746) in answer to the SCSV. */
+  secureRenegotiation: boolean | null;
+  /** extended_master_secret (RFC 7627) on TLS 1.2; null when TLS 1.2 was not negotiated. */
+  extendedMasterSecret: boolean | null;
+  /** The server picked DEFLATE compression (CRIME). */
+  compression: boolean | null;
+  /** A renegotiation the client started on TLS 1.2 succeeded. */
+  clientRenegotiation: boolean | null;
 }
 
 export interface TlsEvidence {
@@ -66,6 +88,14 @@ export interface TlsEvidence {
   certificate: CertificateEvidence | null;
   /** Null when no handshake succeeded, so suites were not probed. */
   ciphers: CipherEvidence | null;
+  features: TlsFeatureEvidence | null;
+}
+
+export interface SecurityTxtEvidence {
+  wellKnownUrl: string;
+  legacyUrl: string;
+  wellKnown: FetchedResponse | null;
+  legacy: FetchedResponse | null;
 }
 
 export interface ProbeEvidence {
@@ -84,6 +114,10 @@ export interface ScanEvidence {
   /** Redirect chain starting at the http:// variant; empty when plain HTTP is unreachable. */
   httpRedirects: RedirectHop[];
   tls: TlsEvidence | null;
+  /** /.well-known/security.txt and /security.txt on the HTTPS origin; null when HTTPS does not work. */
+  securityTxt: SecurityTxtEvidence | null;
+  /** The CAA record set of the target's host name; null for IP addresses, localhost, or a failing name server. */
+  caa: (CaaEvidence & { host: string; domain: string }) | null;
   /** Answers to random paths of several shapes on the probed origin (soft-404 detection). */
   notFoundBaselines: FetchedResponse[];
   probes: ProbeEvidence[];
@@ -98,5 +132,5 @@ export interface Observation {
 
 
 /** A finding as the scanner reports it: the catalog's texts plus what was observed. */
-export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory'> & Omit<Observation, 'type'>;
+export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory' | 'ncsc'> & Omit<Observation, 'type'>;
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -21,6 +22,21 @@ const durationList = z
   .transform((value) => value.split(',').map((part) => part.trim()))
   .pipe(z.array(duration).min(1));
 
+/** "ip" or "ip:port" ("[ip6]:port"), comma-separated, as dns.Resolver#setServers takes them. */
+const dnsServerList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+  .pipe(
+    z
+      .array(
+        z.string().refine((server) => {
+          const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server, undefined];
+          return isIP(match[1]!) !== 0 && (match[2] === undefined || Number(match[2]) <= 65535);
+        }, { message: 'expected name server addresses such as 192.0.2.53 or 192.0.2.53:5353, comma-separated' }),
+      )
+      .min(1),
+  );
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -33,6 +49,8 @@ const ConfigSchema = z.object({
   SCANNER_REQUEST_TIMEOUT: duration.prefault('10s'),
   /** Bound of a whole scan; what has not answered by then is reported as not checked. */
   SCANNER_DEADLINE: duration.prefault('60s'),
+  /** Name servers the scanner asks (CAA records, and every address the guard checks); empty: the system's. */
+  SCANNER_DNS_SERVERS: dnsServerList.optional(),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),

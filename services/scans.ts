@@ -77,6 +77,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
     await consumeQuota(db, tenantId, { tier: plan.tier, maxApiCallsPerMonth: plan.max_api_calls_per_month, maxScansPerMonth: plan.max_scans_per_month }, 'scans');
     result = await scanSite(target, {
       allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      dnsServers: config.SCANNER_DNS_SERVERS,
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,

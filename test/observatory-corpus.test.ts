@@ -41,8 +41,10 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     https: c.https ? { verified: c.https.verified, headers: toHeaderMap(c.https.headers) } : null,
     httpRedirects: c.http ? c.httpRedirects : [],
     tls: c.https
-      ? { host, port: 443, protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true }, certificate: null, ciphers: null }
+      ? { host, port: 443, protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true }, certificate: null, ciphers: null, features: null }
       : null,
+    securityTxt: null,
+    caa: null,
     notFoundBaselines: [],
     probes: [],
   };

@@ -3,7 +3,8 @@ import { analyze, CHECKS, contextFor } from '../scanner/analyze.ts';
 import { CATALOG, FINDING_TYPES, type FindingType } from '../scanner/catalog/index.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
 import type { ExposureType } from '../scanner/exposure-rules.ts';
-import { evidence, type EvidenceOverrides } from './support/evidence.ts';
+import { FFDHE_GROUPS } from '../scanner/tls-guideline.ts';
+import { cipherEvidence, evidence, HARDENED_FEATURES, securityTxtText, type EvidenceOverrides } from './support/evidence.ts';
 
 const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).findings.map((f) => f.finding_type);
 const DAY = 86_400_000;
@@ -28,13 +29,58 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
   ['tls_certificate_broken_key', { certificate: { chain: [leaf('ec', 192)] } }, { certificate: { chain: [leaf('ec', 224)] } }],
   ['tls_certificate_weak_signature', { certificate: { chain: [leaf('rsa', 2048, 'sha1WithRSAEncryption')] } }, { certificate: { chain: [leaf('rsa', 2048, 'sha256WithRSAEncryption')] } }],
   ['tls_certificate_weak_signature', { certificate: { chain: [leaf('rsa', 2048), leaf('rsa', 2048, 'md5WithRSAEncryption')] } }, { certificate: { chain: [leaf('ec', 256, 'ecdsa-with-SHA384')] } }],
-  ['tls_cipher_null', { tls: { ciphers: { weak: ['null'], forwardSecrecy: true, aead: true } } }, {}],
-  ['tls_cipher_anonymous', { tls: { ciphers: { weak: ['anonymous'], forwardSecrecy: true, aead: true } } }, {}],
-  ['tls_cipher_export', { tls: { ciphers: { weak: ['export'], forwardSecrecy: true, aead: true } } }, {}],
-  ['tls_cipher_rc4', { tls: { ciphers: { weak: ['rc4'], forwardSecrecy: true, aead: true } } }, {}],
-  ['tls_cipher_3des', { tls: { ciphers: { weak: ['triple_des'], forwardSecrecy: true, aead: true } } }, { tls: { ciphers: { weak: ['rc4'], forwardSecrecy: true, aead: true } } }],
-  ['tls_no_forward_secrecy', { tls: { ciphers: { weak: [], forwardSecrecy: false, aead: true } } }, { tls: { ciphers: null } }],
-  ['tls_no_aead', { tls: { ciphers: { weak: [], forwardSecrecy: true, aead: false } } }, { tls: { ciphers: null } }],
+  ['tls_cipher_null', { tls: { ciphers: cipherEvidence([0xc02f, 0x003b]) } }, {}],
+  ['tls_cipher_anonymous', { tls: { ciphers: cipherEvidence([0xc02f, 0xc018]) } }, {}],
+  ['tls_cipher_export', { tls: { ciphers: cipherEvidence([0x0003]) } }, {}],
+  ['tls_cipher_rc4', { tls: { ciphers: cipherEvidence([0xc02f, 0x0005]) } }, {}],
+  ['tls_cipher_3des', { tls: { ciphers: cipherEvidence([0xc02f, 0xc012]) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0x0005]) } }],
+  ['tls_cipher_static_rsa', { tls: { ciphers: cipherEvidence([0xc02f, 0x009c]) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0xc013]) } }],
+  ['tls_cipher_cbc_sha1', { tls: { ciphers: cipherEvidence([0xc02f, 0xc013]) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0xc027]) } }],
+  ['tls_cipher_ccm8', { tls: { ciphers: cipherEvidence([0xc02f], { tls13InsufficientSuite: true }) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0xc0ad]) } }],
+  ['tls_cipher_ccm8', { tls: { ciphers: cipherEvidence([0xc02f, 0xc0ae]) } }, {}],
+  ['tls_cipher_insufficient', { tls: { ciphers: cipherEvidence([0xc02f, 0x00a2]) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0x0032]) } }],
+  ['tls_cipher_phase_out', { tls: { ciphers: cipherEvidence([0xc02f, 0xc027]) } }, { tls: { ciphers: cipherEvidence([0xc02b, 0xcca8]) } }],
+  ['tls_cipher_phase_out', { tls: { ciphers: cipherEvidence([0x009e]) } }, {}],
+  ['tls_no_forward_secrecy', { tls: { protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': false }, ciphers: cipherEvidence([0x009c, 0x002f]) } }, { tls: { ciphers: cipherEvidence([0x009c, 0x002f]) } }],
+  ['tls_no_aead', { tls: { protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': false }, ciphers: cipherEvidence([0xc013, 0xc027]) } }, { tls: { ciphers: null } }],
+  ['tls_cipher_order_missing', { tls: { ciphers: cipherEvidence([0xc02f, 0xc030], { serverOrder: false }) } }, { tls: { ciphers: cipherEvidence([0xc02f], { serverOrder: null }) } }],
+  ['tls_cipher_order_weak_first', { tls: { ciphers: cipherEvidence([0x009c, 0xc02f]) } }, { tls: { ciphers: cipherEvidence([0xc02f, 0xc027, 0x009c]) } }],
+  ['tls_dh_group_insufficient', { tls: { ciphers: { ...cipherEvidence(), accepted: [{ code: 0x009e, keyExchange: { kind: 'dhe', prime: 'c5'.repeat(128), generator: '02', signatureScheme: 0x0804 } }] } } }, {}],
+  ['tls_dh_group_insufficient', { tls: { ciphers: { ...cipherEvidence(), accepted: [{ code: 0x009e, keyExchange: { kind: 'dhe', prime: FFDHE_GROUPS[0]!.prime, generator: '02', signatureScheme: 0x0804 } }] } } }, {}],
+  ['tls_dh_group_phase_out', { tls: { ciphers: { ...cipherEvidence(), accepted: [{ code: 0x009e, keyExchange: { kind: 'dhe', prime: FFDHE_GROUPS[1]!.prime, generator: '02', signatureScheme: 0x0804 } }] } } }, {}],
+  ['tls_curve_insufficient', { tls: { ciphers: cipherEvidence([0xc02f], { weakGroups: [0x0016] }) } }, { tls: { ciphers: cipherEvidence([0xc02f], { weakGroups: [] }) } }],
+  ['tls_curve_phase_out', { tls: { ciphers: cipherEvidence([0xc02f], { weakGroups: [0x0015] }) } }, {}],
+  ['tls_key_exchange_hash_insufficient', { tls: { ciphers: cipherEvidence([0xc02f], { weakKeyExchangeSchemes: [0x0201] }) } }, {}],
+  ['tls_key_exchange_hash_phase_out', { tls: { ciphers: cipherEvidence([0xc02f], { weakKeyExchangeSchemes: [0x0301] }) } }, {}],
+  ['tls_secure_renegotiation_missing', { tls: { features: { ...HARDENED_FEATURES, secureRenegotiation: false } } }, { tls: { features: { ...HARDENED_FEATURES, secureRenegotiation: null } } }],
+  ['tls_extended_master_secret_missing', { tls: { features: { ...HARDENED_FEATURES, extendedMasterSecret: false } } }, { tls: { features: { ...HARDENED_FEATURES, extendedMasterSecret: null } } }],
+  ['tls_compression_enabled', { tls: { features: { ...HARDENED_FEATURES, compression: true } } }, {}],
+  ['tls_client_renegotiation_allowed', { tls: { features: { ...HARDENED_FEATURES, clientRenegotiation: true } } }, {}],
+  ['tls_certificate_key_phase_out', { certificate: { chain: [leaf('rsa', 2048)] } }, { certificate: { chain: [leaf('rsa', 3072)] } }],
+  ['tls_certificate_signature_phase_out', { certificate: { chain: [leaf('rsa', 4096, 'sha224WithRSAEncryption')] } }, {}],
+  ['caa_missing', { caa: { host: 'example.nl', domain: 'example.nl', foundAt: null, records: [] } }, { caa: null }],
+  ['mixed_content_script', { html: '<html><script src="http://example.nl/app.js"></script></html>' }, { html: '<html><script src="//example.nl/app.js"></script><script src="/a.js"></script></html>' }],
+  ['mixed_content_script', { html: '<html><script src="http://cdn.example.com/lib.js"></script></html>', headers: { 'content-security-policy': "default-src 'self'; upgrade-insecure-requests" } }, { url: 'http://example.nl/', html: '<html><script src="http://example.nl/app.js"></script></html>' }],
+  ['mixed_content_password_form', { html: '<form action="http://example.nl/login"><input name="u"><input type="PASSWORD" name="p"></form>' }, { html: '<form action="http://example.nl/zoek"><input name="q"></form><form action="/login"><input type="password"></form>' }],
+  ['mixed_content_active', { html: '<link rel="stylesheet" href="http://example.nl/a.css">' }, { html: '<link rel="icon" href="http://example.nl/favicon.ico"><a href="http://example.nl/">link</a>' }],
+  ['mixed_content_active', { html: '<iframe src="http://video.example.com/embed/1"></iframe>' }, {}],
+  ['mixed_content_active', { html: '<form action="http://example.nl/zoek"><input name="q"></form>' }, {}],
+  ['mixed_content_passive', { html: '<img src="http://example.nl/a.png"><video poster="http://example.nl/p.jpg"></video>' }, { html: '<img src="http://example.nl/a.png">', headers: { 'content-security-policy': "default-src 'self'; upgrade-insecure-requests" } }],
+  ['mixed_content_passive', { html: '<img srcset="/a.png 1x, http://example.nl/b.png 2x">' }, { html: '<img srcset="/a.png 1x, //example.nl/b.png 2x">' }],
+  ['security_txt_missing', { securityTxt: { status: 404, text: 'Not Found' } }, {}],
+  ['security_txt_missing', { securityTxt: { headers: { 'content-type': ['text/html'] }, text: '<!doctype html><html><body>Contact: mailto:a@b.nl</body></html>' } }, {}],
+  ['security_txt_missing', { securityTxt: { text: 'Niet gevonden' } }, { securityTxt: { text: 'contact: https://example.nl/melden\nExpires: ' + new Date(now.getTime() + 30 * DAY).toISOString() } }],
+  ['security_txt_legacy_location', { securityTxt: null, legacySecurityTxt: { text: securityTxtText(now) } }, {}],
+  ['security_txt_wrong_content_type', { securityTxt: { headers: { 'content-type': ['application/octet-stream'] }, text: securityTxtText(now) } }, { securityTxt: { headers: { 'content-type': ['text/plain'] }, text: securityTxtText(now) } }],
+  ['security_txt_no_contact', { securityTxt: { text: `Policy: https://example.nl/beleid\nExpires: ${new Date(now.getTime() + 30 * DAY).toISOString()}\n` } }, {}],
+  ['security_txt_no_expires', { securityTxt: { text: 'Contact: mailto:security@example.nl\n' } }, {}],
+  ['security_txt_multiple_expires', { securityTxt: { text: `${securityTxtText(now)}Expires: ${new Date(now.getTime() + 60 * DAY).toISOString()}\n` } }, {}],
+  ['security_txt_expires_invalid', { securityTxt: { text: 'Contact: mailto:security@example.nl\nExpires: 31-12-2027\n' } }, {}],
+  ['security_txt_expired', { securityTxt: { text: `Contact: mailto:security@example.nl\nExpires: ${new Date(now.getTime() - DAY).toISOString()}\n` } }, {}],
+  ['security_txt_expires_too_far', { securityTxt: { text: `Contact: mailto:security@example.nl\nExpires: ${new Date(now.getTime() + 400 * DAY).toISOString()}\n` } }, { securityTxt: { text: `Contact: mailto:security@example.nl\nExpires: ${new Date(now.getTime() + 360 * DAY).toISOString()}\n` } }],
+  ['security_txt_no_expires', { securityTxt: { text: ['-----BEGIN PGP SIGNED MESSAGE-----', 'Hash: SHA512', '', 'Contact: mailto:security@example.nl', '-----BEGIN PGP SIGNATURE-----', '', 'iQIzBAEBCgAdFiEE', '-----END PGP SIGNATURE-----'].join('\n') } }, {
+    securityTxt: { text: ['-----BEGIN PGP SIGNED MESSAGE-----', 'Hash: SHA512', '', 'Contact: mailto:security@example.nl', `Expires: ${new Date(now.getTime() + 90 * DAY).toISOString()}`, '-----BEGIN PGP SIGNATURE-----', '', 'iQIzBAEBCgAdFiEE', '-----END PGP SIGNATURE-----'].join('\n') },
+  }],
   ['tls_certificate_hostname_mismatch', { certificate: { hostnameMatches: false } }, {}],
   ['tls_certificate_expires_within_14_days', { certificate: { validTo: new Date(now.getTime() + 5 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }],
   ['tls_certificate_expires_within_30_days', { certificate: { validTo: new Date(now.getTime() + 20 * DAY).toISOString() } }, { certificate: { validTo: new Date(now.getTime() + 40 * DAY).toISOString() } }],
@@ -164,7 +210,7 @@ describe('finding catalog', () => {
   it('uses stable snake_case types, Dutch texts and reference URLs of known authorities', () => {
     for (const [type, entry] of Object.entries(CATALOG)) {
       expect(type).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
-      expect(entry.reference_url).toMatch(/^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org)\//);
+      expect(entry.reference_url).toMatch(/^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org|www\.ncsc\.nl)\//);
       for (const text of [entry.title, entry.description, entry.impact, entry.remediation]) expect(text.length).toBeGreaterThan(10);
     }
   });

@@ -1,3 +1,4 @@
+import type { NcscClass } from '../tls-guideline.ts';
 import type { Category, ObservatoryTest, Severity } from '../vocabulary.ts';
 
 /** One finding type's fixed facts and Dutch texts. */
@@ -12,4 +13,6 @@ export interface CatalogEntry {
   reference_url: string;
   /** The Observatory test this finding is about, when there is one. */
   observatory?: ObservatoryTest;
+  /** The NCSC-NL TLS guideline's class of the element this finding reports (scoring caps Onvoldoende). */
+  ncsc?: NcscClass;
 }

@@ -16,6 +16,29 @@ const csp = (severity: Entry['severity'], title: string, description: string, im
   observatory: 'content-security-policy',
 });
 
+const mixed = (severity: Entry['severity'], title: string, description: string, impact: string): Entry => ({
+  severity,
+  title,
+  description,
+  impact,
+  remediation:
+    'Laad alle bronnen via https:// (of met een relatieve URL) en stuur formulieren naar https://. Voeg voor afbeeldingen en media die u niet direct kunt aanpassen upgrade-insecure-requests toe aan de Content-Security-Policy, zodat browsers ze via HTTPS ophalen.',
+  expected_value: 'Alleen https://-bronnen op een HTTPS-pagina',
+  reference_url: REF.mixedContent,
+});
+
+const SECURITY_TXT_EXAMPLE = 'Contact: mailto:security@voorbeeld.nl, Expires binnen een jaar, als text/plain op /.well-known/security.txt';
+
+const securityTxt = (title: string, description: string, remediation: string, expected_value = SECURITY_TXT_EXAMPLE): Entry => ({
+  severity: 'LOW',
+  title,
+  description,
+  impact: 'Wie een kwetsbaarheid vindt, weet niet hoe die veilig te melden; meldingen komen te laat, bij de verkeerde persoon of niet. De Nederlandse overheid verplicht security.txt ("pas toe of leg uit").',
+  remediation,
+  expected_value,
+  reference_url: REF.securityTxt,
+});
+
 const cookie = (severity: Entry['severity'], title: string, description: string, impact: string, remediation: string, expected: string): Entry => ({
   severity,
   title,
@@ -406,4 +429,80 @@ export const SECURITY_HEADER_CATALOG = {
     expected_value: 'Header afwezig',
     reference_url: REF.fingerprint,
   },
+  mixed_content_script: mixed(
+    'HIGH',
+    'Script via HTTP op een HTTPS-pagina',
+    'De HTTPS-pagina laadt een script via http:// (actieve gemengde inhoud).',
+    'Browsers blokkeren het script, dus de pagina werkt niet zoals bedoeld; waar het toch laadt, kan een aanvaller op het netwerk het vervangen en de hele pagina overnemen.',
+  ),
+  mixed_content_password_form: mixed(
+    'HIGH',
+    'Wachtwoordformulier verstuurt naar HTTP',
+    'Een formulier met een wachtwoordveld op de HTTPS-pagina verstuurt zijn gegevens naar een http://-adres.',
+    'Wachtwoorden gaan onversleuteld over het netwerk en zijn af te luisteren; browsers waarschuwen bezoekers bij het versturen.',
+  ),
+  mixed_content_active: mixed(
+    'MEDIUM',
+    'Actieve gemengde inhoud op een HTTPS-pagina',
+    'De HTTPS-pagina laadt een stylesheet, iframe, object of embed via http://, of verstuurt een formulier naar http://.',
+    'Browsers blokkeren deze inhoud, waardoor de pagina breekt; een aanvaller op het netwerk kan de inhoud vervangen of formuliergegevens lezen.',
+  ),
+  mixed_content_passive: mixed(
+    'LOW',
+    'Passieve gemengde inhoud op een HTTPS-pagina',
+    'De HTTPS-pagina laadt afbeeldingen, audio of video via http://, zonder upgrade-insecure-requests in de Content-Security-Policy.',
+    'Een aanvaller op het netwerk kan de afbeeldingen of media zien of vervangen; browsers tonen de pagina niet meer als volledig beveiligd.',
+  ),
+  security_txt_missing: securityTxt(
+    'Geen security.txt',
+    'Op /.well-known/security.txt van de HTTPS-site staat geen security.txt-bestand (RFC 9116).',
+    'Publiceer /.well-known/security.txt als text/plain met minstens één Contact-regel en één Expires-regel (bijvoorbeeld via securitytxt.org).',
+  ),
+  security_txt_legacy_location: securityTxt(
+    'security.txt alleen op de oude locatie',
+    'Het security.txt-bestand staat alleen op /security.txt en niet op /.well-known/security.txt, waar RFC 9116 het voorschrijft.',
+    'Zet het bestand op /.well-known/security.txt (een redirect vanaf /security.txt mag blijven).',
+  ),
+  security_txt_wrong_content_type: securityTxt(
+    'security.txt heeft een verkeerd Content-Type',
+    'Het security.txt-bestand wordt niet als text/plain geserveerd, zoals RFC 9116 eist.',
+    'Laat de webserver het bestand serveren met Content-Type: text/plain; charset=utf-8.',
+    'Content-Type: text/plain; charset=utf-8',
+  ),
+  security_txt_no_contact: securityTxt(
+    'security.txt zonder Contact',
+    'Het security.txt-bestand bevat geen Contact-regel; RFC 9116 eist er minstens één.',
+    'Voeg een Contact-regel toe met een mailto:-, https:- of tel:-adres, bijvoorbeeld Contact: mailto:security@voorbeeld.nl.',
+    'Minstens één Contact-regel',
+  ),
+  security_txt_no_expires: securityTxt(
+    'security.txt zonder Expires',
+    'Het security.txt-bestand bevat geen Expires-regel; RFC 9116 eist er precies één.',
+    'Voeg een Expires-regel toe met een datum binnen een jaar, bijvoorbeeld Expires: 2027-06-30T22:00:00.000Z.',
+    'Precies één Expires-regel, minder dan een jaar vooruit',
+  ),
+  security_txt_multiple_expires: securityTxt(
+    'security.txt met meer dan één Expires',
+    'Het security.txt-bestand bevat meer dan één Expires-regel; RFC 9116 staat er precies één toe.',
+    'Laat één Expires-regel staan, met een datum binnen een jaar.',
+    'Precies één Expires-regel, minder dan een jaar vooruit',
+  ),
+  security_txt_expires_invalid: securityTxt(
+    'security.txt met een onleesbare Expires',
+    'De Expires-regel van security.txt is geen datum in het formaat van RFC 3339 (zoals 2027-06-30T22:00:00.000Z).',
+    'Schrijf de datum als RFC 3339-tijdstip, bijvoorbeeld Expires: 2027-06-30T22:00:00.000Z.',
+    'Expires in RFC 3339-formaat, minder dan een jaar vooruit',
+  ),
+  security_txt_expired: securityTxt(
+    'security.txt is verlopen',
+    'De Expires-datum van security.txt ligt in het verleden; onderzoekers moeten de gegevens dan als verouderd beschouwen.',
+    'Controleer de contactgegevens en zet Expires op een datum binnen een jaar; plan het bijwerken jaarlijks in.',
+    'Expires in de toekomst, minder dan een jaar vooruit',
+  ),
+  security_txt_expires_too_far: securityTxt(
+    'security.txt verloopt pas over meer dan een jaar',
+    'De Expires-datum van security.txt ligt meer dan een jaar vooruit; RFC 9116 raadt minder dan een jaar aan, zodat de gegevens regelmatig worden nagekeken.',
+    'Zet Expires op een datum binnen een jaar en werk het bestand jaarlijks bij.',
+    'Expires minder dan een jaar vooruit',
+  ),
 } satisfies Record<string, Entry>;

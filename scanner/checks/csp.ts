@@ -144,6 +144,13 @@ function removeAll(list: string[], predicate: (s: string) => boolean): void {
 }
 
 /** Whether the enforced header CSP declares frame-ancestors (used by the X-Frame-Options check). */
+/** Whether an enforced policy (header or meta) asks browsers to upgrade http:// subresources. */
+export function upgradesInsecureRequests(ctx: AnalysisContext): boolean {
+  const policies = readPolicies(ctx);
+  if (policies === null || policies === 'invalid') return false;
+  return [...policies.header, ...policies.meta].some((policy) => policy.has('upgrade-insecure-requests'));
+}
+
 export function headerCspDeclaresFrameAncestors(ctx: AnalysisContext): boolean {
   const page = ctx.evidence.page;
   if (!page) return false;

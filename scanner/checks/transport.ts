@@ -1,6 +1,5 @@
-import type { FindingType } from '../catalog/index.ts';
 import type { ChainCertificate, TlsEvidence } from '../types.ts';
-import type { WeakSuiteGroup } from '../cipher-suites.ts';
+import { certificateKeyClass } from '../tls-guideline.ts';
 import { observe, type Check } from './context.ts';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +9,7 @@ const DATE_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const LEAF_ONLY_ERROR = 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 
 /** The probed HTTPS origin, built with the URL API so IPv6 literals keep their brackets. */
-function originOf(tls: TlsEvidence): string {
+export function originOf(tls: TlsEvidence): string {
   const url = new URL('https://localhost/');
   url.hostname = tls.host.includes(':') ? `[${tls.host}]` : tls.host;
   url.port = String(tls.port);
@@ -59,6 +58,8 @@ const KEY_BITS: Record<string, { weak: number; broken: number }> = {
   ec: { weak: 256, broken: 224 },
 };
 const WEAK_SIGNATURES = /^(md2|md5|sha1)WithRSAEncryption$|^ecdsa-with-SHA1$|^dsaWithSHA1$/;
+/** SHA-224 signatures: Uit te faseren in the NCSC guideline. */
+const PHASE_OUT_SIGNATURES = /^sha224WithRSAEncryption$|^ecdsa-with-SHA224$|^dsa_with_SHA224$/;
 
 const describeKey = (c: ChainCertificate) => `${c.keyType.toUpperCase()} ${c.keyBits} bits (${c.subject})`;
 
@@ -73,30 +74,17 @@ export const checkCertificateKeys: Check = (ctx) => {
   };
   const broken = chain.filter((c) => below(c, 'broken'));
   const weak = chain.filter((c) => !broken.includes(c) && below(c, 'weak'));
-  const badSignatures = chain.filter((c) => c.signatureAlgorithm !== null && WEAK_SIGNATURES.test(c.signatureAlgorithm));
+  const phaseOut = chain.filter((c) => !broken.includes(c) && !weak.includes(c) && certificateKeyClass(c.keyType, c.keyBits) === 'Uit te faseren');
+  const signedWith = (pattern: RegExp) => chain.filter((c) => c.signatureAlgorithm !== null && pattern.test(c.signatureAlgorithm));
+  const describeSignature = (c: ChainCertificate) => `${c.signatureAlgorithm} (${c.subject})`;
+  const badSignatures = signedWith(WEAK_SIGNATURES);
+  const phaseOutSignatures = signedWith(PHASE_OUT_SIGNATURES);
   const found = [];
   if (broken.length) found.push(observe('tls_certificate_broken_key', at, broken.map(describeKey).join('; ')));
   if (weak.length) found.push(observe('tls_certificate_weak_key', at, weak.map(describeKey).join('; ')));
-  if (badSignatures.length) found.push(observe('tls_certificate_weak_signature', at, badSignatures.map((c) => `${c.signatureAlgorithm} (${c.subject})`).join('; ')));
-  return found;
-};
-
-const WEAK_SUITE_FINDINGS: Record<WeakSuiteGroup, FindingType> = {
-  null: 'tls_cipher_null',
-  anonymous: 'tls_cipher_anonymous',
-  export: 'tls_cipher_export',
-  rc4: 'tls_cipher_rc4',
-  triple_des: 'tls_cipher_3des',
-};
-
-export const checkCipherSuites: Check = (ctx) => {
-  const tls = ctx.evidence.tls;
-  const ciphers = tls?.ciphers;
-  if (!tls || !ciphers) return [];
-  const at = originOf(tls);
-  const found = ciphers.weak.map((group) => observe(WEAK_SUITE_FINDINGS[group], at, `geaccepteerd in een aparte handshake`));
-  if (!ciphers.forwardSecrecy) found.push(observe('tls_no_forward_secrecy', at, 'alleen statische RSA-sleutelafspraak, geen TLS 1.3'));
-  if (!ciphers.aead) found.push(observe('tls_no_aead', at, 'alleen CBC-suites, geen TLS 1.3'));
+  if (phaseOut.length) found.push(observe('tls_certificate_key_phase_out', at, phaseOut.map(describeKey).join('; ')));
+  if (badSignatures.length) found.push(observe('tls_certificate_weak_signature', at, badSignatures.map(describeSignature).join('; ')));
+  if (phaseOutSignatures.length) found.push(observe('tls_certificate_signature_phase_out', at, phaseOutSignatures.map(describeSignature).join('; ')));
   return found;
 };
 

@@ -1,7 +1,7 @@
 import { toHeaderMap } from './headers.ts';
 import { CORS_TEST_ORIGIN } from '../../scanner/retriever.ts';
 import type { ExposureType } from '../../scanner/exposure-rules.ts';
-import type { FetchedResponse, ScanEvidence } from '../../scanner/types.ts';
+import type { CipherEvidence, FetchedResponse, ScanEvidence, TlsFeatureEvidence } from '../../scanner/types.ts';
 import { HARDENED_HEADERS } from './sites.ts';
 
 export interface EvidenceOverrides {
@@ -17,6 +17,10 @@ export interface EvidenceOverrides {
   certificate?: Partial<NonNullable<NonNullable<ScanEvidence['tls']>['certificate']>>;
   probes?: Array<{ type: ExposureType; path: string; response: Partial<FetchedResponse> & { text?: string } }>;
   baseline?: Partial<FetchedResponse> & { text?: string };
+  /** The /.well-known/security.txt answer (null: none), and the legacy /security.txt one. */
+  securityTxt?: (Partial<FetchedResponse> & { text?: string }) | null;
+  legacySecurityTxt?: (Partial<FetchedResponse> & { text?: string }) | null;
+  caa?: ScanEvidence['caa'];
   scannedAt?: Date;
 }
 
@@ -31,8 +35,28 @@ function merge(base: Record<string, string | string[]>, changes: Record<string, 
 
 const DAY = 86_400_000;
 
+/** A server's accepted TLS 1.2 suites (ECDHE on x25519 signed with RSA-PSS unless said), in its own order. */
+export function cipherEvidence(codes: number[] = [0xc02f, 0xc030], changes: Partial<CipherEvidence> = {}): CipherEvidence {
+  return {
+    accepted: codes.map((code) => ({ code, keyExchange: { kind: 'ecdhe', group: 0x001d, signatureScheme: 0x0804 } })),
+    serverOrder: codes.length > 1 ? true : null,
+    truncated: false,
+    weakGroups: [],
+    weakKeyExchangeSchemes: [],
+    tls13InsufficientSuite: false,
+    ...changes,
+  };
+}
+
+export const HARDENED_FEATURES: TlsFeatureEvidence = { secureRenegotiation: true, extendedMasterSecret: true, compression: false, clientRenegotiation: false };
+
 function response(url: string, r: Partial<FetchedResponse> & { text?: string }): FetchedResponse {
   return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? '') };
+}
+
+/** A valid security.txt that expires in half a year. */
+export function securityTxtText(now: Date): string {
+  return `Contact: mailto:security@example.nl\nExpires: ${new Date(now.getTime() + 180 * DAY).toISOString()}\nPreferred-Languages: nl, en\n`;
 }
 
 /** Evidence of a hardened HTTPS site, changed by the overrides: the starting point of check tests. */
@@ -63,7 +87,8 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
             host: new URL(url).hostname,
             port: 443,
             protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true },
-            ciphers: { weak: [], forwardSecrecy: true, aead: true },
+            ciphers: cipherEvidence(),
+            features: HARDENED_FEATURES,
             certificate: {
               subject: 'CN=example.nl',
               issuer: 'CN=Test CA',
@@ -78,6 +103,16 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
             },
             ...o.tls,
           },
+    securityTxt: {
+      wellKnownUrl: `${origin}/.well-known/security.txt`,
+      legacyUrl: `${origin}/security.txt`,
+      wellKnown:
+        o.securityTxt === null
+          ? null
+          : response(`${origin}/.well-known/security.txt`, { headers: { 'content-type': ['text/plain; charset=utf-8'] }, text: securityTxtText(now), ...o.securityTxt }),
+      legacy: o.legacySecurityTxt ? response(`${origin}/security.txt`, { headers: { 'content-type': ['text/plain; charset=utf-8'] }, ...o.legacySecurityTxt }) : null,
+    },
+    caa: o.caa === undefined ? { host: new URL(url).hostname, domain: new URL(url).hostname, foundAt: new URL(url).hostname, records: ['0 issue "letsencrypt.org"'] } : o.caa,
     notFoundBaselines: [o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 })],
     probes: (o.probes ?? []).map((p) => ({ type: p.type, url: `${origin}${p.path}`, response: response(`${origin}${p.path}`, p.response) })),
   };

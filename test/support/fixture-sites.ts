@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { constants } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -27,10 +28,30 @@ export interface SiteDefinition {
     chain?: KeyAndCert[];
     minVersion?: 'TLSv1' | 'TLSv1.2';
     maxVersion?: 'TLSv1' | 'TLSv1.2' | 'TLSv1.3';
-    /** OpenSSL cipher list for TLS 1.2 and below. */
+    /** OpenSSL cipher list for TLS 1.2 and below; without it (and above TLS 1.0) the server is hardened (HARDENED_TLS). */
     ciphers?: string;
+    /** Further server options: honorCipherOrder, dhparam, ecdhCurve, secureOptions, sigalgs. */
+    options?: https.ServerOptions;
   };
 }
+
+/**
+ * How a well-run server is configured after the NCSC-NL guideline: TLS 1.3 and ECDHE with AEAD in
+ * its own order, SHA-2 signatures only, and no renegotiation started by clients.
+ */
+export const HARDENED_TLS: https.ServerOptions = {
+  ciphers: [
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+  ].join(':'),
+  honorCipherOrder: true,
+  sigalgs: 'rsa_pss_rsae_sha256:rsa_pss_rsae_sha384:rsa_pss_rsae_sha512:rsa_pkcs1_sha256:rsa_pkcs1_sha384:rsa_pkcs1_sha512',
+  secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
+};
 
 export interface FixtureSite {
   url: string;
@@ -86,7 +107,8 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
           cert: [tls.certificate, ...(tls.chain ?? [])].map((c) => c.certPem).join(''),
           minVersion: tls.minVersion,
           maxVersion: tls.maxVersion,
-          ciphers: tls.ciphers ?? (tls.minVersion === 'TLSv1' ? 'DEFAULT@SECLEVEL=0' : undefined),
+          ...(tls.ciphers ? { ciphers: tls.ciphers } : tls.minVersion === 'TLSv1' ? { ciphers: 'DEFAULT@SECLEVEL=0' } : HARDENED_TLS),
+          ...tls.options,
         },
         handler,
       )

@@ -1,0 +1,50 @@
+import dgram from 'node:dgram';
+import dnsPacket, { type Answer } from 'dns-packet';
+
+/** Records by lowercase name: A addresses and CAA records as a name server holds them. */
+export interface Zone {
+  [name: string]: { a?: string[]; caa?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>; servfail?: boolean };
+}
+
+export interface DnsServer {
+  /** "127.0.0.1:port", as SCANNER_DNS_SERVERS takes it. */
+  address: string;
+  /** Questions asked, as "TYPE name". */
+  questions: string[];
+  close: () => Promise<void>;
+}
+
+/**
+ * An authoritative name server for `zone` on loopback UDP: NXDOMAIN for unknown names, NOERROR with
+ * no answers (NODATA) for a known name without records of the asked type, SERVFAIL where the zone says.
+ */
+export async function startDnsServer(zone: Zone): Promise<DnsServer> {
+  const socket = dgram.createSocket('udp4');
+  const questions: string[] = [];
+  socket.on('message', (message, peer) => {
+    let query;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    const question = query.questions?.[0];
+    if (!question) return;
+    questions.push(`${question.type} ${question.name}`);
+    const entry = zone[question.name.toLowerCase().replace(/\.$/, '')];
+    const answers: Answer[] = [];
+    if (entry && question.type === 'A') for (const data of entry.a ?? []) answers.push({ type: 'A', name: question.name, ttl: 60, data });
+    if (entry && question.type === 'CAA') {
+      for (const record of entry.caa ?? []) answers.push({ type: 'CAA', name: question.name, ttl: 60, data: { flags: record.flags ?? 0, tag: record.tag, value: record.value, issuerCritical: false } });
+    }
+    const rcode = entry?.servfail ? 'SERVFAIL' : entry ? 'NOERROR' : 'NXDOMAIN';
+    const reply = dnsPacket.encode({ type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0), questions: [question], answers });
+    socket.send(reply, peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return {
+    address: `127.0.0.1:${socket.address().port}`,
+    questions,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
