@@ -1,5 +1,6 @@
 // npm run compare:testssl — runs testssl.sh and the scanner against the TLS fixture servers of the
-// test suite and prints, per server, what each reports at MEDIUM or above, side by side.
+// test suite and prints, per server, what each reports at MEDIUM or above side by side, and the
+// NCSC-NL guideline's verdict on the server as the scanner finds it against the expected one.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,17 @@ const MAPPING: Array<{ id: RegExp; finding?: RegExp; types: string[] }> = [
   { id: /^cipherlist_LOW$/, types: ['tls_cipher_rc4'] },
   { id: /^cipherlist_3DES_IDEA$/, types: ['tls_cipher_3des'] },
   { id: /^cipherlist_STRONG$/, types: ['tls_no_aead'] },
+  { id: /^cipher_order/, types: ['tls_cipher_order_missing', 'tls_cipher_order_weak_first'] },
+  { id: /^(DH_groups|LOGJAM)/, types: ['tls_dh_group_insufficient'] },
+  { id: /^(FS_ECDHE_curves|PFS_ECDHE_curves)/, types: ['tls_curve_insufficient', 'tls_curve_phase_out'] },
+  { id: /^SWEET32$/, types: ['tls_cipher_3des'] },
+  { id: /^RC4$/, types: ['tls_cipher_rc4'] },
+  { id: /^(FREAK|LOGJAM-common_primes)$/, types: ['tls_cipher_export', 'tls_dh_group_insufficient'] },
+  { id: /^BEAST/, types: ['tls_1_0_supported'] },
+  { id: /^(LUCKY13|cipherlist_OBSOLETED|cipherlist_AVERAGE)$/, types: ['tls_cipher_cbc_sha1', 'tls_cipher_static_rsa', 'tls_no_aead'] },
+  { id: /^secure_renego$/, types: ['tls_secure_renegotiation_missing'] },
+  { id: /^secure_client_renego$/, types: ['tls_client_renegotiation_allowed'] },
+  { id: /^CRIME_TLS$/, types: ['tls_compression_enabled'] },
 ];
 
 interface TestsslEntry {
@@ -47,14 +59,15 @@ const rank = (severity: string) => SEVERITIES.length - SEVERITIES.indexOf(severi
 /** Runs testssl.sh without blocking: the fixture server answering it lives in this process. */
 async function testssl(url: string, caFile: string, dir: string): Promise<TestsslEntry[]> {
   const out = join(dir, `testssl-${Date.now()}.json`);
-  await promisify(execFile)('testssl', ['--quiet', '--warnings', 'off', '--openssl-timeout', '5', '--add-ca', caFile, '-p', '-S', '-s', '-f', '--jsonfile', out, url], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined);
+  await promisify(execFile)('testssl', ['--quiet', '--warnings', 'off', '--openssl-timeout', '5', '--add-ca', caFile, '-p', '-S', '-s', '-f', '-P', '-J', '-R', '--jsonfile', out, url], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined);
   return (JSON.parse(readFileSync(out, 'utf8')) as TestsslEntry[]).filter((entry) => SERIOUS.includes(entry.severity));
 }
 
 async function compare(dir: string): Promise<number> {
   const { scanSite } = await import('../scanner/index.ts');
+  const { ncscVerdict } = await import('../scanner/scoring.ts');
   const { TLS_CASES, startTlsSite } = await import('../test/support/tls-sites.ts');
-  const rows: string[] = ['| server | testssl.sh (MEDIUM and above) | scanner (MEDIUM and above) | agrees |', '|---|---|---|---|'];
+  const rows: string[] = ['| server | testssl.sh (MEDIUM and above) | scanner (MEDIUM and above) | NCSC guideline (scanner / table) | agrees |', '|---|---|---|---|---|'];
   let disagreements = 0;
   for (const tlsCase of TLS_CASES) {
     const site = await startTlsSite(tlsCase);
@@ -70,11 +83,12 @@ async function compare(dir: string): Promise<number> {
         return { entry, agrees: Boolean(match) };
       });
       const compared = verdicts.filter((v) => v.agrees !== null);
-      const agrees = compared.every((v) => v.agrees);
+      const ncsc = ncscVerdict(result.findings);
+      const agrees = compared.every((v) => v.agrees) && ncsc === tlsCase.ncsc;
       if (!agrees) disagreements += 1;
       const describe = verdicts.map((v) => `${v.entry.id} ${v.entry.severity}${v.agrees === null ? ' (not compared)' : ''}`).join('<br>') || 'nothing';
       const scanner = ours.map((f) => `${f.finding_type} ${CATALOG[f.finding_type]!.severity}`).join('<br>') || 'nothing';
-      rows.push(`| ${tlsCase.name} | ${describe} | ${scanner} | ${agrees ? 'yes' : '**no**'} |`);
+      rows.push(`| ${tlsCase.name} | ${describe} | ${scanner} | ${ncsc} / ${tlsCase.ncsc} | ${agrees ? 'yes' : '**no**'} |`);
     } finally {
       await site.close();
     }
@@ -84,7 +98,7 @@ async function compare(dir: string): Promise<number> {
 }
 
 if (process.argv.includes('--help')) {
-  process.stdout.write('Usage: npm run compare:testssl\n\nStarts the TLS fixture servers, runs testssl.sh (Debian package testssl.sh) and the scanner on each,\nand prints what each reports at MEDIUM or above; exit 1 when they disagree.\n');
+  process.stdout.write('Usage: npm run compare:testssl\n\nStarts the TLS fixture servers, runs testssl.sh (Debian package testssl.sh) and the scanner on each,\nand prints what each reports at MEDIUM or above with the NCSC guideline verdict; exit 1 when they disagree.\n');
   process.exit(0);
 }
 if (process.env.COMPARE_TESTSSL_CHILD) {

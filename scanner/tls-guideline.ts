@@ -1,14 +1,12 @@
 import { CIPHER_SUITE_NAMES } from './cipher-suite-registry.ts';
 import type { TlsVersion } from './types.ts';
+import { NCSC_CLASSES, type NcscClass } from './vocabulary.ts';
 
 // The NCSC-NL "ICT-beveiligingsrichtlijnen voor Transport Layer Security", 2025 edition (v2.2; the
 // 2021 edition was v2.1), as internet.nl applies it (internetstandards/Internet.nl,
 // checks/tasks/tls/tls_constants.py and evaluation.py). Every element a server offers falls in one
 // of four classes; anything a table below does not list is Onvoldoende, as the guideline says.
 // Where the editions differ, the 2025 column is followed and the 2021 class is noted beside it.
-
-export const NCSC_CLASSES = ['Goed', 'Voldoende', 'Uit te faseren', 'Onvoldoende'] as const;
-export type NcscClass = (typeof NCSC_CLASSES)[number];
 
 /** Lower is better: a preference order must never rank a higher number first. */
 export const classRank = (c: NcscClass): number => NCSC_CLASSES.indexOf(c);

@@ -36,3 +36,7 @@ export const OBSERVATORY_TESTS = [
   'cross-origin-resource-sharing',
 ] as const;
 export type ObservatoryTest = (typeof OBSERVATORY_TESTS)[number];
+
+/** The classes of the NCSC-NL TLS guideline, best first (scanner/tls-guideline.ts places every element in one). */
+export const NCSC_CLASSES = ['Goed', 'Voldoende', 'Uit te faseren', 'Onvoldoende'] as const;
+export type NcscClass = (typeof NCSC_CLASSES)[number];

@@ -37,11 +37,18 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ WORKERS: 'misschien' })).toThrow(/WORKERS/);
   });
 
+  it('takes the scanner\'s name servers as ip or ip:port, comma-separated', () => {
+    expect(loadConfig({}).SCANNER_DNS_SERVERS).toBeUndefined();
+    expect(loadConfig({ SCANNER_DNS_SERVERS: '192.0.2.53, 127.0.0.1:5353,[2001:db8::53]:53,2001:db8::1' }).SCANNER_DNS_SERVERS).toEqual(['192.0.2.53', '127.0.0.1:5353', '[2001:db8::53]:53', '2001:db8::1']);
+  });
+
   it.each([
     [{ PORT: 'abc' }, /PORT/],
     [{ SCANNER_ALLOW_PRIVATE_TARGETS: 'yes' }, /SCANNER_ALLOW_PRIVATE_TARGETS/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ SCANNER_DNS_SERVERS: 'dns.example.nl' }, /SCANNER_DNS_SERVERS/],
+    [{ SCANNER_DNS_SERVERS: '127.0.0.1:99999' }, /SCANNER_DNS_SERVERS/],
   ])('rejects %j with a message naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -1,5 +1,4 @@
-import type { NcscClass } from '../tls-guideline.ts';
-import type { Category, ObservatoryTest, Severity } from '../vocabulary.ts';
+import type { Category, NcscClass, ObservatoryTest, Severity } from '../vocabulary.ts';
 
 /** One finding type's fixed facts and Dutch texts. */
 export interface CatalogEntry {

@@ -1,5 +1,6 @@
 import type { FindingType } from '../catalog/index.ts';
-import { classRank, dhGroupVerdict, groupClass, groupName, hashClass, signatureSchemeHash, suiteFacts, TLS13_INSUFFICIENT_SUITE, type InsufficientSuiteReason, type NcscClass } from '../tls-guideline.ts';
+import { classRank, dhGroupVerdict, groupClass, groupName, hashClass, signatureSchemeHash, suiteFacts, TLS13_INSUFFICIENT_SUITE, type InsufficientSuiteReason } from '../tls-guideline.ts';
+import type { NcscClass } from '../vocabulary.ts';
 import type { AcceptedKeyExchange, CipherEvidence } from '../types.ts';
 import { observe, type Check } from './context.ts';
 import { originOf } from './transport.ts';

@@ -3,7 +3,8 @@ import dnsPacket, { type Answer } from 'dns-packet';
 
 /** Records by lowercase name: A addresses and CAA records as a name server holds them. */
 export interface Zone {
-  [name: string]: { a?: string[]; caa?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>; servfail?: boolean };
+  [name: string]: { a?: string[]; caa?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>; /** Question types answered with SERVFAIL, as a broken name server does. */
+    servfail?: string[] };
 }
 
 export interface DnsServer {
@@ -37,7 +38,7 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
     if (entry && question.type === 'CAA') {
       for (const record of entry.caa ?? []) answers.push({ type: 'CAA', name: question.name, ttl: 60, data: { flags: record.flags ?? 0, tag: record.tag, value: record.value, issuerCritical: false } });
     }
-    const rcode = entry?.servfail ? 'SERVFAIL' : entry ? 'NOERROR' : 'NXDOMAIN';
+    const rcode = entry?.servfail?.includes(question.type) ? 'SERVFAIL' : entry ? 'NOERROR' : 'NXDOMAIN';
     const reply = dnsPacket.encode({ type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0), questions: [question], answers });
     socket.send(reply, peer.port, peer.address);
   });
