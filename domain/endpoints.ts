@@ -3,6 +3,7 @@ export const API_PATHS = {
   auth: '/api/agent/auth',
   scans: '/api/agent/scans',
   scan: '/api/agent/scans/{scan_id}',
+  scan_sarif: '/api/agent/scans/{scan_id}/sarif',
   scan_trigger: '/api/agent/scan',
   findings: '/api/agent/findings',
   suggestions: '/api/agent/suggestions',

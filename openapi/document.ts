@@ -41,6 +41,13 @@ function dropSafeIntegerBounds(node: unknown): void {
   Object.values(schema).forEach(dropSafeIntegerBounds);
 }
 
+/** A success answer whose body is sent with another media type than application/json. */
+function withContentType(success: unknown, contentType: string | undefined): object {
+  const answer = success as { content?: Record<string, unknown> };
+  if (!contentType || !answer.content?.['application/json']) return answer;
+  return { ...answer, content: { [contentType]: answer.content['application/json'] } };
+}
+
 /**
  * Generated from the routers by trpc-to-openapi, then corrected to what the REST facade really does:
  * 201 for creations, the `{ error }` body on every error status, Bearer security only where needed.
@@ -65,7 +72,7 @@ function build(): OpenAPIObject {
     const responses = operation.responses ?? {};
     const success = responses['200'];
     const status = String(meta.successStatus ?? 200);
-    const corrected: Record<string, unknown> = { [status]: { ...(success as object), headers: RATE_LIMIT_HEADERS } };
+    const corrected: Record<string, unknown> = { [status]: { ...withContentType(success, meta.responseContentType), headers: RATE_LIMIT_HEADERS } };
     const errors = Array.isArray(meta.openapi.errorResponses) ? meta.openapi.errorResponses : [];
     const statuses = new Set([...errors, ...(method === 'GET' || method === 'DELETE' ? [] : [413, 415])]);
     for (const code of [...statuses].sort()) {

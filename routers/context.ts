@@ -23,5 +23,7 @@ export interface Context extends ServiceDeps {
   counters: CounterStore;
   /** The client's address, for per-address limits. */
   clientAddress: string;
+  /** The service's origin as the client addressed it ("https://scanner.example.nl"), for absolute links. */
+  publicOrigin: () => string;
   session: SessionCookie;
 }

@@ -13,6 +13,8 @@ export type Meta = {
   successStatus?: 200 | 201;
   /** Permission the caller needs, checked before the input is read; absent for the public auth endpoint. */
   permission?: Permission;
+  /** Content-Type of a successful REST answer when it is not application/json. */
+  responseContentType?: string;
 };
 
 const t = initTRPC

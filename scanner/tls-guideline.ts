@@ -1,3 +1,4 @@
+import { getDiffieHellman } from 'node:crypto';
 import { CIPHER_SUITE_NAMES } from './cipher-suite-registry.ts';
 import type { TlsVersion } from './types.ts';
 import { NCSC_CLASSES, type NcscClass } from './vocabulary.ts';
@@ -183,12 +184,25 @@ export const FFDHE_GROUPS: ReadonlyArray<{ name: string; bits: number; prime: st
   },
 ];
 
+/**
+ * Older well-known groups servers still use, all Onvoldoende, named so the owner recognises them:
+ * the RFC 2409 and RFC 3526 MODP groups (Node ships their primes). OpenSSL's dhparam "auto" is
+ * RFC 3526 group 14 for a 2048-bit key.
+ */
+const MODP_GROUPS: ReadonlyMap<string, string> = new Map(
+  ([['modp1', 'RFC 2409 groep 1'], ['modp2', 'RFC 2409 groep 2'], ['modp5', 'RFC 3526 groep 5'], ['modp14', 'RFC 3526 groep 14'], ['modp15', 'RFC 3526 groep 15'], ['modp16', 'RFC 3526 groep 16']] as const).map(
+    ([node, name]) => [getDiffieHellman(node).getPrime('hex').toUpperCase(), name],
+  ),
+);
+
 /** A DHE group as the guideline judges it: only RFC 7919 groups of 3072 bits or more pass. */
 export function dhGroupVerdict(primeHex: string, generatorHex: string): { name: string; ncsc: NcscClass } {
   const hex = primeHex.replace(/^(00)+/, '').toUpperCase();
   const bits = hex.length * 4 - (hex.length ? Math.clz32(parseInt(hex[0]!, 16)) - 28 : 0);
   const named = /^0*2$/.test(generatorHex) ? FFDHE_GROUPS.find((g) => g.prime === hex) : undefined;
-  return named ? { name: `DHE ${named.bits} bits (${named.name})`, ncsc: named.ncsc } : { name: `DHE ${bits} bits (geen RFC 7919-groep)`, ncsc: 'Onvoldoende' };
+  if (named) return { name: `DHE ${named.bits} bits (${named.name})`, ncsc: named.ncsc };
+  const known = MODP_GROUPS.get(hex);
+  return { name: `DHE ${bits} bits (${known ? `${known}, ` : ''}geen RFC 7919-groep)`, ncsc: 'Onvoldoende' };
 }
 
 /** 3.3.2.1: RSA certificate keys. 2021 and 2025 agree; internet.nl's CERT_RSA_MIN_*_KEY_SIZE. */

@@ -160,6 +160,7 @@ export async function buildApp(
     openApiDocument,
     counters,
     clientAddress: request.ip,
+    publicOrigin: () => `${request.protocol}://${request.host}`,
     session: sessionCookie(request, reply),
   });
   registerRestRoutes(app, contextOf);

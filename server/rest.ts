@@ -36,6 +36,7 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         try {
           const data = await call(contextOf(request, reply), input);
           reply.code(meta.successStatus ?? 200);
+          if (meta.responseContentType) reply.type(meta.responseContentType);
           return data;
         } catch (error) {
           const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });

@@ -18,6 +18,7 @@ function packageJson(): { version: string } {
 const pkg = packageJson();
 
 export const PLATFORM_VERSION = pkg.version;
+export const PLATFORM_NAME = 'Website Security Scanner';
 
 /** The platform configuration of SPEC 2.7; contains nothing sensitive. */
 export async function platformConfiguration({ db }: ServiceDeps, actor: Actor) {
@@ -25,7 +26,7 @@ export async function platformConfiguration({ db }: ServiceDeps, actor: Actor) {
   const [stats, plans, flags] = await Promise.all([platformStats(db), listPlans(db), listFeatureFlags(db)]);
   return {
     platform: {
-      name: 'Website Security Scanner',
+      name: PLATFORM_NAME,
       version: PLATFORM_VERSION,
       description: 'Beveiligingsscans van websites (SSL/TLS, beveiligingsheaders, blootgestelde endpoints) met een API voor agents.',
     },

@@ -9,6 +9,7 @@ import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
 import type { DB } from '../db/database.ts';
 import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { scanSite, ScanError } from '../scanner/index.ts';
+import { toSarif } from '../scanner/sarif.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import type { ServiceDeps } from './deps.ts';
 import { isFeatureEnabled } from './feature-flags.ts';
@@ -16,6 +17,7 @@ import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
 import { pageOf, type Page } from './pages.ts';
+import { PLATFORM_NAME, PLATFORM_VERSION } from './platform-config.ts';
 import { failedChecksOf, findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {
@@ -116,6 +118,14 @@ export async function listScans(deps: ServiceDeps, actor: Actor, filters: ScanFi
 }
 
 /** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
+/**
+ * One scan as a SARIF 2.1.0 log for code-scanning tools; `informationUri` is where the tool's
+ * documentation is (the service's API docs).
+ */
+export async function getScanSarif(deps: ServiceDeps, actor: Actor, scanId: string, informationUri: string) {
+  return toSarif(await getScan(deps, actor, scanId), { name: PLATFORM_NAME, version: PLATFORM_VERSION, informationUri });
+}
+
 export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, scanId);

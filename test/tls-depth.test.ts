@@ -39,7 +39,8 @@ describe('TLS checks at testssl.sh depth and the NCSC-NL guideline, against real
   });
 
   it('names what the server did in actual_value', async () => {
-    expect(actual(await scanTls('DHE-RSA-AES-GCM only, 1024-bit DH group'), 'tls_dh_group_insufficient')).toBe('DHE 1024 bits (geen RFC 7919-groep)');
+    expect(actual(await scanTls('DHE-RSA-AES-GCM only, 1024-bit DH group'), 'tls_dh_group_insufficient')).toBe('DHE 1024 bits (RFC 2409 groep 2, geen RFC 7919-groep)');
+    expect(actual(await scanTls("OpenSSL's automatic DH group beside ECDHE"), 'tls_dh_group_insufficient')).toBe('DHE 2048 bits (RFC 3526 groep 14, geen RFC 7919-groep)');
     expect(actual(await scanTls('ffdhe2048 beside ECDHE'), 'tls_dh_group_insufficient')).toBe('DHE 2048 bits (ffdhe2048)');
     expect(actual(await scanTls('ffdhe3072 only'), 'tls_dh_group_phase_out')).toBe('DHE 3072 bits (ffdhe3072)');
     expect(actual(await scanTls('no server cipher order (ECDHE-GCM, ECDHE-CBC-SHA, static-RSA CBC)'), 'tls_cipher_static_rsa')).toBe('TLS_RSA_WITH_AES_128_CBC_SHA geaccepteerd');

@@ -58,4 +58,12 @@ export const ScanListOutput = z.object({ scans: z.array(ScanListItem), paginatio
 
 export const ScanGetInput = z.object({ scan_id: RequiredUuid });
 
+export const SarifLog = z
+  .object({
+    $schema: z.string(),
+    version: z.literal('2.1.0'),
+    runs: z.array(z.record(z.string(), z.unknown())),
+  })
+  .meta({ id: 'SarifLog', description: 'SARIF 2.1.0 (OASIS); zie https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html' });
+
 export const ScanDetail = ScanListItem.extend({ url: z.string(), failed_checks: FailedChecks, findings: z.array(Finding) }).meta({ id: 'ScanDetail' });
