@@ -30,6 +30,8 @@ export const ON_BOTH_BACKENDS = [
   'test/list-queries.test.ts',
   'test/migrations.test.ts',
   'test/operations.test.ts',
+  'test/mcp.test.ts',
+  'test/sarif.test.ts',
 ];
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };

@@ -2,12 +2,31 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../services/config.ts';
 import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
+import { toSarif } from '../scanner/sarif.ts';
+import type { Severity } from '../scanner/vocabulary.ts';
+import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
 
-const USAGE = `Usage: npm run -s scan -- <url> [--json]
+const FORMATS = ['text', 'json', 'sarif'] as const;
+const FAIL_ON = SEVERITIES.map((s) => s.toLowerCase());
 
-Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report, or the
-result as JSON with --json. Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS,
-SCANNER_REQUEST_TIMEOUT, SCANNER_DEADLINE, SCANNER_DNS_SERVERS.`;
+const USAGE = `Usage: npm run -s scan -- <url> [--json] [--format text|json|sarif] [--fail-on ${FAIL_ON.join('|')}]
+
+Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report: readable
+text, the result object as JSON (--json is --format json), or a SARIF 2.1.0 log for code scanning.
+--fail-on makes the exit code a CI gate.
+
+Exit codes: 0 a result (with --fail-on: and no finding at or above that severity); 1 with --fail-on
+a finding at or above that severity, without it the scan could not run; 2 wrong usage, or with
+--fail-on the scan could not run (bad URL, refused address, unreachable site).
+
+Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS, SCANNER_REQUEST_TIMEOUT,
+SCANNER_DEADLINE, SCANNER_DNS_SERVERS; HOST and PORT name the service whose API docs the SARIF log
+links to.`;
+
+/** Exit codes (see USAGE). */
+const EXIT = { ok: 0, findingsAtThreshold: 1, scanFailed: 1, usage: 2, scanFailedWithGate: 2 } as const;
+
+class UsageError extends Error {}
 
 function report(result: ScanResult): string {
   const lines = [
@@ -29,36 +48,65 @@ function report(result: ScanResult): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig();
-  const result = await scanSite(positionals[0]!, {
-    allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
-    dnsServers: config.SCANNER_DNS_SERVERS,
-    requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
-    deadlineMs: config.SCANNER_DEADLINE,
-    onProgress: (message) => process.stderr.write(`… ${message}\n`),
+function parseCommandLine() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      'fail-on': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
   });
-  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${report(result)}\n`);
-  return 0;
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) throw new UsageError(`--format takes ${FORMATS.join(', ')}`);
+  const failOn = values['fail-on'];
+  if (failOn !== undefined && !FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}`);
+  if (!values.help && positionals.length !== 1) throw new UsageError('one URL is needed');
+  return { help: values.help, url: positionals[0]!, format: format as (typeof FORMATS)[number], failOn: failOn?.toUpperCase() as Severity | undefined };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const known = error instanceof ScanError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+/** Whether a finding at or above `threshold` is present (SEVERITIES runs from CRITICAL down). */
+const atOrAbove = (result: ScanResult, threshold: Severity) => result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(threshold));
+
+function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
+  if (format === 'json') return JSON.stringify(result, null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: PLATFORM_NAME, version: PLATFORM_VERSION, informationUri: `http://${config.HOST}:${config.PORT}/api/agent/docs` }), null, 2);
+  return report(result);
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseCommandLine();
+  } catch (error) {
+    const message = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : String(error);
+    process.stderr.write(`${message}\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  try {
+    if (existsSync('.env')) process.loadEnvFile('.env');
+    const config = loadConfig();
+    const result = await scanSite(options.url, {
+      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      dnsServers: config.SCANNER_DNS_SERVERS,
+      requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+      deadlineMs: config.SCANNER_DEADLINE,
+      onProgress: (message) => process.stderr.write(`… ${message}\n`),
+    });
+    process.stdout.write(`${render(result, options.format, config)}\n`);
+    return options.failOn && atOrAbove(result, options.failOn) ? EXIT.findingsAtThreshold : EXIT.ok;
+  } catch (error) {
+    const known = error instanceof ScanError || error instanceof ConfigError;
     // On the command line the operator can change the guard; say how.
     const hint = error instanceof TargetRefusedError ? '\nLoopback and private addresses are refused unless SCANNER_ALLOW_PRIVATE_TARGETS=true is set.' : '';
-    process.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}${hint}\n${known ? '' : `${USAGE}\n`}`);
-    process.exit(1);
-  },
-);
+    process.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}${hint}\n`);
+    return options.failOn ? EXIT.scanFailedWithGate : EXIT.scanFailed;
+  }
+}
+
+main().then((code) => process.exit(code));

@@ -1,5 +1,6 @@
 import type { AnyProcedure, TRPCRouterRecord } from '@trpc/server';
 import type { OpenApiMeta, OpenApiMethod } from 'trpc-to-openapi';
+import { z } from 'zod';
 import type { Context } from './context.ts';
 import { appRouter } from './index.ts';
 import { procedureCaller } from './procedure-caller.ts';
@@ -15,6 +16,9 @@ export interface ProcedureHandle {
   call: (ctx: Context, input: unknown) => Promise<unknown>;
   /** REST metadata; null for procedures only served over /trpc. */
   rest: RestMeta | null;
+  /** The procedure's zod schemas (the MCP tools describe themselves with them). */
+  input: z.ZodType | null;
+  output: z.ZodType | null;
 }
 
 /** A procedure the REST facade serves. */
@@ -29,6 +33,9 @@ export interface OpenApiProcedure extends ProcedureHandle {
 function isRestMeta(meta: unknown): meta is RestMeta {
   return typeof meta === 'object' && meta !== null && 'openapi' in meta && typeof meta.openapi === 'object' && meta.openapi !== null;
 }
+
+/** A procedure's parser when it is a zod schema (every procedure here uses zod). */
+const zodSchema = (parser: unknown): z.ZodType | null => (parser instanceof z.ZodType ? parser : null);
 
 function walk(record: TRPCRouterRecord, prefix: string, found: ProcedureHandle[]): ProcedureHandle[] {
   for (const [key, value] of Object.entries(record)) {
@@ -46,6 +53,8 @@ function walk(record: TRPCRouterRecord, prefix: string, found: ProcedureHandle[]
       type,
       call: (ctx, input) => run({ ctx, getRawInput: async () => input, path: name, type, signal: undefined, batchIndex: 0 }),
       rest: isRestMeta(meta) ? meta : null,
+      input: zodSchema(procedure._def.inputs[0]),
+      output: zodSchema('output' in procedure._def ? procedure._def.output : undefined),
     });
   }
   return found;
@@ -60,3 +69,6 @@ export const OPENAPI_PROCEDURES: readonly OpenApiProcedure[] = PROCEDURES.flatMa
 
 /** Every query procedure by dotted name, for the /trpc fast path. */
 export const QUERY_PROCEDURES: ReadonlyMap<string, ProcedureHandle> = new Map(PROCEDURES.filter((p) => p.type === 'query').map((p) => [p.name, p]));
+
+/** Every procedure by dotted name. */
+export const PROCEDURES_BY_NAME: ReadonlyMap<string, ProcedureHandle> = new Map(PROCEDURES.map((p) => [p.name, p]));

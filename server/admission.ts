@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DB } from '../db/database.ts';
-import { ERRORS, Forbidden, Invalid, Unauthenticated } from '../domain/errors.ts';
+import { ERRORS, Forbidden, Invalid, Unauthenticated, type LimitWindow } from '../domain/errors.ts';
 import { andThen, type MaybePromise } from '../domain/maybe-promise.ts';
 import { authenticateSession } from '../services/accounts.ts';
-import { CachedKeyLookup } from '../services/auth.ts';
+import { CachedKeyLookup, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { UsageMeter } from '../services/limits/quotas.ts';
 import { countHits } from '../services/limits/rate-limits.ts';
@@ -36,6 +36,12 @@ function callsIn(url: string): number {
 export interface Admission {
   /** The onRequest hook: admits the request or fails it with a domain error. */
   hook: onRequestHookHandler;
+  /**
+   * Counts `calls` against the key's per-minute limit and the tenant's monthly quota, as an API
+   * call does; throws TooManyRequests past either. Routes marked `chargePerCall` (the MCP endpoint)
+   * are admitted without it and charge each call they make.
+   */
+  charge(principal: ApiKeyPrincipal, calls?: number, onWindow?: (window: LimitWindow) => void): MaybePromise<LimitWindow>;
   /** Stops the key signal and writes the pending usage (at shutdown, before the database closes). */
   close(): Promise<void>;
 }
@@ -62,6 +68,15 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
   };
 
+  // `onWindow` sees the key's window before the quota is checked, so a quota refusal still shows it.
+  const charge = (principal: ApiKeyPrincipal, calls = 1, onWindow?: (window: LimitWindow) => void): MaybePromise<LimitWindow> =>
+    andThen(countHits(counters, `key:${principal.actor.id}`, principal.rateLimit, calls), (keyWindow) => {
+      onWindow?.(keyWindow);
+      // The monthly quota (dashboard sessions do not count against it).
+      usage.noteKeyUse(principal.actor.id);
+      return andThen(usage.consume(principal.tenantId, principal.plan, 'api_calls', calls), () => keyWindow);
+    });
+
   const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
     // Every request, authenticated or not, counts against its address (guards key guessing).
     andThen(countHits(counters, `ip:${request.ip}`, deps.ipLimitPerMinute), (addressWindow) => {
@@ -80,19 +95,21 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
           if (request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
           return token || !request.url.startsWith('/trpc/') ? undefined : admitSession(request);
         }
+        if (request.routeOptions.config?.chargePerCall) {
+          showAddressWindow();
+          return undefined;
+        }
         // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
         // seven, and one that does not fit in what is left is refused whole.
-        const calls = callsIn(request.url);
-        return andThen(countHits(counters, `key:${principal.actor.id}`, principal.rateLimit, calls), (keyWindow) => {
-          reply.headers(rateLimitHeaders(keyWindow));
-          // The monthly quota (dashboard sessions do not count against it).
-          usage.noteKeyUse(principal.actor.id);
-          return usage.consume(principal.tenantId, principal.plan, 'api_calls', calls);
-        });
+        return andThen(
+          charge(principal, callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow))),
+          () => undefined,
+        );
       });
     });
 
   return {
+    charge,
     // Callback style: a request admitted from memory costs no promise.
     hook(request, reply, done) {
       let admitted: MaybePromise<void>;

@@ -21,6 +21,7 @@ import { registerDashboard } from './dashboard-pages.ts';
 import { headersOf, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
 import { createAdmission } from './admission.ts';
+import { registerMcp } from './mcp.ts';
 import { registerRestRoutes } from './rest.ts';
 import { RAW_SECURITY_HEADERS, registerSecurityHeaders, stampAnswerHeaders } from './security-headers.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -164,6 +165,7 @@ export async function buildApp(
     session: sessionCookie(request, reply),
   });
   registerRestRoutes(app, contextOf);
+  registerMcp(app, { contextOf, admission });
   registerTrpcFastPath(app, contextOf);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route needs a key: the authentication hook answers 401 before the body is parsed. */
     protect?: boolean;
+    /** Admission does not count the request; the route charges each call it makes (Admission.charge). */
+    chargePerCall?: boolean;
   }
 }
 

@@ -2,14 +2,17 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureSite } from './support/fixture-sites.ts';
-import { leakyWordPressSite } from './support/sites.ts';
+import type { SarifLog } from '../scanner/sarif.ts';
+import { expectValidSarif } from './support/sarif-schema.ts';
+import { hardenedSite, leakyWordPressSite } from './support/sites.ts';
 
 const run = promisify(execFile);
 let site: FixtureSite;
+let hardened: FixtureSite;
 beforeAll(async () => {
-  site = await leakyWordPressSite();
+  [site, hardened] = await Promise.all([leakyWordPressSite(), hardenedSite()]);
 });
-afterAll(() => site.close());
+afterAll(async () => Promise.all([site.close(), hardened.close()]));
 
 const scanCli = (args: string[], allowPrivate: boolean) =>
   run('npm', ['run', '-s', 'scan', '--', ...args], {
@@ -45,4 +48,41 @@ describe('npm run scan', () => {
     expect(failure.stderr).toContain('SCANNER_ALLOW_PRIVATE_TARGETS=true');
     expect(site.requests.filter((r) => r === 'GET /.git/config')).toHaveLength(2);
   });
+});
+
+/** Runs the CLI and resolves with its exit code and output, also when it fails. */
+const scanWithCode = (args: string[], env: Record<string, string> = {}) =>
+  run('npm', ['run', '-s', 'scan', '--', ...args], { env: { ...process.env, SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env }, maxBuffer: 16 * 1024 * 1024 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+describe('npm run scan -- --format sarif and --fail-on', () => {
+  it('prints a valid SARIF log (and keeps --json)', async () => {
+    const sarif = await scanWithCode([site.url, '--format', 'sarif']);
+    expect(sarif.code).toBe(0);
+    const log = JSON.parse(sarif.stdout) as SarifLog;
+    expectValidSarif(log);
+    expect((log.runs[0] as { results: unknown[] }).results.length).toBeGreaterThan(10);
+    const json = await scanWithCode([site.url, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ url: site.url });
+  });
+
+  it('exits 1 when a finding at or above the threshold is present, 0 when none is', async () => {
+    expect((await scanWithCode([site.url, '--fail-on', 'critical', '--format', 'sarif'])).code).toBe(1);
+    // The hardened site has LOW findings only.
+    expect((await scanWithCode([hardened.url, '--fail-on', 'medium'])).code).toBe(0);
+    expect((await scanWithCode([hardened.url, '--fail-on', 'low'])).code).toBe(1);
+  });
+
+  it('exits 2 when the scan could not run, and on wrong usage', async () => {
+    const refused = await scanWithCode([site.url, '--fail-on', 'high'], { SCANNER_ALLOW_PRIVATE_TARGETS: 'false' });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/geweigerd/);
+    expect((await scanWithCode(['ftp://example.nl/', '--fail-on', 'high'])).code).toBe(2);
+    expect((await scanWithCode(['http://127.0.0.1:1/', '--fail-on', 'low'])).code).toBe(2);
+    expect((await scanWithCode([site.url, '--fail-on', 'ernstig'])).code).toBe(2);
+    expect((await scanWithCode([site.url, '--format', 'xml'])).code).toBe(2);
+  });
+
 });

@@ -1,0 +1,39 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AppRouter } from './index.ts';
+
+/** A dotted procedure name of the router ("scans.trigger"); a misspelled one does not compile. */
+type ProcedureName = {
+  [K in keyof AppRouter['_def']['record']]: `${K & string}.${keyof AppRouter['_def']['record'][K] & string}`;
+}[keyof AppRouter['_def']['record']];
+
+export interface McpToolDefinition {
+  /** The tool's name as agents call it. */
+  name: string;
+  procedure: ProcedureName;
+  annotations: ToolAnnotations;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/**
+ * The MCP tools: each is a procedure the REST API serves, with its zod schemas, permission and
+ * description (server/mcp.ts builds the tool from them). Making another procedure a tool is one line.
+ */
+export const MCP_TOOLS: readonly McpToolDefinition[] = [
+  { name: 'list_sites', procedure: 'sites.list', annotations: READ },
+  { name: 'get_site', procedure: 'sites.get', annotations: READ },
+  // A scan reaches out to the site: the open world.
+  { name: 'scan_site', procedure: 'scans.trigger', annotations: { ...WRITE, openWorldHint: true } },
+  { name: 'list_scans', procedure: 'scans.list', annotations: READ },
+  { name: 'get_scan', procedure: 'scans.get', annotations: READ },
+  { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
+  { name: 'search_findings', procedure: 'findings.list', annotations: READ },
+  { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },
+  { name: 'list_suggestions', procedure: 'suggestions.list', annotations: READ },
+  { name: 'get_config', procedure: 'config.get', annotations: READ },
+  { name: 'list_webhooks', procedure: 'webhooks.list', annotations: READ },
+  // Webhook deliveries go to the receiver's URL, outside this service.
+  { name: 'create_webhook', procedure: 'webhooks.create', annotations: { ...WRITE, openWorldHint: true } },
+  { name: 'delete_webhook', procedure: 'webhooks.delete', annotations: { ...WRITE, destructiveHint: true, idempotentHint: true } },
+];

@@ -1,0 +1,168 @@
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { TRPCError } from '@trpc/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { DomainError, ERRORS } from '../domain/errors.ts';
+import type { Context } from '../routers/context.ts';
+import { MCP_TOOLS, type McpToolDefinition } from '../routers/mcp-tools.ts';
+import { PROCEDURES_BY_NAME, type ProcedureHandle } from '../routers/procedures.ts';
+import type { ApiKeyPrincipal } from '../services/auth.ts';
+import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
+import type { Admission } from './admission.ts';
+import { headersOf, restAnswer, trpcEnvelope } from './error-answers.ts';
+
+// The MCP server (Streamable HTTP at /mcp), built on the official SDK's v2 packages: stateless, the
+// 2026-07-28 protocol and the 2025 clients' initialize handshake alike (createMcpHandler's
+// stateless legacy leg), so any instance answers any request. Its tools are procedures
+// (routers/mcp-tools.ts): the same zod schemas, permission checks, tenant scoping and limits as
+// REST, and a refused call is a tool result with isError and the Dutch error text.
+
+export const MCP_PATH = '/mcp';
+
+/** One tool call as the handler needs it: the request's context and key. */
+interface CallSession {
+  context: Context;
+  principal: ApiKeyPrincipal;
+}
+
+/**
+ * The SDK validates tool input itself, in English; the procedure validates it again with the API's
+ * Dutch messages. So the schema the SDK sees describes the input (tools/list) and lets every value
+ * through to the procedure.
+ */
+function describedOnly(schema: z.ZodType): StandardSchemaWithJSON<unknown, unknown> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'website-security-scanner',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: {
+        input: ({ target }) => z.toJSONSchema(schema, { target: target as 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
+        output: ({ target }) => z.toJSONSchema(schema, { target: target as 'draft-2020-12', io: 'output' }) as Record<string, unknown>,
+      },
+    },
+  };
+}
+
+const isObjectSchema = (schema: z.ZodType): boolean => schema instanceof z.ZodObject;
+
+/** structuredContent is always an object: a list answer is wrapped as { items }. */
+const LIST_WRAPPER = 'items';
+
+interface BuiltTool {
+  definition: McpToolDefinition;
+  procedure: ProcedureHandle;
+  description: string;
+  input: StandardSchemaWithJSON<unknown, unknown>;
+  output: z.ZodType | undefined;
+  wrapsList: boolean;
+}
+
+function buildTool(definition: McpToolDefinition): BuiltTool {
+  const procedure = PROCEDURES_BY_NAME.get(definition.procedure);
+  if (!procedure?.rest || !procedure.input) throw new Error(`MCP tool ${definition.name}: ${definition.procedure} is not a REST procedure with an input schema`);
+  const { summary, description } = procedure.rest.openapi;
+  const wrapsList = procedure.output !== null && !isObjectSchema(procedure.output);
+  return {
+    definition,
+    procedure,
+    description: [summary, description, procedure.rest.permission ? `Vereist de permissie ${procedure.rest.permission}.` : ''].filter(Boolean).join(' '),
+    input: describedOnly(procedure.input),
+    output: procedure.output === null ? undefined : wrapsList ? z.object({ [LIST_WRAPPER]: procedure.output }) : procedure.output,
+    wrapsList,
+  };
+}
+
+const TOOLS: readonly BuiltTool[] = MCP_TOOLS.map(buildTool);
+
+/** A short text beside the structured result: counts of lists and the first plain values. */
+function summaryOf(name: string, result: Record<string, unknown>): string {
+  const parts = Object.entries(result).flatMap(([key, value]) => {
+    if (Array.isArray(value)) return [`${key}: ${value.length}`];
+    if (value === null || typeof value !== 'object') return [`${key}: ${String(value)}`];
+    return [];
+  });
+  return `${name} — ${parts.slice(0, 8).join(', ')}`;
+}
+
+/** A refused call: the Dutch text REST would answer in { error }, as a tool error. */
+function toolError(error: unknown): CallToolResult {
+  const message =
+    error instanceof DomainError ? error.message : error instanceof TRPCError ? restAnswer(error).body.error : ERRORS.internal;
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message }) }] };
+}
+
+function serverFor(session: CallSession, charge: Admission['charge'], log: FastifyRequest['log']): McpServer {
+  const server = new McpServer({ name: PLATFORM_NAME, version: PLATFORM_VERSION }, { instructions: 'Beveiligingsscans van websites: sites, scans, bevindingen, verbetervoorstellen en webhooks van dit account.' });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.definition.name,
+      { title: tool.procedure.rest!.openapi.summary, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.definition.annotations },
+      async (input: unknown): Promise<CallToolResult> => {
+        try {
+          // Each call counts like one API call: the key's limit per minute and the monthly quota.
+          await charge(session.principal, 1);
+          const data = await tool.procedure.call(session.context, input ?? {});
+          const structured = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
+          return { content: [{ type: 'text', text: summaryOf(tool.definition.name, structured) }], structuredContent: structured };
+        } catch (error) {
+          const internal = !(error instanceof DomainError) && !(error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR');
+          if (internal) log.error({ err: error instanceof TRPCError ? (error.cause ?? error) : error, tool: tool.definition.name }, 'MCP tool failed');
+          return toolError(error);
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/** MCP requires the Origin of browser clients to be checked (DNS rebinding): the service's own origin only. */
+function originAllowed(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.host;
+  } catch {
+    return false;
+  }
+}
+
+export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: FastifyRequest, reply: FastifyReply) => Context; admission: Admission }): void {
+  const handler = createMcpHandler(({ requestInfo, authInfo }) => {
+    const session = authInfo?.extra?.session as CallSession | undefined;
+    if (!session) throw new Error(`MCP request without a session (${requestInfo?.url ?? 'unknown'})`);
+    return serverFor(session, deps.admission.charge, app.log);
+  }, { legacy: 'stateless', responseMode: 'json', keepAliveMs: 0 });
+  const serve = toNodeHandler(handler, { onerror: (error) => app.log.error({ err: error }, 'MCP request failed') });
+  app.addHook('onClose', async () => handler.close());
+
+  app.register(async (scope) => {
+    // Refusals of admission (401, 429) in the API's shape; a 401 names the scheme (RFC 6750), as MCP clients expect.
+    scope.setErrorHandler((error, _request, reply) => {
+      if (error instanceof DomainError) {
+        const { status } = trpcEnvelope(error);
+        if (status === 401) reply.header('www-authenticate', 'Bearer realm="mcp"');
+        return reply.code(status).headers(headersOf(error)).send({ error: error.message });
+      }
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      return reply.code(status >= 400 && status < 500 ? status : 500).send({ error: status >= 400 && status < 500 ? 'Ongeldig verzoek.' : ERRORS.internal });
+    });
+    scope.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: MCP_PATH,
+      config: { protect: true, chargePerCall: true },
+      handler: async (request, reply) => {
+        if (!originAllowed(request)) return reply.code(403).send({ error: 'Deze Origin mag de MCP-server niet gebruiken.' });
+        const principal = request.principal!;
+        const session: CallSession = { context: deps.contextOf(request, reply), principal };
+        // The SDK writes the answer to the raw response: carry over what onRequest set (request id,
+        // security headers) before Fastify lets go of it.
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+        reply.hijack();
+        const raw = Object.assign(request.raw, { auth: { token: 'api-key', clientId: principal.actor.id, scopes: [], extra: { session } } });
+        await serve(raw, reply.raw, request.body);
+      },
+    });
+  });
+}
