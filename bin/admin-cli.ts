@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
+import { backupDatabase } from '../services/backup.ts';
 import { secretBoxFor } from '../services/secrets.ts';
 import * as admin from '../services/admin.ts';
 import { keyCaps } from '../services/keys.ts';
@@ -28,7 +29,9 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   webhook list --tenant T
   webhook enable --id W
   webhook deliveries --id W
-  secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)`;
+  secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)
+  backup --out FILE       (a consistent copy of the SQLite database while the service runs; names the
+                          secrets key to keep with it. PostgreSQL: pg_dump, see the README)`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -42,6 +45,7 @@ const OPTIONS = {
   permissions: { type: 'string' },
   'rate-limit': { type: 'string' },
   url: { type: 'string' },
+  out: { type: 'string' },
   status: { type: 'string' },
   notes: { type: 'string' },
   key: { type: 'string' },
@@ -92,6 +96,11 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
   'secrets rotate': async (db, _v, config) => ({ reencrypted: await reencryptWebhookSecrets(db, secretBoxFor(config)) }),
 };
 
+/** Commands that work on the database file itself, without a connection of their own. */
+const FILE_COMMANDS: Record<string, (v: Values, config: Config) => unknown> = {
+  backup: (v, config) => backupDatabase(config, required(v, 'out')),
+};
+
 /** One line per object: key=value pairs; a table row per element for lists. */
 function readable(result: unknown): string {
   const line = (o: unknown) =>
@@ -115,17 +124,22 @@ export interface AdminIo {
 export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-    const command = positionals.slice(0, 2).join(' ');
+    const command = positionals.length <= 2 ? positionals.join(' ') : '';
     const run = COMMANDS[command];
-    if (values.help || !run || positionals.length !== 2) {
+    const onFile = FILE_COMMANDS[command];
+    if (values.help || (!run && !onFile)) {
       (values.help ? io.stdout : io.stderr).write(`${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`);
       return values.help ? 0 : 2;
     }
     const config = loadConfig(io.env);
+    const write = (result: unknown) => io.stdout.write(`${values.json ? JSON.stringify(result) : readable(result)}\n`);
+    if (onFile) {
+      write(onFile(values as Values, config));
+      return 0;
+    }
     const db = await openMigratedDatabase(databaseLocation(config));
     try {
-      const result = await run(db, values as Values, config);
-      io.stdout.write(`${values.json ? JSON.stringify(result) : readable(result)}\n`);
+      write(await run!(db, values as Values, config));
       return 0;
     } finally {
       await db.destroy();

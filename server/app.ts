@@ -84,15 +84,25 @@ export async function buildApp(
     // Headers and body must arrive within this bound: a client sending a byte every few seconds
     // cannot hold a connection. Node checks the bound on an interval (30 s by default), so the
     // server is made here with a check every second and the headers bound inside the request one.
-    serverFactory: (handler) =>
-      createServer(
+    keepAliveTimeout: deps.config.KEEP_ALIVE_TIMEOUT,
+    serverFactory: (handler, serverOptions) => {
+      const server = createServer(
         {
           requestTimeout: deps.config.REQUEST_TIMEOUT,
           headersTimeout: Math.min(60_000, deps.config.REQUEST_TIMEOUT),
           connectionsCheckingInterval: Math.min(1_000, deps.config.REQUEST_TIMEOUT),
         },
         handler,
-      ),
+      );
+      // Fastify applies these to a server it makes itself, not to one a factory makes; without them
+      // Node's 5 s keep-alive applies, and a load balancer reusing an idle connection gets a reset.
+      // forceCloseConnections ('idle' by default) is applied at close, factory or not.
+      const { keepAliveTimeout, connectionTimeout, maxRequestsPerSocket } = serverOptions as { keepAliveTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      server.keepAliveTimeout = keepAliveTimeout ?? deps.config.KEEP_ALIVE_TIMEOUT;
+      server.setTimeout(connectionTimeout ?? 0);
+      if (maxRequestsPerSocket) server.maxRequestsPerSocket = maxRequestsPerSocket;
+      return server;
+    },
     clientErrorHandler: answerClientError,
     // An incoming X-Request-Id (from a proxy or the client) is kept when it is short and plain, so
     // one id follows a request through every log; otherwise the service makes one.

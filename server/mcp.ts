@@ -133,7 +133,7 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
     const session = authInfo?.extra?.session as CallSession | undefined;
     if (!session) throw new Error(`MCP request without a session (${requestInfo?.url ?? 'unknown'})`);
     return serverFor(session, deps.admission.charge, app.log);
-  }, { legacy: 'stateless', responseMode: 'json', keepAliveMs: 0 });
+  }, { legacy: 'stateless', keepAliveMs: 0 });
   const serve = toNodeHandler(handler, { onerror: (error) => app.log.error({ err: error }, 'MCP request failed') });
   app.addHook('onClose', async () => handler.close());
 

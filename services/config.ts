@@ -78,6 +78,8 @@ const ConfigSchema = z.object({
   MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(20),
   /** Bound of receiving a whole request (headers and body); slower clients get 408. */
   REQUEST_TIMEOUT: duration.prefault('30s'),
+  /** How long an idle kept-alive connection stays open: above the idle timeouts of load balancers (AWS ALB 60 s). */
+  KEEP_ALIVE_TIMEOUT: duration.prefault('72s'),
   /** Keys that encrypt webhook secrets at rest: base64 of 32 bytes, comma-separated, current first. */
   SECRETS_KEY: z
     .string()
