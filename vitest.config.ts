@@ -32,6 +32,7 @@ export const ON_BOTH_BACKENDS = [
   'test/operations.test.ts',
   'test/mcp.test.ts',
   'test/sarif.test.ts',
+  'test/retention.test.ts',
 ];
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };

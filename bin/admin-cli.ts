@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
 import { backupDatabase } from '../services/backup.ts';
+import { prunable, prune } from '../services/retention.ts';
 import { secretBoxFor } from '../services/secrets.ts';
 import * as admin from '../services/admin.ts';
 import { keyCaps } from '../services/keys.ts';
@@ -30,6 +31,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   webhook enable --id W
   webhook deliveries --id W
   secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)
+  prune [--dry-run]       (deletes what SCAN_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and DELIVERY_LOG_RETENTION_DAYS
+                          allow now; --dry-run says what would go; the workers do this every hour)
   backup --out FILE       (a consistent copy of the SQLite database while the service runs; names the
                           secrets key to keep with it. PostgreSQL: pg_dump, see the README)`;
 
@@ -46,6 +49,7 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   url: { type: 'string' },
   out: { type: 'string' },
+  'dry-run': { type: 'boolean' },
   status: { type: 'string' },
   notes: { type: 'string' },
   key: { type: 'string' },
@@ -93,6 +97,10 @@ const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<un
   'webhook list': (db, v) => admin.webhooksOfTenant(db, required(v, 'tenant')),
   'webhook enable': (db, v) => admin.enableWebhook(db, required(v, 'id')),
   'webhook deliveries': (db, v) => admin.deliveriesOfWebhook(db, required(v, 'id')),
+  prune: async (db, v, config) => {
+    const counts = v['dry-run'] ? await prunable({ db, config }) : await prune({ db, config });
+    return { dry_run: Boolean(v['dry-run']), ...counts };
+  },
   'secrets rotate': async (db, _v, config) => ({ reencrypted: await reencryptWebhookSecrets(db, secretBoxFor(config)) }),
 };
 

@@ -19,6 +19,7 @@ import * as accounts from './migrations/0010_accounts.ts';
 import * as statementCountTriggers from './migrations/0011_statement_count_triggers.ts';
 import * as dashboard from './migrations/0012_dashboard.ts';
 import * as keyChangeNotify from './migrations/0013_key_change_notify.ts';
+import * as retentionIndexes from './migrations/0014_retention_indexes.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_statement_count_triggers': statementCountTriggers,
   '0012_dashboard': dashboard,
   '0013_key_change_notify': keyChangeNotify,
+  '0014_retention_indexes': retentionIndexes,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -78,6 +78,12 @@ const ConfigSchema = z.object({
   MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(20),
   /** Bound of receiving a whole request (headers and body); slower clients get 408. */
   REQUEST_TIMEOUT: duration.prefault('30s'),
+  /** Days a scan is kept; a site's latest scan and the latest scan of every finding are always kept. */
+  SCAN_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  /** Days a webhook message whose deliveries are finished is kept, with its deliveries. */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Days a delivery attempt (the delivery log) is kept. */
+  DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How long an idle kept-alive connection stays open: above the idle timeouts of load balancers (AWS ALB 60 s). */
   KEEP_ALIVE_TIMEOUT: duration.prefault('72s'),
   /** Keys that encrypt webhook secrets at rest: base64 of 32 bytes, comma-separated, current first. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ServiceDeps } from './deps.ts';
+import { RetentionWorker } from './retention.ts';
 import { ScanScheduler } from './scheduler.ts';
 import type { Logger } from './logger.ts';
 import { secretBoxFor } from './secrets.ts';
@@ -12,7 +13,7 @@ export interface Workers {
 }
 
 /**
- * Starts the background work of one process: webhook delivery and scheduled scans. The entry point
+ * Starts the background work of one process: webhook delivery, scheduled scans and retention. The entry point
  * runs it beside the HTTP server (npm start) or alone (npm run worker); it needs nothing of HTTP.
  * Any number of processes can run it against one database: jobs are claimed with leases.
  */
@@ -49,7 +50,9 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     },
     log,
   );
+  const retention = new RetentionWorker(deps, log);
   webhooks.start();
   scheduler.start();
-  return { stop: async () => void (await Promise.all([webhooks.stop(), scheduler.stop()])) };
+  retention.start();
+  return { stop: async () => void (await Promise.all([webhooks.stop(), scheduler.stop(), retention.stop()])) };
 }
