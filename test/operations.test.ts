@@ -9,6 +9,7 @@ import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant } from './support/api.ts';
 import { rawSite } from './support/hostile-sites.ts';
 import { listeningPort } from './support/net.ts';
+import { killWithThisProcess } from './support/orphan-guard.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'scanner-operations-'));
@@ -40,6 +41,30 @@ function rawConnection(url: string) {
 }
 
 describe('operations', () => {
+  it('leaves no server running when the test process is killed (SIGKILL runs no cleanup)', async () => {
+    // A stand-in for a test process: it starts a server-like child the way the tests do, then dies.
+    const script = `import { spawn } from 'node:child_process';
+      import { killWithThisProcess } from ${JSON.stringify(join(ROOT, 'test/support/orphan-guard.ts'))};
+      const child = killWithThisProcess(spawn('sleep', ['60'], { detached: true, stdio: 'ignore' }), { group: true });
+      console.log(child.pid);
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const childPid = await new Promise<number>((done) => parent.stdout!.once('data', (chunk: Buffer) => done(Number(chunk.toString().trim()))));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(childPid)).toBe(true);
+    parent.kill('SIGKILL');
+    const began = Date.now();
+    while (alive(childPid) && Date.now() - began < 5_000) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(childPid)).toBe(false);
+  });
+
   it('keeps an idle connection open past 10 s (KEEP_ALIVE_TIMEOUT, 72 s by default): a second request on it gets 200', async () => {
     const api = await startApi();
     const connection = rawConnection(api.url);
@@ -117,7 +142,8 @@ describe('operations', () => {
     const tenant = await seedTenant(db, slow.url);
     await createSite(db, tenant.tenantId, 'Traag', slow.url);
     await db.destroy();
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: npm's child is the server, and the guard kills both.
+    const npm = killWithThisProcess(spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }), { group: true });
     try {
       const port = await listeningPort(npm);
       const scan = fetch(`http://127.0.0.1:${port}/api/agent/scan`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ site_id: tenant.siteId }) });
@@ -137,7 +163,7 @@ describe('operations', () => {
     writeFileSync(join(cwd, '.env'), 'PORT=0\nHOST=127.0.0.1\nDATABASE_PATH=./uit-env.db\nLOG_LEVEL=info\n');
     const env = { ...process.env };
     for (const name of ['PORT', 'HOST', 'DATABASE_PATH', 'LOG_LEVEL']) delete env[name];
-    const server = spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = killWithThisProcess(spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
     try {
       const port = await listeningPort(server);
       expect(existsSync(join(cwd, 'uit-env.db'))).toBe(true);

@@ -8,6 +8,7 @@ import { listeningPort } from './support/net.ts';
 import { createDatabase, postgresAvailable, startPostgres, type TestPostgres } from './support/postgres.ts';
 import { startReceiver, waitFor } from './support/receiver.ts';
 import { requireRedisOrSkip, startRedis, type TestRedis } from './support/redis.ts';
+import { killWithThisProcess } from './support/orphan-guard.ts';
 
 // Two API instances (WORKERS=false) and a separate worker process on one PostgreSQL and one Redis,
 // as "Running several instances" in the README describes.
@@ -22,7 +23,7 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
   const apis: Array<{ child: ChildProcess; base: string }> = [];
   let worker: ChildProcess;
 
-  const startProcess = (script: string, extra: Record<string, string> = {}) => spawn(process.execPath, ['--import', 'tsx', script], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const startProcess = (script: string, extra: Record<string, string> = {}) => killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', script], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] }));
   const startApiProcess = async () => {
     const child = startProcess('server/main.ts', { WORKERS: 'false' });
     return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };

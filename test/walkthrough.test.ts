@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/net.ts';
+import { killWithThisProcess } from './support/orphan-guard.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'scanner-walkthrough-'));
@@ -26,7 +27,7 @@ describe('the README walk-through', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DEMO_PORT: String(demoPort), DATABASE_PATH: join(dir, 'walkthrough.db'), LOG_LEVEL: 'warn' };
     delete env.SCANNER_ALLOW_PRIVATE_TARGETS;
     // A job-control shell, as a user's terminal is, so `kill %1 %2` finds the background jobs.
-    const shell = spawn('bash', ['-c', `set -m\n${script}\nwait`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const shell = killWithThisProcess(spawn('bash', ['-c', `set -m\n${script}\nwait`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }), { group: true });
     let stdout = '';
     let stderr = '';
     shell.stdout.on('data', (chunk: Buffer) => (stdout += chunk));

@@ -12,6 +12,7 @@ import type { FixtureSite } from './support/fixture-sites.ts';
 import { listeningPort } from './support/net.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 import { leakyWordPressSite } from './support/sites.ts';
+import { killWithThisProcess } from './support/orphan-guard.ts';
 
 // A short lease: a delivery claimed by a killed process is taken over within a second.
 const FAST = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_POLL_INTERVAL: '50ms', WEBHOOK_DISABLE_AFTER: '50', WEBHOOK_LEASE: '1s' };
@@ -202,7 +203,7 @@ describe('retries, failure counting and disabling', () => {
 describe('durability', () => {
 
   async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] }));
     return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };
   }
 
@@ -255,7 +256,7 @@ describe('durability', () => {
       // Ten poll intervals without a worker: nothing goes out.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toEqual([]);
-      worker = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      worker = killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
       const [message] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
       expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({ type: 'scan_completed', data: { scan_id: created.scan_id } });
     } finally {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import { createCa } from './test-ca.ts';
  * so Node trusts the CA through NODE_EXTRA_CA_CERTS, exactly as a deployment would trust a private CA.
  */
 export default function setup(): () => void {
+  // Suites that start the built service (npm start, dist/) find a fresh build; built here once, not
+  // by several suites at the same time.
+  execFileSync(process.execPath, ['bin/build-if-stale.mjs'], { cwd: join(import.meta.dirname, '..', '..'), stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'scanner-test-ca-'));
   const ca = createCa();
   writeFileSync(join(dir, 'ca.pem'), ca.certPem);

@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './net.ts';
+import { killWithThisProcess } from './orphan-guard.ts';
 
 export interface TestPostgres {
   /** Connection URL of the server's maintenance database. */
@@ -48,7 +49,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   const settings = ['-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
   const [postgres, serverArgs] = asServerUser(join(bin, 'postgres'), ['-D', data, ...settings]);
-  const child: ChildProcess = spawn(postgres, serverArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = killWithThisProcess(spawn(postgres, serverArgs, { stdio: ['ignore', 'ignore', 'pipe'] }));
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stderr!.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { freePort } from './net.ts';
+import { killWithThisProcess } from './orphan-guard.ts';
 
 export interface TestRedis {
   url: string;
@@ -26,7 +27,7 @@ export function requireRedisOrSkip(): boolean {
 export async function startRedis(): Promise<TestRedis> {
   // redis-server cannot report a port it chose itself, so a free one is picked first.
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = killWithThisProcess(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
