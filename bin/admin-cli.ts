@@ -34,7 +34,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   prune [--dry-run]       (deletes what SCAN_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and DELIVERY_LOG_RETENTION_DAYS
                           allow now; --dry-run says what would go; the workers do this every hour)
   backup --out FILE       (a consistent copy of the SQLite database while the service runs; names the
-                          secrets key to keep with it. PostgreSQL: pg_dump, see the README)`;
+                          secrets key to keep with it. PostgreSQL: pg_dump, see docs/operations.md)`;
 
 const OPTIONS = {
   json: { type: 'boolean' },

@@ -10,7 +10,7 @@ export class BackupRefused extends Error {}
  * backed up with its own tools (pg_dump).
  */
 export function backupSqlite(location: string, out: string): { bytes: number } {
-  if (isPostgresUrl(location)) throw new BackupRefused('PostgreSQL is backed up with pg_dump (see the README, Backup and restore); this command copies the SQLite file.');
+  if (isPostgresUrl(location)) throw new BackupRefused('PostgreSQL is backed up with pg_dump (see docs/operations.md, Backup and restore); this command copies the SQLite file.');
   if (location === ':memory:' || !existsSync(location)) throw new BackupRefused(`no SQLite database at ${location}`);
   if (existsSync(out)) throw new BackupRefused(`${out} exists already; choose a new file`);
   const db = new SQLite(location, { fileMustExist: true });

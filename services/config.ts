@@ -95,6 +95,9 @@ const ConfigSchema = z.object({
     .optional(),
 });
 
+/** Every setting the service reads from the environment (docs/operations.md documents each once). */
+export const CONFIG_SETTINGS = Object.keys(ConfigSchema.shape) as Array<keyof typeof ConfigSchema.shape>;
+
 export type Config = z.infer<typeof ConfigSchema> & { DATABASE_PATH: string };
 
 export class ConfigError extends Error {}
