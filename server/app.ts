@@ -101,6 +101,14 @@ export async function buildApp(
       server.keepAliveTimeout = keepAliveTimeout ?? deps.config.KEEP_ALIVE_TIMEOUT;
       server.setTimeout(connectionTimeout ?? 0);
       if (maxRequestsPerSocket) server.maxRequestsPerSocket = maxRequestsPerSocket;
+      // Closing closes the connections idle at that moment; one whose request finishes later would
+      // stay open for the whole keep-alive time and hold the shutdown, so they are closed as they go idle.
+      const close = server.close.bind(server);
+      server.close = (callback) => {
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.once('close', () => clearInterval(sweep));
+        return close(callback);
+      };
       return server;
     },
     clientErrorHandler: answerClientError,
