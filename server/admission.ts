@@ -1,13 +1,13 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DB } from '../db/database.ts';
-import { ERRORS, Forbidden, Invalid, Unauthenticated, type LimitWindow } from '../domain/errors.ts';
+import { ERRORS, Forbidden, Invalid, TooManyRequests, Unauthenticated, type LimitWindow } from '../domain/errors.ts';
 import { andThen, type MaybePromise } from '../domain/maybe-promise.ts';
 import { authenticateSession } from '../services/accounts.ts';
 import { CachedKeyLookup, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { UsageMeter } from '../services/limits/quotas.ts';
-import { countHits } from '../services/limits/rate-limits.ts';
 import { rateLimitHeaders } from './error-answers.ts';
+import { keyWithHits } from './rate-limit-store.ts';
 import { urlCarriesKey } from './log-redaction.ts';
 import { sameOrigin, sessionToken } from './session-cookie.ts';
 
@@ -41,7 +41,7 @@ export interface Admission {
    * call does; throws TooManyRequests past either. Routes marked `chargePerCall` (the MCP endpoint)
    * are admitted without it and charge each call they make.
    */
-  charge(principal: ApiKeyPrincipal, calls?: number, onWindow?: (window: LimitWindow) => void): MaybePromise<LimitWindow>;
+  charge(request: FastifyRequest & { principal: ApiKeyPrincipal }, calls?: number, onWindow?: (window: LimitWindow) => void): Promise<LimitWindow>;
   /** Stops the key signal and writes the pending usage (at shutdown, before the database closes). */
   close(): Promise<void>;
 }
@@ -52,7 +52,22 @@ export interface Admission {
  * per minute, the tenant's monthly quota. A request whose key, counters and stored usage are in
  * memory is admitted without a promise turn; one that needs the database or Redis waits for it.
  */
-export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitPerMinute: number }): Admission {
+const WINDOW_MS = 60_000;
+
+type RateLimitCheck = ReturnType<FastifyInstance['createRateLimit']>;
+
+/** A @fastify/rate-limit check as the service uses it: the window, or TooManyRequests past the limit. */
+function limiterOf(check: RateLimitCheck): (request: FastifyRequest) => Promise<LimitWindow> {
+  return (request) =>
+    check(request).then((result) => {
+      if (result.isAllowed) throw new Error('rate limit checks have no allow list here');
+      const window = { limit: result.max, remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
+      if (result.isExceeded) throw new TooManyRequests(`${ERRORS.tooManyRequests} Probeer het opnieuw over ${window.resetSeconds} seconden.`, window.resetSeconds, window);
+      return window;
+    });
+}
+
+export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitPerMinute: number; createRateLimit: FastifyInstance['createRateLimit'] }): Admission {
   const { db, counters } = deps;
   const keys = new CachedKeyLookup(db);
   // The tenant's monthly API-call quota: counted in memory, written to the database every second
@@ -68,18 +83,33 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
   };
 
+  // The per-minute windows are @fastify/rate-limit's limiters over the CounterStore (memory or Redis).
+  // The key's limiter counts a request's calls in one increment (keyWithHits).
+  const hitsOf = new WeakMap<FastifyRequest, number>();
+  const addressLimit = limiterOf(deps.createRateLimit({ timeWindow: WINDOW_MS, max: deps.ipLimitPerMinute, keyGenerator: (request) => `ip:${request.ip}` }));
+  const keyLimit = limiterOf(
+    deps.createRateLimit({
+      timeWindow: WINDOW_MS,
+      max: (request) => request.principal!.rateLimit,
+      keyGenerator: (request) => keyWithHits(`key:${request.principal!.actor.id}`, hitsOf.get(request) ?? 1),
+    }),
+  );
+
   // `onWindow` sees the key's window before the quota is checked, so a quota refusal still shows it.
-  const charge = (principal: ApiKeyPrincipal, calls = 1, onWindow?: (window: LimitWindow) => void): MaybePromise<LimitWindow> =>
-    andThen(countHits(counters, `key:${principal.actor.id}`, principal.rateLimit, calls), (keyWindow) => {
+  const charge = (request: FastifyRequest & { principal: ApiKeyPrincipal }, calls = 1, onWindow?: (window: LimitWindow) => void): Promise<LimitWindow> => {
+    const principal = request.principal;
+    hitsOf.set(request, calls);
+    return keyLimit(request).then((keyWindow) => {
       onWindow?.(keyWindow);
       // The monthly quota (dashboard sessions do not count against it).
       usage.noteKeyUse(principal.actor.id);
       return andThen(usage.consume(principal.tenantId, principal.plan, 'api_calls', calls), () => keyWindow);
     });
+  };
 
   const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
     // Every request, authenticated or not, counts against its address (guards key guessing).
-    andThen(countHits(counters, `ip:${request.ip}`, deps.ipLimitPerMinute), (addressWindow) => {
+    addressLimit(request).then((addressWindow) => {
       // The answer shows the address's window, or the key's when a key is admitted (written once).
       const showAddressWindow = () => reply.headers(rateLimitHeaders(addressWindow));
       // A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
@@ -101,10 +131,7 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
         }
         // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
         // seven, and one that does not fit in what is left is refused whole.
-        return andThen(
-          charge(principal, callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow))),
-          () => undefined,
-        );
+        return charge(Object.assign(request, { principal }), callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow))).then(() => undefined);
       });
     });
 

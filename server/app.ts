@@ -3,6 +3,7 @@ import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { TRPCError } from '@trpc/server';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase } from '../db/database.ts';
 import { DomainError, ERRORS } from '../domain/errors.ts';
@@ -22,6 +23,7 @@ import { headersOf, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
 import { createAdmission } from './admission.ts';
 import { registerMcp } from './mcp.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRestRoutes } from './rest.ts';
 import { RAW_SECURITY_HEADERS, registerSecurityHeaders, stampAnswerHeaders } from './security-headers.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -155,7 +157,10 @@ export async function buildApp(
   registerSecurityHeaders(app);
   const counters = deps.counters ?? counterStoreFor(deps.config);
   if (!deps.counters) app.addHook('onClose', async () => counters.close());
-  const admission = createAdmission({ db: deps.db, counters, ipLimitPerMinute: deps.config.IP_RATE_LIMIT_PER_MINUTE });
+  // The plugin's store is the CounterStore: createRateLimit() derives its limiters from it, so every
+  // per-minute window counts there (in memory, or in Redis shared by every instance).
+  await app.register(rateLimit, { global: false, store: rateLimitStore(counters) });
+  const admission = createAdmission({ db: deps.db, counters, ipLimitPerMinute: deps.config.IP_RATE_LIMIT_PER_MINUTE, createRateLimit: app.createRateLimit });
   app.addHook('onClose', () => admission.close());
   app.addHook('onRequest', admission.hook);
 

@@ -24,6 +24,8 @@ export const MCP_PATH = '/mcp';
 interface CallSession {
   context: Context;
   principal: ApiKeyPrincipal;
+  /** The HTTP request the call came in: the key's limiter counts against it. */
+  request: FastifyRequest & { principal: ApiKeyPrincipal };
 }
 
 /**
@@ -102,7 +104,7 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
       async (input: unknown): Promise<CallToolResult> => {
         try {
           // Each call counts like one API call: the key's limit per minute and the monthly quota.
-          await charge(session.principal, 1);
+          await charge(session.request, 1);
           const data = await tool.procedure.call(session.context, input ?? {});
           const structured = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
           return { content: [{ type: 'text', text: summaryOf(tool.definition.name, structured) }], structuredContent: structured };
@@ -155,7 +157,7 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
       handler: async (request, reply) => {
         if (!originAllowed(request)) return reply.code(403).send({ error: 'Deze Origin mag de MCP-server niet gebruiken.' });
         const principal = request.principal!;
-        const session: CallSession = { context: deps.contextOf(request, reply), principal };
+        const session: CallSession = { context: deps.contextOf(request, reply), principal, request: Object.assign(request, { principal }) };
         // The SDK writes the answer to the raw response: carry over what onRequest set (request id,
         // security headers) before Fastify lets go of it.
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
