@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureSite } from './support/fixture-sites.ts';
+import { runScan } from '../bin/scan-cli.ts';
 import type { SarifLog } from '../scanner/sarif.ts';
 import { expectValidSarif } from './support/sarif-schema.ts';
 import { hardenedSite, leakyWordPressSite } from './support/sites.ts';
@@ -34,14 +35,14 @@ describe('npm run scan', () => {
   });
 
   it('prints a readable report grouped by severity', async () => {
-    const { stdout } = await scanCli([site.url], true);
+    const { stdout } = await scanWithCode([site.url]);
     expect(stdout).toMatch(/Cijfer: (zwak|kritiek)/);
     expect(stdout).toMatch(/CRITICAL \(\d+\)[\s\S]*HIGH \(\d+\)[\s\S]*MEDIUM \(\d+\)[\s\S]*LOW \(\d+\)/);
     expect(stdout).toContain('/.git/config');
   });
 
   it('refuses private targets unless the setting allows them', async () => {
-    const failure = await scanCli([site.url, '--json'], false).catch((error) => error);
+    const failure = await scanWithCode([site.url, '--json'], { SCANNER_ALLOW_PRIVATE_TARGETS: 'false' });
     expect(failure.code).toBe(1);
     expect(failure.stdout).toBe('');
     expect(failure.stderr).toMatch(/geweigerd/);
@@ -50,12 +51,13 @@ describe('npm run scan', () => {
   });
 });
 
-/** Runs the CLI and resolves with its exit code and output, also when it fails. */
-const scanWithCode = (args: string[], env: Record<string, string> = {}) =>
-  run('npm', ['run', '-s', 'scan', '--', ...args], { env: { ...process.env, SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env }, maxBuffer: 16 * 1024 * 1024 }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+/** Runs the command in-process (the literal `npm run -s scan` is covered above) with its exit code and output. */
+async function scanWithCode(args: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runScan(args, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env: { ...process.env, SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env } });
+  return { code, stdout, stderr };
+}
 
 describe('npm run scan -- --format sarif and --fail-on', () => {
   it('prints a valid SARIF log (and keeps --json)', async () => {

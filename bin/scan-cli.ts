@@ -1,0 +1,119 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../services/config.ts';
+import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
+import { toSarif } from '../scanner/sarif.ts';
+import type { Severity } from '../scanner/vocabulary.ts';
+import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
+
+const FORMATS = ['text', 'json', 'sarif'] as const;
+const FAIL_ON = SEVERITIES.map((s) => s.toLowerCase());
+
+const USAGE = `Usage: npm run -s scan -- <url> [--json] [--format text|json|sarif] [--fail-on ${FAIL_ON.join('|')}]
+
+Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report: readable
+text, the result object as JSON (--json is --format json), or a SARIF 2.1.0 log for code scanning.
+--fail-on makes the exit code a CI gate.
+
+Exit codes: 0 a result (with --fail-on: and no finding at or above that severity); 1 with --fail-on
+a finding at or above that severity, without it the scan could not run; 2 wrong usage, or with
+--fail-on the scan could not run (bad URL, refused address, unreachable site).
+
+Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS, SCANNER_REQUEST_TIMEOUT,
+SCANNER_DEADLINE, SCANNER_DNS_SERVERS; HOST and PORT name the service whose API docs the SARIF log
+links to.`;
+
+/** Exit codes (see USAGE). */
+const EXIT = { ok: 0, findingsAtThreshold: 1, scanFailed: 1, usage: 2, scanFailedWithGate: 2 } as const;
+
+class UsageError extends Error {}
+
+function report(result: ScanResult): string {
+  const lines = [
+    `Scan van ${result.url} (${result.scanned_at})`,
+    `Cijfer: ${result.grade}   Score: ${result.score}/100`,
+    `  SSL/TLS ${result.ssl_score}   Headers ${result.headers_score}   Endpoints ${result.endpoints_score}`,
+    `Platform: ${result.detected_platform ?? 'niet herkend'}   Verzoeken: ${result.requests_made}`,
+    '',
+  ];
+  for (const severity of SEVERITIES) {
+    const findings = result.findings.filter((f) => f.severity === severity);
+    if (findings.length === 0) continue;
+    lines.push(`${severity} (${findings.length})`);
+    for (const f of findings) lines.push(`  - ${f.title} [${f.finding_type}]`, `    ${f.endpoint}${f.actual_value ? `  (${f.actual_value})` : ''}`);
+    lines.push('');
+  }
+  if (result.findings.length === 0) lines.push('Geen bevindingen.');
+  if (result.failed_checks.length > 0) lines.push(`Niet uitgevoerd: ${result.failed_checks.join(', ')}`);
+  return lines.join('\n');
+}
+
+function parseCommandLine(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      'fail-on': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) throw new UsageError(`--format takes ${FORMATS.join(', ')}`);
+  const failOn = values['fail-on'];
+  if (failOn !== undefined && !FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}`);
+  if (!values.help && positionals.length !== 1) throw new UsageError('one URL is needed');
+  return { help: values.help, url: positionals[0]!, format: format as (typeof FORMATS)[number], failOn: failOn?.toUpperCase() as Severity | undefined };
+}
+
+/** Whether a finding at or above `threshold` is present (SEVERITIES runs from CRITICAL down). */
+const atOrAbove = (result: ScanResult, threshold: Severity) => result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(threshold));
+
+function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
+  if (format === 'json') return JSON.stringify(result, null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: PLATFORM_NAME, version: PLATFORM_VERSION, informationUri: `http://${config.HOST}:${config.PORT}/api/agent/docs` }), null, 2);
+  return report(result);
+}
+
+export interface ScanIo {
+  stdout: { write: (text: string) => unknown };
+  stderr: { write: (text: string) => unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs the scan command and returns its exit code (see USAGE). In-process, so tests call it
+ * directly; `bin/scan.ts` is the command-line wrapper.
+ */
+export async function runScan(args: string[], io: ScanIo): Promise<number> {
+  let options;
+  try {
+    options = parseCommandLine(args);
+  } catch (error) {
+    const message = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : String(error);
+    io.stderr.write(`${message}\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  if (options.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  try {
+    const config = loadConfig(io.env);
+    const result = await scanSite(options.url, {
+      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+      dnsServers: config.SCANNER_DNS_SERVERS,
+      requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+      deadlineMs: config.SCANNER_DEADLINE,
+      onProgress: (message) => io.stderr.write(`… ${message}\n`),
+    });
+    io.stdout.write(`${render(result, options.format, config)}\n`);
+    return options.failOn && atOrAbove(result, options.failOn) ? EXIT.findingsAtThreshold : EXIT.ok;
+  } catch (error) {
+    const known = error instanceof ScanError || error instanceof ConfigError;
+    // On the command line the operator can change the guard; say how.
+    const hint = error instanceof TargetRefusedError ? '\nLoopback and private addresses are refused unless SCANNER_ALLOW_PRIVATE_TARGETS=true is set.' : '';
+    io.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}${hint}\n`);
+    return options.failOn ? EXIT.scanFailedWithGate : EXIT.scanFailed;
+  }
+}
