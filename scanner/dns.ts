@@ -27,22 +27,55 @@ export function resolverFor(options: DnsOptions): dns.promises.Resolver {
 /** RFC 6761: localhost names resolve to loopback without asking DNS, as browsers do. */
 export const isLocalhostName = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host);
 
+/** Once one family answered, how long the other may still take: a server that ignores AAAA questions must not cost a time-out per connection. */
+const SECOND_FAMILY_GRACE_MS = 150;
+/** Answers are reused this long: a scan opens dozens of connections to one host. Every connection still checks them. */
+const ANSWER_CACHE_MS = 30_000;
+const answers = new Map<string, { at: number; addresses: Promise<dns.LookupAddress[]> }>();
+
+async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promise<dns.LookupAddress[]> {
+  const asked = [resolver.resolve4(host).then((list) => list.map((address) => ({ address, family: 4 }))), resolver.resolve6(host).then((list) => list.map((address) => ({ address, family: 6 })))];
+  const settled: Array<dns.LookupAddress[] | null> = [null, null];
+  const errors: unknown[] = [];
+  await new Promise<void>((done) => {
+    let pending = asked.length;
+    let grace: NodeJS.Timeout | undefined;
+    asked.forEach((question, i) =>
+      question.then(
+        (list) => {
+          settled[i] = list;
+          if (list.length && !grace) grace = setTimeout(done, SECOND_FAMILY_GRACE_MS);
+          if (--pending === 0) done();
+        },
+        (error: unknown) => {
+          errors.push(error);
+          if (--pending === 0) done();
+        },
+      ),
+    );
+  });
+  const addresses = settled.flatMap((list) => list ?? []);
+  if (addresses.length === 0) throw errors[0] ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+  return addresses;
+}
+
 /** A and AAAA answers of the configured servers, as dns.lookup's `all` form. */
 export async function resolveAddresses(host: string, options: DnsOptions, family: number): Promise<dns.LookupAddress[]> {
   if (isLocalhostName(host)) {
     const loopback = [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
     return loopback.filter((a) => !family || a.family === family);
   }
-  const resolver = resolverFor(options);
-  const [v4, v6] = await Promise.allSettled([family === 6 ? Promise.resolve([]) : resolver.resolve4(host), family === 4 ? Promise.resolve([]) : resolver.resolve6(host)]);
-  const addresses = [
-    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
-    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
-  ];
-  if (addresses.length === 0) {
-    const failure = [v4, v6].find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    throw failure?.reason ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+  const key = `${(options.dnsServers ?? []).join(',')} ${host.toLowerCase()}`;
+  let cached = answers.get(key);
+  if (!cached || Date.now() - cached.at > ANSWER_CACHE_MS) {
+    cached = { at: Date.now(), addresses: lookUpBoth(host, resolverFor(options)) };
+    answers.set(key, cached);
+    // A failed look-up is not kept: the next connection asks again.
+    cached.addresses.catch(() => answers.delete(key));
+    if (answers.size > 1_000) answers.delete(answers.keys().next().value!);
   }
+  const addresses = (await cached.addresses).filter((a) => !family || a.family === family);
+  if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
   return addresses;
 }
 

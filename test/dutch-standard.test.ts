@@ -171,6 +171,19 @@ describe('CAA records through the configured name server', () => {
     expect(site.requests).toEqual([]);
   });
 
+  it('does not wait on a name server that never answers AAAA, and asks once per host for the whole scan', async () => {
+    const quiet = await keep(startDnsServer({ 'stil.test': { a: ['127.0.0.1'], silent: ['AAAA', 'CAA'] } }));
+    const site = await keep(startSite({ routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<html></html>' } } }));
+    const began = Date.now();
+    const result = await scanSite(hosted('stil.test', site), { allowPrivateTargets: true, dnsServers: [quiet.address] });
+    expect(result.grade).toBeDefined();
+    // A scan of ~80 requests over several connections: the answer is reused, not asked per connection.
+    expect(quiet.questions.filter((q) => q === 'A stil.test').length).toBeLessThanOrEqual(2);
+    // Bounded by the CAA look-up's own time-outs (2 x 3 s), not by one time-out per connection.
+    expect(Date.now() - began).toBeLessThan(15_000);
+    expect(types(result)).not.toContain('caa_missing');
+  }, 30_000);
+
   it('looks up no CAA for an IP address or localhost', async () => {
     const site = await keep(startSite({ routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<html></html>' } } }));
     const asked = dns.questions.length;

@@ -4,7 +4,10 @@ import dnsPacket, { type Answer } from 'dns-packet';
 /** Records by lowercase name: A addresses and CAA records as a name server holds them. */
 export interface Zone {
   [name: string]: { a?: string[]; caa?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>; /** Question types answered with SERVFAIL, as a broken name server does. */
-    servfail?: string[] };
+    servfail?: string[];
+    /** Question types never answered, as some servers and middleboxes treat AAAA or CAA. */
+    silent?: string[];
+  };
 }
 
 export interface DnsServer {
@@ -33,6 +36,7 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
     if (!question) return;
     questions.push(`${question.type} ${question.name}`);
     const entry = zone[question.name.toLowerCase().replace(/\.$/, '')];
+    if (entry?.silent?.includes(question.type)) return;
     const answers: Answer[] = [];
     if (entry && question.type === 'A') for (const data of entry.a ?? []) answers.push({ type: 'A', name: question.name, ttl: 60, data });
     if (entry && question.type === 'CAA') {
