@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
 import { backupDatabase } from '../services/backup.ts';
+import type { CliIo } from './cli-io.ts';
 import { prunable, prune } from '../services/retention.ts';
 import { secretBoxFor } from '../services/secrets.ts';
 import * as admin from '../services/admin.ts';
@@ -119,17 +120,11 @@ function readable(result: unknown): string {
   return line(result);
 }
 
-export interface AdminIo {
-  stdout: { write: (text: string) => unknown };
-  stderr: { write: (text: string) => unknown };
-  env: NodeJS.ProcessEnv;
-}
-
 /**
  * Runs one admin command and returns its exit code: 0 done, 1 failed (message on stderr), 2 wrong
  * usage. In-process, so tests call it directly; `bin/admin.ts` is the command-line wrapper.
  */
-export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
+export async function runAdmin(args: string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
     const command = positionals.length <= 2 ? positionals.join(' ') : '';

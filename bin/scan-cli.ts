@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../services/config.ts';
 import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
 import { toSarif } from '../scanner/sarif.ts';
+import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
 
@@ -75,17 +76,11 @@ function render(result: ScanResult, format: (typeof FORMATS)[number], config: Re
   return report(result);
 }
 
-export interface ScanIo {
-  stdout: { write: (text: string) => unknown };
-  stderr: { write: (text: string) => unknown };
-  env: NodeJS.ProcessEnv;
-}
-
 /**
  * Runs the scan command and returns its exit code (see USAGE). In-process, so tests call it
  * directly; `bin/scan.ts` is the command-line wrapper.
  */
-export async function runScan(args: string[], io: ScanIo): Promise<number> {
+export async function runScan(args: string[], io: CliIo): Promise<number> {
   let options;
   try {
     options = parseCommandLine(args);

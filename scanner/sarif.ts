@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Category, Severity } from './vocabulary.ts';
+import type { CatalogEntry } from './catalog/entry.ts';
+import type { Severity } from './vocabulary.ts';
 
 // A scan as a SARIF 2.1.0 log (OASIS), shaped for GitHub code scanning: one rule per finding type,
 // one result per finding. Findings are about URLs, not files, and GitHub rejects an upload whose
@@ -15,19 +16,7 @@ export const SECURITY_SEVERITY: Record<Severity, string> = { CRITICAL: '9.5', HI
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { CRITICAL: 'error', HIGH: 'error', MEDIUM: 'warning', LOW: 'note' };
 
 /** What a finding needs to become a result: the API's finding and the scanner's alike. */
-export interface SarifFinding {
-  finding_type: string;
-  category: Category;
-  severity: Severity;
-  title: string;
-  description: string;
-  impact: string;
-  remediation: string;
-  endpoint: string;
-  actual_value: string | null;
-  expected_value: string;
-  reference_url: string;
-}
+export type SarifFinding = Omit<CatalogEntry, 'observatory' | 'ncsc'> & { finding_type: string; endpoint: string; actual_value: string | null };
 
 export interface SarifScan {
   url: string;
