@@ -147,8 +147,10 @@ describe('the scheduler', () => {
       const all = await jobs(tenant.siteId);
       return all[0]?.status === 'completed' && all;
     });
-    expect(job).toMatchObject({ status: 'completed', attempts: 2 });
-    expect(await scansOf(tenant.siteId)).toHaveLength(1);
+    expect(job).toMatchObject({ status: 'completed', attempts: 2, scan_id: expect.any(String) });
+    // The taken-over job made its scan. (A scan the live scheduler may have run while the loop above
+    // set the site due is another job's; "each due scan runs once" is scale-out.test.ts's.)
+    expect((await scansOf(tenant.siteId)).map((s) => s.id)).toContain(job!.scan_id);
   });
 
   it('records a scan refused by the monthly quota as skipped with the reason, and retries next period', async () => {
