@@ -161,3 +161,16 @@ export async function setFindingStatus(db: DB, id: string, status: FindingStatus
     .where('id', '=', id)
     .execute();
 }
+
+/** The scans that saw a finding, newest first (the scans' own tenant is checked). */
+export async function scansOfFinding(db: DB, tenantId: string, findingId: string, limit: number) {
+  return db
+    .selectFrom('scan_findings')
+    .innerJoin('scans', 'scans.id', 'scan_findings.scan_id')
+    .select(['scans.id', 'scans.scanned_at', 'scans.score', 'scans.grade', 'scan_findings.actual_value'])
+    .where('scan_findings.finding_id', '=', findingId)
+    .where('scans.tenant_id', '=', tenantId)
+    .orderBy('scans.scanned_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -65,3 +65,16 @@ export async function reviewQueue(db: DB, status: SuggestionStatus | undefined, 
   ]);
   return { rows, total: Number(total.n) };
 }
+
+/** Suggestions of the tenant that name a finding: its id in the title, description or metadata. */
+export async function suggestionsNaming(db: DB, tenantId: string, findingId: string) {
+  const pattern = `%${findingId}%`;
+  return db
+    .selectFrom('suggestions')
+    .select(['id', 'type', 'title', 'status', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('metadata', 'like', pattern), eb('title', 'like', pattern), eb('description', 'like', pattern)]))
+    .orderBy('created_at', 'desc')
+    .limit(20)
+    .execute();
+}

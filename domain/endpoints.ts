@@ -27,6 +27,7 @@ export const DASHBOARD_PAGES = {
   invite: '/uitnodiging',
   site: '/sites/:id',
   findings: '/bevindingen',
+  finding: '/bevindingen/:id',
   keys: '/api-sleutels',
   webhooks: '/webhooks',
   suggestions: '/suggesties',

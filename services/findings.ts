@@ -1,7 +1,10 @@
-import { listFindings as listFindingRows, type FindingFilters } from '../db/findings.ts';
+import { findFinding, listFindings as listFindingRows, scansOfFinding, type FindingFilters } from '../db/findings.ts';
+import { suggestionsNaming } from '../db/suggestions.ts';
+import { NotFound } from '../domain/errors.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
 import { pageOf, type Page } from './pages.ts';
+import { findingStatusHistory } from './finding-status.ts';
 import { findingView } from './views.ts';
 
 /** The tenant's findings across scans: filtered, searched, most severe first, with a summary. */
@@ -9,4 +12,23 @@ export async function searchFindings(deps: ServiceDeps, actor: Actor, filters: F
   assertPermission(actor, 'read_findings');
   const { rows, summary, total } = await listFindingRows(deps.db, actor.tenantId, filters, page);
   return { findings: rows.map(findingView), summary, pagination: pageOf(total, page) };
+}
+
+/** Scans listed on a finding's page. */
+const SCANS_SHOWN = 20;
+
+/**
+ * One finding as its page shows it: the finding, its status history, the scans that saw it and
+ * the tenant's suggestions that name it (its id in their title, description or metadata).
+ */
+export async function findingDetail(deps: ServiceDeps, actor: Actor, findingId: string) {
+  assertPermission(actor, 'read_findings');
+  const row = await findFinding(deps.db, findingId);
+  if (!row || row.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
+  const [history, scans, suggestions] = await Promise.all([
+    findingStatusHistory(deps, actor, [findingId]),
+    scansOfFinding(deps.db, actor.tenantId, findingId, SCANS_SHOWN),
+    suggestionsNaming(deps.db, actor.tenantId, findingId),
+  ]);
+  return { finding: findingView(row), history, scans, suggestions };
 }

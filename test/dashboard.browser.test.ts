@@ -108,9 +108,30 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await inspect(page, 'overzicht');
   });
 
-  it("changes a finding's status, recorded with who, when and why", async () => {
+  it('opens a finding from the findings list: its page has impact, remedy, found and expected values and the reference', async () => {
     await nav(page, 'Bevindingen');
     await heading(page, 'Bevindingen');
+    const first = page.getByRole('list', { name: 'Gevonden bevindingen' }).getByRole('link').first();
+    await first.waitFor();
+    await inspect(page, 'bevindingen');
+    const title = (await first.textContent())!;
+    await first.click();
+    await heading(page, title);
+    for (const name of ['Impact', 'Oplossing', 'Gevonden waarde', 'Verwachte waarde', 'Meer informatie', 'Status', 'Gezien in scans', 'Voorstellen']) {
+      await page.getByRole('region', { name }).waitFor();
+    }
+    await page.getByRole('region', { name: 'Gezien in scans' }).getByRole('listitem').first().waitFor();
+    await page.getByRole('region', { name: 'Meer informatie' }).getByRole('link').waitFor();
+    await inspect(page, 'bevinding');
+    // A phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    const widest = await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`);
+    expect(await page.evaluate('document.documentElement.scrollWidth'), String(widest)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'bevinding-telefoon');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("changes a finding's status on its page, recorded with who, when and why", async () => {
     const status = page.getByRole('combobox', { name: /^Status van/ }).first();
     await status.waitFor();
     await status.selectOption('ACCEPTED_RISK');
@@ -119,7 +140,7 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByText(new RegExp(`Risico geaccepteerd door ${OWNER.email} op .*: Alleen intern bereikbaar`)).waitFor();
     const change = await api.db.selectFrom('finding_status_changes').selectAll().executeTakeFirstOrThrow();
     expect(change).toMatchObject({ status: 'ACCEPTED_RISK', reason: 'Alleen intern bereikbaar', actor_kind: 'user', actor_label: OWNER.email });
-    await inspect(page, 'bevindingen');
+    await inspect(page, 'bevinding-status');
   });
 
   it('creates a key shown once, which works on the REST API, and revokes it: 401 at once', async () => {

@@ -1,9 +1,9 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { searchFindings } from '../../services/findings.ts';
+import { findingDetail, searchFindings } from '../../services/findings.ts';
 import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS, fastParse } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
-import { FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
+import { FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
 
 export const findingsRouter = router({
   list: protectedProcedure
@@ -22,6 +22,12 @@ export const findingsRouter = router({
     .meta({ permission: 'write_config' })
     .input(fastParse(FindingStatusInput))
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
+
+  /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
+  get: userProcedure
+    .meta({ permission: 'read_findings' })
+    .input(fastParse(FindingGetInput))
+    .query(({ ctx, input }) => findingDetail(ctx, ctx.actor, input.finding_id)),
 
   /** Dashboard only: the recorded status changes of some findings, newest first. */
   history: userProcedure

@@ -44,4 +44,6 @@ export const FindingStatusInput = z.object({
   reason: text({ multiline: true }).max(2000).optional().meta({ description: 'Verplicht bij ACCEPTED_RISK' }),
 });
 
+export const FindingGetInput = z.object({ finding_id: Uuid });
+
 export const FindingHistoryInput = z.object({ finding_ids: z.array(Uuid).min(1).max(200) });

@@ -3,6 +3,7 @@ import { Route, Switch } from 'wouter';
 import { DASHBOARD_PAGES } from '../../domain/endpoints.ts';
 import { Layout } from './components/Layout.tsx';
 import { AccountPage } from './pages/AccountPage.tsx';
+import { FindingPage } from './pages/FindingPage.tsx';
 import { FindingsPage } from './pages/FindingsPage.tsx';
 import { InvitePage } from './pages/InvitePage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
@@ -29,6 +30,7 @@ export function App() {
               <Route path={DASHBOARD_PAGES.overview} component={OverviewPage} />
               <Route path={DASHBOARD_PAGES.site}>{(params) => <SitePage siteId={params.id} />}</Route>
               <Route path={DASHBOARD_PAGES.findings} component={FindingsPage} />
+              <Route path={DASHBOARD_PAGES.finding}>{(params) => <FindingPage findingId={params.id} />}</Route>
               <Route path={DASHBOARD_PAGES.keys} component={KeysPage} />
               <Route path={DASHBOARD_PAGES.webhooks} component={WebhooksPage} />
               <Route path={DASHBOARD_PAGES.suggestions}>{() => <SuggestionsPage isStaff={me.data.is_staff} />}</Route>

@@ -39,7 +39,10 @@ export function ScoreChart({ points }: { points: Point[] }) {
     <figure className="chart">
       <svg width="100%" height="180" viewBox="0 0 600 180" preserveAspectRatio="none" role="img" aria-label={`Scoregeschiedenis van ${first} tot ${last}: ${points.map((p) => p.score).join(', ')}`}>
         {[0, 50, 100].map((level) => (
-          <line key={level} className="grid" x1="0" x2="600" y1={10 + ((100 - level) * 160) / 100} y2={10 + ((100 - level) * 160) / 100} />
+          <g key={level}>
+            <line className="grid" x1="0" x2="600" y1={10 + ((100 - level) * 160) / 100} y2={10 + ((100 - level) * 160) / 100} />
+            <text x="2" y={8 + ((100 - level) * 160) / 100}>{level}</text>
+          </g>
         ))}
         <path d={path(points, 600, 180, 10)} />
         {coordinates(points, 600, 180, 10).map(({ x, y }, i) => (
@@ -47,7 +50,7 @@ export function ScoreChart({ points }: { points: Point[] }) {
         ))}
       </svg>
       <figcaption>
-        Score per scan ({points.length}), {first} – {last}
+        Score per scan ({points.length}), van {first} tot {last}
       </figcaption>
     </figure>
   );

@@ -2,8 +2,8 @@
 
 export function Grade({ grade, score }: { grade: string; score: number }) {
   return (
-    <span className={`grade grade-${grade}`}>
-      {grade} <span className="score">({score}/100)</span>
+    <span className={`grade grade-badge grade-${grade}`}>
+      {grade} ({score}/100)
     </span>
   );
 }

@@ -1,64 +1,15 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../../domain/vocabulary.ts';
 import { FilterSelect } from '../components/Choices.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SEVERITY_LABELS, Severity, STATUS_LABELS } from '../components/Grade.tsx';
-import { useTRPC, type Outputs } from '../trpc.ts';
+import { findingPath } from '../components/StatusForm.tsx';
+import { useTRPC } from '../trpc.ts';
 
 const PAGE = 25;
-type Finding = Outputs['findings']['list']['findings'][number];
-type Change = Outputs['findings']['history'][number];
 type Status = (typeof FINDING_STATUSES)[number];
-
-/** One finding's status form; ACCEPTED_RISK asks for the reason the service requires. */
-function StatusForm({ finding, change }: { finding: Finding; change: Change | undefined }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useState<Status>(finding.status);
-  const [reason, setReason] = useState('');
-  const save = useMutation(
-    trpc.findings.setStatus.mutationOptions({
-      onSuccess: () => {
-        setReason('');
-        return queryClient.invalidateQueries({ queryKey: trpc.findings.pathKey() });
-      },
-    }),
-  );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate({ finding_id: finding.id, status, reason: reason || undefined });
-  };
-  const id = `status-${finding.id}`;
-  return (
-    <form onSubmit={submit} className="status-form">
-      <label htmlFor={id}>Status van „{finding.title}”</label>
-      <select id={id} value={status} onChange={(e) => setStatus(e.target.value as Status)}>
-        {FINDING_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {STATUS_LABELS[s]}
-          </option>
-        ))}
-      </select>
-      {status === 'ACCEPTED_RISK' && (
-        <>
-          <label htmlFor={`reason-${finding.id}`}>Reden</label>
-          <input id={`reason-${finding.id}`} required value={reason} onChange={(e) => setReason(e.target.value)} />
-        </>
-      )}
-      <button type="submit" className="secondary" disabled={save.isPending}>
-        Status opslaan
-      </button>
-      {change && (
-        <p className="small muted">
-          {STATUS_LABELS[change.status]} door {change.changed_by} op {new Date(change.changed_at).toLocaleString('nl-NL')}
-          {change.reason ? `: ${change.reason}` : ''}
-        </p>
-      )}
-      <ErrorText error={save.error} />
-    </form>
-  );
-}
 
 export function FindingsPage() {
   const trpc = useTRPC();
@@ -75,9 +26,6 @@ export function FindingsPage() {
     ...(filters.search.trim() ? { search: filters.search.trim() } : {}),
   };
   const list = useQuery({ ...trpc.findings.list.queryOptions(input), placeholderData: keepPreviousData });
-  const ids = list.data?.findings.map((f) => f.id) ?? [];
-  const history = useQuery({ ...trpc.findings.history.queryOptions({ finding_ids: ids }), enabled: ids.length > 0 });
-  const latestChange = (id: string) => history.data?.find((c) => c.finding_id === id);
   const set = (name: keyof typeof filters) => (value: string) => {
     setFilters({ ...filters, [name]: value });
     setOffset(0);
@@ -100,15 +48,11 @@ export function FindingsPage() {
           <p role="status">
             {total} bevindingen (kritiek {list.data.summary.critical}, hoog {list.data.summary.high}, middel {list.data.summary.medium}, laag {list.data.summary.low})
           </p>
-          <ul className="findings">
+          <ul className="findings" aria-label="Gevonden bevindingen">
             {list.data.findings.map((f) => (
               <li key={f.id}>
-                <Severity severity={f.severity} /> <strong>{f.title}</strong> <span className="muted">· {f.site_name}</span>
-                <div className="small">{f.description}</div>
-                <div className="small muted">
-                  {f.endpoint} · {f.category}
-                </div>
-                <StatusForm key={`${f.id}-${f.status}`} finding={f} change={latestChange(f.id)} />
+                <Severity severity={f.severity} /> <Link href={findingPath(f.id)}>{f.title}</Link> <span className="muted">· {f.site_name} · {STATUS_LABELS[f.status]}</span>
+                <div className="small muted">{f.endpoint}</div>
               </li>
             ))}
           </ul>

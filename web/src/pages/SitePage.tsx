@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
+import { findingPath } from '../components/StatusForm.tsx';
 import { useTRPC } from '../trpc.ts';
 
 const INTERVALS = [
@@ -70,7 +72,22 @@ export function SitePage({ siteId }: { siteId: string }) {
             Cijfer: <Grade grade={site.data.latest_scan.grade} score={site.data.latest_scan.score} />, gescand op {new Date(site.data.latest_scan.scanned_at).toLocaleString('nl-NL')}
           </p>
         ) : (
-          <p>Deze site is nog niet gescand.</p>
+          <p>Deze site is nog niet gescand. Start hieronder de eerste scan.</p>
+        )}
+        {latest.data && (
+          <>
+            <ul className="subscores" aria-label="Deelscores">
+              <li>SSL/TLS: {latest.data.ssl_score}/100</li>
+              <li>Beveiligingsheaders: {latest.data.headers_score}/100</li>
+              <li>Blootgestelde endpoints: {latest.data.endpoints_score}/100</li>
+            </ul>
+            <p>
+              Kritiek {latest.data.critical_count}, hoog {latest.data.high_count}, middel {latest.data.medium_count}, laag {latest.data.low_count}
+            </p>
+            {latest.data.failed_checks.length > 0 && (
+              <p role="note">Niet gecontroleerd in deze scan (de controle faalde of de scan liep uit de tijd): {latest.data.failed_checks.join(', ')}.</p>
+            )}
+          </>
         )}
         <button type="button" onClick={() => scan.mutate({ site_id: siteId })} disabled={scan.isPending}>
           Scan starten
@@ -102,8 +119,7 @@ export function SitePage({ siteId }: { siteId: string }) {
               <ul className="findings">
                 {group.map((f) => (
                   <li key={f.id}>
-                    <strong>{f.title}</strong> <span className="muted">({STATUS_LABELS[f.status]})</span>
-                    <div className="small">{f.description}</div>
+                    <Link href={findingPath(f.id)}>{f.title}</Link> <span className="muted">({STATUS_LABELS[f.status]})</span>
                     <div className="small muted">{f.endpoint}</div>
                   </li>
                 ))}
