@@ -38,6 +38,15 @@ async function inspect(on: Page, name: string): Promise<void> {
   await screenshot(on, name);
 }
 
+/** At 375 px (a phone) nothing is wider than the screen; the message names what sticks out. */
+async function fitsPhone(on: Page, name: string): Promise<void> {
+  await on.setViewportSize({ width: 375, height: 800 });
+  const widest = await on.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`);
+  expect(await on.evaluate('document.documentElement.scrollWidth'), `${name}: ${String(widest)}`).toBeLessThanOrEqual(375);
+  await screenshot(on, `${name}-telefoon`);
+  await on.setViewportSize({ width: 1280, height: 900 });
+}
+
 const nav = (on: Page, name: string) => on.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name, exact: true }).click();
 const heading = (on: Page, name: string) => on.getByRole('heading', { name, level: 1 }).waitFor();
 const rest = (path: string, key: string) => fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -102,10 +111,15 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     expect(await findings.count()).toBeGreaterThan(0);
     await page.getByRole('img', { name: /^Scoregeschiedenis/ }).waitFor();
     await inspect(page, 'site');
+    await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
+    await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();
+    await page.getByRole('list', { name: 'Deelscores' }).getByText('Blootgestelde endpoints').waitFor();
+    await fitsPhone(page, 'site');
     await nav(page, 'Overzicht');
     await page.getByRole('link', { name: 'Winkel' }).waitFor();
     await page.getByRole('img', { name: `Scoreverloop: ${scan.score}` }).waitFor();
     await inspect(page, 'overzicht');
+    await fitsPhone(page, 'overzicht');
   });
 
   it('opens a finding from the findings list: its page has impact, remedy, found and expected values and the reference', async () => {
@@ -123,12 +137,7 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByRole('region', { name: 'Gezien in scans' }).getByRole('listitem').first().waitFor();
     await page.getByRole('region', { name: 'Meer informatie' }).getByRole('link').waitFor();
     await inspect(page, 'bevinding');
-    // A phone: nothing wider than the screen.
-    await page.setViewportSize({ width: 375, height: 800 });
-    const widest = await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`);
-    expect(await page.evaluate('document.documentElement.scrollWidth'), String(widest)).toBeLessThanOrEqual(375);
-    await screenshot(page, 'bevinding-telefoon');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await fitsPhone(page, 'bevinding');
   });
 
   it("changes a finding's status on its page, recorded with who, when and why", async () => {

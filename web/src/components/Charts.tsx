@@ -32,12 +32,22 @@ export function Sparkline({ points }: { points: Point[] }) {
 }
 
 export function ScoreChart({ points }: { points: Point[] }) {
-  if (points.length === 0) return <p className="muted">Nog geen scans.</p>;
+  if (points.length === 0) return <p className="muted">Nog geen scans. Start een scan om de score te zien.</p>;
   const first = new Date(points[0]!.scanned_at).toLocaleString('nl-NL');
   const last = new Date(points[points.length - 1]!.scanned_at).toLocaleString('nl-NL');
+  const day = (moment: string) => new Date(moment).toLocaleDateString('nl-NL');
   return (
     <figure className="chart">
-      <svg width="100%" height="180" viewBox="0 0 600 180" preserveAspectRatio="none" role="img" aria-label={`Scoregeschiedenis van ${first} tot ${last}: ${points.map((p) => p.score).join(', ')}`}>
+      <svg width="100%" height="200" viewBox="0 0 600 200" role="img" aria-label={`Scoregeschiedenis van ${first} tot ${last}: ${points.map((p) => p.score).join(', ')}`}>
+        {/* The time axis: the first and the last scan's date (one scan: its date, centred). */}
+        {points.length === 1 ? (
+          <text x="300" y="196" textAnchor="middle">{day(points[0]!.scanned_at)}</text>
+        ) : (
+          <>
+            <text x="10" y="196">{day(points[0]!.scanned_at)}</text>
+            <text x="590" y="196" textAnchor="end">{day(points[points.length - 1]!.scanned_at)}</text>
+          </>
+        )}
         {[0, 50, 100].map((level) => (
           <g key={level}>
             <line className="grid" x1="0" x2="600" y1={10 + ((100 - level) * 160) / 100} y2={10 + ((100 - level) * 160) / 100} />
