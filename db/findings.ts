@@ -167,7 +167,7 @@ export async function scansOfFinding(db: DB, tenantId: string, findingId: string
   return db
     .selectFrom('scan_findings')
     .innerJoin('scans', 'scans.id', 'scan_findings.scan_id')
-    .select(['scans.id', 'scans.scanned_at', 'scans.score', 'scans.grade', 'scan_findings.actual_value'])
+    .select(['scans.id', 'scans.scanned_at', 'scans.score', 'scans.grade'])
     .where('scan_findings.finding_id', '=', findingId)
     .where('scans.tenant_id', '=', tenantId)
     .orderBy('scans.scanned_at', 'desc')

@@ -35,3 +35,6 @@ export const DASHBOARD_PAGES = {
   account: '/account',
   platform: '/platform',
 } as const;
+
+/** A dashboard page of one resource: `page` with its `:id` filled in. */
+export const dashboardPath = (page: typeof DASHBOARD_PAGES.site | typeof DASHBOARD_PAGES.finding, id: string) => page.replace(':id', id);

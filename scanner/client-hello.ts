@@ -206,9 +206,3 @@ export function offer(host: string, port: number, hello: HelloOffer, options: Of
     socket.on('error', (error) => done(partial, error));
   });
 }
-
-/** Whether the server picks one of `suites`; false on refusal, silence, a timeout or an abort. */
-export async function serverAccepts(host: string, port: number, suites: readonly number[], options: OfferOptions): Promise<boolean> {
-  const choice = await offer(host, port, { suites }, options);
-  return choice !== null && suites.includes(choice.suite);
-}

@@ -20,11 +20,9 @@ import { headersOf, restAnswer, trpcEnvelope } from './error-answers.ts';
 
 export const MCP_PATH = '/mcp';
 
-/** One tool call as the handler needs it: the request's context and key. */
+/** One tool call as the handler needs it: the request's context, and the request with its key (the key's limiter counts against it). */
 interface CallSession {
   context: Context;
-  principal: ApiKeyPrincipal;
-  /** The HTTP request the call came in: the key's limiter counts against it. */
   request: FastifyRequest & { principal: ApiKeyPrincipal };
 }
 
@@ -157,7 +155,7 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
       handler: async (request, reply) => {
         if (!originAllowed(request)) return reply.code(403).send({ error: 'Deze Origin mag de MCP-server niet gebruiken.' });
         const principal = request.principal!;
-        const session: CallSession = { context: deps.contextOf(request, reply), principal, request: Object.assign(request, { principal }) };
+        const session: CallSession = { context: deps.contextOf(request, reply), request: Object.assign(request, { principal }) };
         // The SDK writes the answer to the raw response: carry over what onRequest set (request id,
         // security headers) before Fastify lets go of it.
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);

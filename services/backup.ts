@@ -1,12 +1,12 @@
-import { resolve, dirname, join } from 'node:path';
+import { resolve } from 'node:path';
 import { backupSqlite, BackupRefused } from '../db/backup.ts';
 import { AdminError } from './admin.ts';
 import { databaseLocation, type Config } from './config.ts';
-import { SECRETS_KEY_FILE } from './secrets.ts';
+import { secretsKeyFileOf } from './secrets.ts';
 
 /** The key that decrypts the webhook secrets of a backup: it must be kept with it. */
 function secretsKeyOf(config: Config): string {
-  return config.SECRETS_KEY ? 'SECRETS_KEY (the environment): restore with the same value' : resolve(join(dirname(config.DATABASE_PATH), SECRETS_KEY_FILE));
+  return config.SECRETS_KEY ? 'SECRETS_KEY (the environment): restore with the same value' : resolve(secretsKeyFileOf(config.DATABASE_PATH));
 }
 
 /** An online backup of the SQLite database (admin backup --out FILE). */

@@ -8,6 +8,9 @@ import { dirname, join } from 'node:path';
 const PREFIX = 'enc:v1:';
 export const SECRETS_KEY_FILE = 'secrets.key';
 
+/** Where the generated key lives: beside the SQLite database. */
+export const secretsKeyFileOf = (databasePath: string): string => join(dirname(databasePath), SECRETS_KEY_FILE);
+
 const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
 
 export class SecretBox {
@@ -51,7 +54,7 @@ export class SecretBox {
 export function loadSecretKeys(secretsKey: string | undefined, databasePath: string): Buffer[] {
   if (secretsKey) return secretsKey.split(',').map((part) => Buffer.from(part.trim(), 'base64'));
   if (databasePath === ':memory:') return [randomBytes(32)];
-  const file = join(dirname(databasePath), SECRETS_KEY_FILE);
+  const file = secretsKeyFileOf(databasePath);
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
     try {

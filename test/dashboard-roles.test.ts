@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertWebhook } from '../db/webhooks.ts';
 import * as admin from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+import { scanResult } from './support/scan-results.ts';
+import { recordScan } from '../db/scans.ts';
 
 // Every dashboard procedure refuses, in its service, the roles that may not use it; and another
 // tenant's ids answer 404 exactly like missing ones. Driven over /trpc with real session cookies.
@@ -35,6 +37,9 @@ beforeAll(async () => {
   api = await startApi();
   home = await seedTenant(api.db, 'https://thuis.example/');
   other = await seedTenant(api.db, 'https://ander.example/');
+  // The other tenant has a finding of its own, so its id can be tried.
+  const result = scanResult('https://ander.example/', [['csp_missing', 'https://ander.example/']]);
+  await api.db.transaction().execute((trx) => recordScan(trx, other.tenantId, other.siteId, result, 'api'));
   for (const role of ['owner', 'admin', 'member'] as const) [cookies[role], people[role]] = await logIn(home.tenantId, role);
   // Staff belong to the service's own tenant and are ordinary members there.
   const team = await admin.createTenant(api.db, 'De dienst', 'enterprise');
@@ -55,6 +60,7 @@ const MATRIX: Array<[string, boolean, () => unknown, Role[]]> = [
   ['sites.update', false, () => ({ site_id: home.siteId, scan_interval_hours: 24 }), ['owner', 'admin']],
   ['findings.setStatus', false, () => ({ finding_id: randomUUID(), status: 'IN_PROGRESS' }), ['owner', 'admin']],
   ['findings.history', true, () => ({ finding_ids: [randomUUID()] }), EVERYONE],
+  ['findings.get', true, () => ({ finding_id: randomUUID() }), EVERYONE],
   ['webhooks.deliveries', true, () => ({ id: randomUUID() }), EVERYONE],
   ['webhooks.enable', false, () => ({ id: randomUUID() }), ['owner', 'admin']],
   ['webhooks.create', false, () => ({ url: 'https://hooks.example/x', events: ['scan_completed'] }), ['owner', 'admin']],
@@ -105,7 +111,9 @@ describe("another tenant's ids", () => {
     expect((await trpc('webhooks.enable', { id: foreignHook.id }, owner)).status).toBe(404);
     expect((await trpc('team.setBlocked', { user_id: other.userId, blocked: true }, owner)).status).toBe(404);
     expect((await trpc('team.setRole', { user_id: other.userId, role: 'member' }, owner)).status).toBe(404);
-    if (foreignFinding) expect((await trpc('findings.setStatus', { finding_id: foreignFinding.id, status: 'RESOLVED' }, owner)).status).toBe(404);
+    expect((await trpc('findings.setStatus', { finding_id: foreignFinding!.id, status: 'RESOLVED' }, owner)).status).toBe(404);
+    expect((await trpc('findings.get', { finding_id: foreignFinding!.id }, { ...owner, query: true })).status).toBe(404);
+    expect(await api.db.selectFrom('findings').select('status').where('id', '=', foreignFinding!.id).executeTakeFirstOrThrow()).toEqual({ status: 'OPEN' });
     const foreignKey = await api.db.selectFrom('api_keys').select('revoked_at').where('id', '=', other.keyId).executeTakeFirstOrThrow();
     expect(foreignKey.revoked_at).toBeNull();
     const foreignUser = await api.db.selectFrom('users').select(['blocked_at', 'role']).where('id', '=', other.userId).executeTakeFirstOrThrow();

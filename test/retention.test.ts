@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueEvents } from '../db/outbox.ts';
 import { recordScan } from '../db/scans.ts';
 import { createSite } from '../services/admin.ts';
-import { toFinding } from '../scanner/findings.ts';
-import { computeScores } from '../scanner/scoring.ts';
-import type { ScanResult } from '../scanner/index.ts';
 import type { FindingType } from '../scanner/catalog/index.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 import { prune, prunable } from '../services/retention.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
+import { scanResult } from './support/scan-results.ts';
 
 // Retention on both engines: old scans go in batches, but never a site's latest scan or the scan a
 // finding was last seen in; finished outbox messages and old delivery attempts go after 30 days;
@@ -25,19 +23,8 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([api.close(), receiver.close()]));
 
-function result(daysAgo: number, findings: Array<[FindingType, string]>): ScanResult {
-  const scanFindings = findings.map(([type, endpoint]) => toFinding({ type, endpoint, actual_value: null }));
-  return {
-    url: 'https://voorbeeld.nl/',
-    ...computeScores(scanFindings),
-    detected_platform: null,
-    scanned_at: new Date(Date.now() - daysAgo * DAY).toISOString(),
-    findings: scanFindings,
-    failed_checks: [],
-    requests_made: 1,
-  };
-}
-const record = (siteId: string, scan: ScanResult) => api.db.transaction().execute((trx) => recordScan(trx, tenant.tenantId, siteId, scan, 'api'));
+const result = (daysAgo: number, findings: Array<[FindingType, string]>) => scanResult('https://voorbeeld.nl/', findings, new Date(Date.now() - daysAgo * DAY));
+const record = (siteId: string, scan: ReturnType<typeof scanResult>) => api.db.transaction().execute((trx) => recordScan(trx, tenant.tenantId, siteId, scan, 'api'));
 const scansOf = async (params: Record<string, string> = {}) => (await api.call('GET', `/api/agent/scans?${new URLSearchParams({ limit: '100', ...params })}`, { key: tenant.key })).body;
 
 describe('retention', () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { offer, serverAccepts } from '../scanner/client-hello.ts';
+import { offer, type OfferOptions } from '../scanner/client-hello.ts';
 import { scanSite } from '../scanner/index.ts';
 import { ncscVerdict } from '../scanner/scoring.ts';
 import { SUITES, TLS12_SUITES_WORST_FIRST, type InsufficientSuiteReason } from '../scanner/tls-guideline.ts';
@@ -9,6 +9,11 @@ import { HANDSHAKE_FAILURE, legacyResponder, serverHello, startResponder, type R
 import { startTlsSite, TLS_CASES } from './support/tls-sites.ts';
 
 const sites: Array<{ close: () => Promise<void> }> = [];
+/** Whether the server picks one of `suites` when offered only those. */
+const serverAccepts = async (host: string, port: number, suites: readonly number[], options: OfferOptions) => {
+  const choice = await offer(host, port, { suites }, options);
+  return choice !== null && suites.includes(choice.suite);
+};
 const codesWith = (reason: InsufficientSuiteReason) => [...SUITES.values()].filter((s) => s.reason === reason).map((s) => s.code);
 const RC4_SUITES = codesWith('rc4');
 const TRIPLE_DES_SUITES = codesWith('triple_des');

@@ -1,7 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
 import { classRank, dhGroupVerdict, groupClass, groupName, hashClass, signatureSchemeHash, suiteFacts, TLS13_INSUFFICIENT_SUITE, type InsufficientSuiteReason } from '../tls-guideline.ts';
 import type { NcscClass } from '../vocabulary.ts';
-import type { AcceptedKeyExchange, CipherEvidence } from '../types.ts';
+import type { AcceptedKeyExchange, CipherEvidence, Observation, TlsEvidence } from '../types.ts';
 import { observe, type Check } from './context.ts';
 import { originOf } from './transport.ts';
 
@@ -25,13 +25,17 @@ const MAX_NAMED = 6;
 const accepted = (names: string[]) =>
   `${names.slice(0, MAX_NAMED).join(', ')}${names.length > MAX_NAMED ? ` en ${names.length - MAX_NAMED} andere` : ''} geaccepteerd`;
 
+/** A check over the accepted suites: runs only when they were probed, with the origin to report at. */
+const overCiphers =
+  (check: (tls: TlsEvidence, ciphers: CipherEvidence, at: string) => Observation[]): Check =>
+  (ctx) => {
+    const tls = ctx.evidence.tls;
+    return tls?.ciphers ? check(tls, tls.ciphers, originOf(tls)) : [];
+  };
+
 const forwardSecrecy = (ciphers: CipherEvidence, tls13: boolean) => tls13 || ciphers.accepted.some((s) => suiteFacts(s.code).forwardSecret);
 
-export const checkCipherSuites: Check = (ctx) => {
-  const tls = ctx.evidence.tls;
-  const ciphers = tls?.ciphers;
-  if (!tls || !ciphers) return [];
-  const at = originOf(tls);
+export const checkCipherSuites = overCiphers((tls, ciphers, at) => {
   const byType = new Map<FindingType, string[]>();
   const add = (type: FindingType, name: string) => byType.set(type, [...(byType.get(type) ?? []), name]);
   for (const { code } of ciphers.accepted) {
@@ -45,7 +49,7 @@ export const checkCipherSuites: Check = (ctx) => {
   if (!forwardSecrecy(ciphers, tls13) && ciphers.accepted.length) found.push(observe('tls_no_forward_secrecy', at, 'alleen statische RSA-sleutelafspraak, geen TLS 1.3'));
   if (!tls13 && ciphers.accepted.length && !ciphers.accepted.some((s) => suiteFacts(s.code).aead)) found.push(observe('tls_no_aead', at, 'alleen CBC-suites, geen TLS 1.3'));
   return found;
-};
+});
 
 function keyExchangeVerdict(kx: AcceptedKeyExchange): { name: string; ncsc: NcscClass } {
   if (kx.kind === 'dhe') return dhGroupVerdict(kx.prime, kx.generator);
@@ -53,10 +57,7 @@ function keyExchangeVerdict(kx: AcceptedKeyExchange): { name: string; ncsc: Ncsc
 }
 
 /** ECDHE curves and DH groups: what the server used in the enumeration, and what it took when offered only weak curves. */
-export const checkKeyExchangeGroups: Check = (ctx) => {
-  const tls = ctx.evidence.tls;
-  const ciphers = tls?.ciphers;
-  if (!tls || !ciphers) return [];
+export const checkKeyExchangeGroups = overCiphers((_tls, ciphers, at) => {
   const verdicts = new Map<string, NcscClass>();
   for (const { keyExchange } of ciphers.accepted) {
     if (keyExchange) {
@@ -66,7 +67,6 @@ export const checkKeyExchangeGroups: Check = (ctx) => {
   }
   for (const group of ciphers.weakGroups) verdicts.set(`ECDHE ${groupName(group)}`, groupClass(group));
   const named = (kind: 'DHE' | 'ECDHE', ncsc: NcscClass) => [...verdicts].filter(([name, c]) => name.startsWith(`${kind} `) && c === ncsc).map(([name]) => name);
-  const at = originOf(tls);
   const found = [];
   const rules: Array<[FindingType, 'DHE' | 'ECDHE', NcscClass]> = [
     ['tls_dh_group_insufficient', 'DHE', 'Onvoldoende'],
@@ -79,33 +79,26 @@ export const checkKeyExchangeGroups: Check = (ctx) => {
     if (names.length) found.push(observe(type, at, names.join('; ')));
   }
   return found;
-};
+});
 
 /** The hash that signs the key exchange (SHA-1/MD5 Onvoldoende, SHA-224 Uit te faseren). */
-export const checkKeyExchangeHash: Check = (ctx) => {
-  const tls = ctx.evidence.tls;
-  const ciphers = tls?.ciphers;
-  if (!tls || !ciphers) return [];
+export const checkKeyExchangeHash = overCiphers((_tls, ciphers, at) => {
   const schemes = new Set([...ciphers.accepted.map((s) => s.keyExchange?.signatureScheme ?? null), ...ciphers.weakKeyExchangeSchemes].filter((s): s is number => s !== null));
   const of = (ncsc: NcscClass) => [...schemes].map(signatureSchemeHash).filter((s) => hashClass(s.hash) === ncsc).map((s) => s.name);
-  const at = originOf(tls);
   const found = [];
   const insufficient = of('Onvoldoende');
   const phaseOut = of('Uit te faseren');
   if (insufficient.length) found.push(observe('tls_key_exchange_hash_insufficient', at, `sleutelafspraak ondertekend met ${insufficient.join(', ')}`));
   if (phaseOut.length) found.push(observe('tls_key_exchange_hash_phase_out', at, `sleutelafspraak ondertekend met ${phaseOut.join(', ')}`));
   return found;
-};
+});
 
 /**
  * The server must choose, and choose the better class first (testssl.sh `cipher_order`, internet.nl
  * "cipher order"). Judged on TLS 1.2 and below; TLS 1.3 suites are all Goed or Voldoende but CCM_8.
  */
-export const checkCipherOrder: Check = (ctx) => {
-  const tls = ctx.evidence.tls;
-  const ciphers = tls?.ciphers;
-  if (!tls || !ciphers || ciphers.serverOrder === null) return [];
-  const at = originOf(tls);
+export const checkCipherOrder = overCiphers((_tls, ciphers, at) => {
+  if (ciphers.serverOrder === null) return [];
   const suites = ciphers.accepted.map((s) => suiteFacts(s.code));
   if (!ciphers.serverOrder) return [observe('tls_cipher_order_missing', at, `de server volgt de volgorde van de client (${suites.length} suites geaccepteerd)`)];
   for (const [i, preferred] of suites.entries()) {
@@ -113,7 +106,7 @@ export const checkCipherOrder: Check = (ctx) => {
     if (better) return [observe('tls_cipher_order_weak_first', at, `${preferred.name} (${preferred.ncsc}) verkozen boven ${better.name} (${better.ncsc})`)];
   }
   return [];
-};
+});
 
 /** Renegotiation, Extended Master Secret and compression, as internet.nl judges them. */
 export const checkTlsFeatures: Check = (ctx) => {

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { FINDING_STATUSES } from '../../../domain/vocabulary.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
@@ -8,9 +7,6 @@ import { STATUS_LABELS } from './Grade.tsx';
 
 type Finding = Outputs['findings']['get']['finding'];
 type Status = (typeof FINDING_STATUSES)[number];
-
-/** The page of one finding. */
-export const findingPath = (id: string) => DASHBOARD_PAGES.finding.replace(':id', id);
 
 /** One finding's status form; ACCEPTED_RISK asks for the reason the service requires. */
 export function StatusForm({ finding }: { finding: Finding }) {

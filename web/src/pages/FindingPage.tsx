@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
+import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Grade, Severity, STATUS_LABELS } from '../components/Grade.tsx';
 import { StatusForm } from '../components/StatusForm.tsx';
@@ -39,7 +39,7 @@ export function FindingPage({ findingId }: { findingId: string }) {
         <dd>{STATUS_LABELS[finding.status]}</dd>
         <dt>Site</dt>
         <dd>
-          <Link href={DASHBOARD_PAGES.site.replace(':id', finding.site_id)}>{finding.site_name}</Link>
+          <Link href={dashboardPath(DASHBOARD_PAGES.site, finding.site_id)}>{finding.site_name}</Link>
         </dd>
         <dt>Endpoint</dt>
         <dd className="break">{finding.endpoint}</dd>

@@ -5,7 +5,7 @@ import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../../domain/vocabu
 import { FilterSelect } from '../components/Choices.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SEVERITY_LABELS, Severity, STATUS_LABELS } from '../components/Grade.tsx';
-import { findingPath } from '../components/StatusForm.tsx';
+import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC } from '../trpc.ts';
 
 const PAGE = 25;
@@ -51,7 +51,7 @@ export function FindingsPage() {
           <ul className="findings" aria-label="Gevonden bevindingen">
             {list.data.findings.map((f) => (
               <li key={f.id}>
-                <Severity severity={f.severity} /> <Link href={findingPath(f.id)}>{f.title}</Link> <span className="muted">· {f.site_name} · {STATUS_LABELS[f.status]}</span>
+                <Severity severity={f.severity} /> <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link> <span className="muted">· {f.site_name} · {STATUS_LABELS[f.status]}</span>
                 <div className="small muted">{f.endpoint}</div>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { Sparkline } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Grade } from '../components/Grade.tsx';
@@ -16,7 +17,7 @@ function SiteRow({ site }: { site: Site }) {
   return (
     <tr>
       <th scope="row">
-        <Link href={`/sites/${site.id}`}>{site.name}</Link>
+        <Link href={dashboardPath(DASHBOARD_PAGES.site, site.id)}>{site.name}</Link>
         <div className="muted small">{site.url}</div>
       </th>
       <td>{latest ? <Grade grade={latest.grade} score={latest.score} /> : <span className="muted">nog niet gescand</span>}</td>
@@ -40,7 +41,7 @@ export function OverviewPage() {
     trpc.sites.create.mutationOptions({
       onSuccess: async (site) => {
         await queryClient.invalidateQueries({ queryKey: trpc.sites.list.queryKey() });
-        navigate(`/sites/${site.id}`);
+        navigate(dashboardPath(DASHBOARD_PAGES.site, site.id));
       },
     }),
   );

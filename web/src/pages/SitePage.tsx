@@ -5,7 +5,7 @@ import { SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
-import { findingPath } from '../components/StatusForm.tsx';
+import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC } from '../trpc.ts';
 
 const INTERVALS = [
@@ -119,7 +119,7 @@ export function SitePage({ siteId }: { siteId: string }) {
               <ul className="findings">
                 {group.map((f) => (
                   <li key={f.id}>
-                    <Link href={findingPath(f.id)}>{f.title}</Link> <span className="muted">({STATUS_LABELS[f.status]})</span>
+                    <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link> <span className="muted">({STATUS_LABELS[f.status]})</span>
                     <div className="small muted">{f.endpoint}</div>
                   </li>
                 ))}
