@@ -1,6 +1,7 @@
 import { toFinding } from './findings.ts';
 import type { AnalysisContext, Check } from './checks/context.ts';
 import { checkCaa } from './checks/caa.ts';
+import { checkClientSecrets, checkFirebase, checkNextMiddleware, checkSupabaseTables } from './checks/client-code.ts';
 import { checkCookies } from './checks/cookies.ts';
 import { checkCors } from './checks/cors.ts';
 import { checkEmbedderPolicy, checkOpenerPolicy, checkResourcePolicy } from './checks/cross-origin-policies.ts';
@@ -48,6 +49,10 @@ export const CHECKS = {
   security_txt: checkSecurityTxt,
   version_disclosure: checkVersionDisclosure,
   exposures: checkExposures,
+  client_secrets: checkClientSecrets,
+  supabase_tables: checkSupabaseTables,
+  firebase: checkFirebase,
+  nextjs_middleware: checkNextMiddleware,
 } as const satisfies Record<string, Check>;
 
 export type CheckName = keyof typeof CHECKS;

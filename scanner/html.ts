@@ -5,6 +5,14 @@ export interface ScriptTag {
   integrity: string | null;
 }
 
+/** A script element's own text, as the browser runs it (or, for JSON data islands, reads it). */
+export interface InlineScript {
+  /** The type attribute, lowercased; null when absent (classic JavaScript). */
+  type: string | null;
+  id: string | null;
+  text: string;
+}
+
 /** How a browser treats a subresource loaded over http:// from an https:// page. */
 export type SubresourceKind = 'script' | 'active' | 'form' | 'passive';
 
@@ -19,6 +27,9 @@ export interface Subresource {
 
 export interface HtmlFacts {
   scripts: ScriptTag[];
+  inlineScripts: InlineScript[];
+  /** Scripts the page asks the browser to fetch ahead (modulepreload, preload as=script). */
+  scriptPreloads: string[];
   /** <meta http-equiv> values by lowercase header name. */
   httpEquiv: Record<string, string[]>;
   /** <meta name=...> contents by lowercase name. */
@@ -54,6 +65,8 @@ const srcsetUrls = (value: string) => value.split(',').map((candidate) => candid
 export function parseHtml(html: string): HtmlFacts {
   const facts: HtmlFacts = {
     scripts: [],
+    inlineScripts: [],
+    scriptPreloads: [],
     httpEquiv: {},
     metaNames: {},
     resourceUrls: [],
@@ -62,6 +75,7 @@ export function parseHtml(html: string): HtmlFacts {
     subresources: [],
   };
   let form: Subresource | null = null;
+  let inline: InlineScript | null = null;
   const push = (bucket: Record<string, string[]>, key: string, value: string) => {
     (bucket[key] ??= []).push(value);
   };
@@ -72,6 +86,7 @@ export function parseHtml(html: string): HtmlFacts {
         if (attrs.id) facts.elementIds.add(attrs.id);
         if (name === 'script') {
           if (attrs.src) facts.scripts.push({ src: attrs.src.trim(), integrity: attrs.integrity ?? null });
+          else inline = { type: attrs.type?.trim().toLowerCase() || null, id: attrs.id ?? null, text: '' };
         }
         if (name === 'meta') {
           const equiv = attrs['http-equiv'];
@@ -88,14 +103,24 @@ export function parseHtml(html: string): HtmlFacts {
           for (const url of attr === 'srcset' ? srcsetUrls(value) : [value]) facts.subresources.push({ kind, source: `${name}[${attr}]`, url });
         }
         if (name === 'link' && attrs.href && /(^|\s)stylesheet(\s|$)/i.test(attrs.rel ?? '')) facts.subresources.push({ kind: 'active', source: 'link[href]', url: attrs.href.trim() });
+        if (name === 'link' && attrs.href && (/(^|\s)modulepreload(\s|$)/i.test(attrs.rel ?? '') || (/(^|\s)preload(\s|$)/i.test(attrs.rel ?? '') && attrs.as === 'script'))) {
+          facts.scriptPreloads.push(attrs.href.trim());
+        }
         if (name === 'form') {
           form = { kind: 'form', source: 'form[action]', url: (attrs.action ?? '').trim(), password: false };
           facts.subresources.push(form);
         }
         if (name === 'input' && form && (attrs.type ?? '').toLowerCase() === 'password') form.password = true;
       },
+      ontext(text) {
+        if (inline) inline.text += text;
+      },
       onclosetag(name) {
         if (name === 'form') form = null;
+        if (name === 'script' && inline) {
+          facts.inlineScripts.push(inline);
+          inline = null;
+        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },

@@ -16,7 +16,7 @@ export interface HttpClientOptions extends AddressPolicy {
 }
 
 export interface FetchOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'HEAD' | 'POST';
   body?: string;
   headers?: Record<string, string>;
   /** Bytes of (decompressed) body to keep; the rest is not downloaded. */

@@ -3,17 +3,20 @@ import net from 'node:net';
 import { bareHost, type AddressPolicy } from './address-policy.ts';
 import { decodeBody } from './charset.ts';
 import { isLocalhostName, lookupCaa } from './dns.ts';
-import { InvalidTargetError, TargetUnreachableError } from './errors.ts';
+import { InvalidTargetError, refusalIn, TargetUnreachableError } from './errors.ts';
 import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
 import { firstHeader } from './headers.ts';
 import { isHtmlContentType, parseHtml } from './html.ts';
 import { HttpClient } from './http-client.ts';
+import { readClientCode, type ClientCodeOptions } from './client-code.ts';
+import { probeMiddlewareBypass } from './nextjs-middleware.ts';
+import { detectPlatform } from './platform.ts';
 import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
 
-export interface RetrieveOptions extends AddressPolicy {
+export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   requestTimeoutMs: number;
   /** Requests in flight at once against the probed host. */
   concurrency: number;
@@ -175,6 +178,20 @@ function caaLookup(target: URL, options: RetrieveOptions): Promise<ScanEvidence[
   );
 }
 
+/**
+ * A phase that failed costs its own findings only; undefined tells the caller it failed (the scan
+ * lists its checks in failed_checks). A refused address still ends the scan as it would anywhere.
+ */
+async function failureAsUndefined<T>(phase: Promise<T>): Promise<T | undefined> {
+  try {
+    return await phase;
+  } catch (error) {
+    const refusal = refusalIn(error);
+    if (refusal) throw refusal;
+    return undefined;
+  }
+}
+
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
 export async function retrieve(target: URL, options: RetrieveOptions): Promise<{ evidence: ScanEvidence; requests: number }> {
   const progress = options.onProgress ?? (() => {});
@@ -216,16 +233,20 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     if (!pageResponse) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`);
     const contentType = firstHeader(pageResponse.headers, 'content-type');
     const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
+    const facts = html !== null ? parseHtml(html) : null;
+    const page = { url: pageResponse.url, status: pageResponse.status, headers: pageResponse.headers, html, requestOrigin: CORS_TEST_ORIGIN };
 
-    const [{ notFoundBaselines, probeEvidence }, securityTxt] = await Promise.all([
+    const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([
       options.probeExposures ? probeExposures(client, target, pageResponse, html, options) : { notFoundBaselines: [], probeEvidence: [] },
       tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
+      facts ? failureAsUndefined(readClientCode(client, pageResponse.url, facts, options)) : null,
+      facts && detectPlatform(page, facts) === 'nextjs' ? failureAsUndefined(probeMiddlewareBypass(client, pageResponse.url, facts)) : null,
     ]);
 
     const evidence: ScanEvidence = {
       target: target.href,
       scannedAt,
-      page: { url: pageResponse.url, status: pageResponse.status, headers: pageResponse.headers, html, requestOrigin: CORS_TEST_ORIGIN },
+      page,
       https: httpsResponse && tlsWorks ? { verified, headers: httpsResponse.headers } : null,
       httpRedirects: target.protocol === 'http:' ? main.hops : plain.hops,
       tls,
@@ -233,6 +254,9 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
       caa: await caa,
       notFoundBaselines,
       probes: probeEvidence,
+      clientCode: clientCode ?? null,
+      middleware: middleware ?? null,
+      failedPhases: [...(clientCode === undefined ? (['client_code'] as const) : []), ...(middleware === undefined ? (['nextjs_middleware'] as const) : [])],
     };
     return { evidence, requests: client.requestCount + handshakes };
   } finally {

@@ -4,7 +4,7 @@ import { TargetUnreachableError } from './errors.ts';
 import { detectPlatform } from './platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
 import { computeScores } from './scoring.ts';
-import type { ScanFinding } from './types.ts';
+import type { ScanEvidence, ScanFinding } from './types.ts';
 import type { Grade, Platform } from './vocabulary.ts';
 
 export interface ScanResult {
@@ -38,7 +38,15 @@ export interface ScanOptions {
   /** Probe for exposed files and endpoints. Default true. */
   probeExposures?: boolean;
   onProgress?: (message: string) => void;
+  /** Cloud Storage for Firebase's API origin; tests point it at a loopback stand-in. */
+  firebaseStorageApi?: string;
 }
+
+/** The checks that judge what a retrieval phase gathered: when the phase fails, they are failed checks. */
+const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = {
+  client_code: ['client_secrets', 'supabase_tables', 'firebase'],
+  nextjs_middleware: ['nextjs_middleware'],
+};
 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
@@ -57,6 +65,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     signal,
     probeExposures: options.probeExposures ?? true,
     onProgress: options.onProgress,
+    firebaseStorageApi: options.firebaseStorageApi,
   });
   if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
   const ctx = contextFor(evidence);
@@ -75,7 +84,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     detected_platform: platform,
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
-    failed_checks: [...new Set([...failedChecks, ...cutOff])],
+    failed_checks: [...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])])],
     requests_made: requests,
   };
 }

@@ -1,4 +1,6 @@
+import type { ClientCodeEvidence } from './client-code.ts';
 import type { CaaEvidence } from './dns.ts';
+import type { MiddlewareBypassEvidence } from './nextjs-middleware.ts';
 import type { ExposureType } from './exposure-rules.ts';
 import type { CatalogEntry } from './catalog/entry.ts';
 import type { FindingType } from './catalog/index.ts';
@@ -121,6 +123,12 @@ export interface ScanEvidence {
   /** Answers to random paths of several shapes on the probed origin (soft-404 detection). */
   notFoundBaselines: FetchedResponse[];
   probes: ProbeEvidence[];
+  /** The page's JavaScript and the backends it talks to; null without an HTML page. */
+  clientCode: ClientCodeEvidence | null;
+  /** CVE-2025-29927 probes; null unless the site is a Next.js app. */
+  middleware: MiddlewareBypassEvidence | null;
+  /** Retrieval phases that failed, so their checks are reported in failed_checks. */
+  failedPhases: Array<'client_code' | 'nextjs_middleware'>;
 }
 
 /** What a pure check reports; the catalog supplies the rest of the finding. */

@@ -47,6 +47,9 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     caa: null,
     notFoundBaselines: [],
     probes: [],
+    clientCode: null,
+    middleware: null,
+    failedPhases: [],
   };
 }
 

@@ -210,7 +210,7 @@ describe('finding catalog', () => {
   it('uses stable snake_case types, Dutch texts and reference URLs of known authorities', () => {
     for (const [type, entry] of Object.entries(CATALOG)) {
       expect(type).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
-      expect(entry.reference_url).toMatch(/^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org|www\.ncsc\.nl)\//);
+      expect(entry.reference_url).toMatch(/^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org|www\.ncsc\.nl|supabase\.com|firebase\.google\.com|github\.com\/vercel)\//);
       for (const text of [entry.title, entry.description, entry.impact, entry.remediation]) expect(text.length).toBeGreaterThan(10);
     }
   });

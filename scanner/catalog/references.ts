@@ -37,4 +37,9 @@ export const REF = {
   sourceMaps: 'https://cwe.mitre.org/data/definitions/540.html',
   phpinfo: 'https://www.php.net/manual/en/function.phpinfo.php',
   serverStatus: 'https://httpd.apache.org/docs/2.4/mod/mod_status.html',
+  hardCodedCredentials: 'https://cwe.mitre.org/data/definitions/798.html',
+  supabaseRls: 'https://supabase.com/docs/guides/database/postgres/row-level-security',
+  firebaseDatabaseRules: 'https://firebase.google.com/docs/database/security',
+  firebaseStorageRules: 'https://firebase.google.com/docs/storage/security',
+  nextjsMiddlewareAdvisory: 'https://github.com/vercel/next.js/security/advisories/GHSA-f82v-jwr5-mffw',
 } as const;

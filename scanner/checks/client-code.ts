@@ -1,0 +1,57 @@
+import { displayText } from '../display-text.ts';
+import { looksLikePeople, looksPersonal } from '../personal-data.ts';
+import { SECRET_KINDS, secretFindingType } from '../secret-kinds.ts';
+import type { Observation } from '../types.ts';
+import { observe, type Check } from './context.ts';
+
+const count = (n: number) => n.toLocaleString('nl-NL');
+
+/** One finding per kind of credential and script; the value names the kind, a redacted preview and the length. */
+export const checkClientSecrets: Check = (ctx) => {
+  const byFinding = new Map<string, { url: string; kind: keyof typeof SECRET_KINDS; shown: string[] }>();
+  for (const { url, secret } of ctx.evidence.clientCode?.secrets ?? []) {
+    const key = `${secret.kind} ${url}`;
+    const entry = byFinding.get(key) ?? { url, kind: secret.kind, shown: [] };
+    entry.shown.push(`${SECRET_KINDS[secret.kind].label} ${secret.preview} (${secret.length} tekens)`);
+    byFinding.set(key, entry);
+  }
+  return [...byFinding.values()].map(({ url, kind, shown }) =>
+    observe(secretFindingType(kind), displayText(url, 500), shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; ')),
+  );
+};
+
+/** A table anyone with the public key can read rows of: CRITICAL when its columns look personal, else MEDIUM. */
+export const checkSupabaseTables: Check = (ctx) => {
+  const found: Observation[] = [];
+  for (const backend of ctx.evidence.clientCode?.supabase ?? []) {
+    for (const table of backend.tables) {
+      if (table.access !== 'readable' || table.rows === 0) continue;
+      const personal = table.columns.filter(looksPersonal);
+      const rows = table.rows === null ? 'een onbekend aantal rijen' : `${count(table.rows)} ${table.rows === 1 ? 'rij' : 'rijen'}`;
+      const key = backend.keyKind === 'publishable' ? 'publishable key' : 'anon key';
+      const value = personal.length > 0 ? `tabel ${table.name}: ${rows} leesbaar met de ${key}; kolommen met persoonsgegevens: ${personal.join(', ')}` : `tabel ${table.name}: ${rows} leesbaar met de ${key}`;
+      found.push(observe(personal.length > 0 ? 'supabase_table_personal_data_readable' : 'supabase_table_readable', displayText(table.url, 500), displayText(value, 1000)));
+    }
+  }
+  return found;
+};
+
+export const checkFirebase: Check = (ctx) => {
+  const code = ctx.evidence.clientCode;
+  const found: Observation[] = [];
+  for (const database of code?.firebaseDatabases ?? []) {
+    if (!database.open) continue;
+    const people = database.keys.filter(looksLikePeople);
+    const keys = database.keys.length > 0 ? `; namen op het hoogste niveau: ${database.keys.slice(0, 10).join(', ')}${database.keys.length > 10 ? ', …' : ''}` : '';
+    found.push(observe(people.length > 0 ? 'firebase_database_open_personal' : 'firebase_database_open', displayText(database.url, 500), displayText(`HTTP ${database.status} zonder inloggen${keys}`, 1000)));
+  }
+  for (const storage of code?.firebaseStorage ?? []) {
+    if (storage.listable) found.push(observe('firebase_storage_listable', displayText(storage.url, 500), displayText(`bucket ${storage.bucket}: bestandslijst zonder inloggen (HTTP ${storage.status})`, 1000)));
+  }
+  return found;
+};
+
+export const checkNextMiddleware: Check = (ctx) =>
+  (ctx.evidence.middleware?.bypassed ?? []).map((bypass) =>
+    observe('nextjs_middleware_bypass', displayText(bypass.url, 500), `HTTP ${bypass.status} (${bypass.bytes} bytes) met x-middleware-subrequest: ${bypass.header}, zonder die header afgeschermd (CVE-2025-29927)`),
+  );

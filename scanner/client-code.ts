@@ -1,0 +1,199 @@
+import { decodeBody } from './charset.ts';
+import { refusalIn } from './errors.ts';
+import { firstHeader } from './headers.ts';
+import type { HtmlFacts } from './html.ts';
+import type { HttpClient } from './http-client.ts';
+import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
+import { FIREBASE_STORAGE_API, probeFirebaseDatabase, probeFirebaseStorage, type FirebaseDatabaseEvidence, type FirebaseStorageEvidence } from './firebase-probe.ts';
+import { siteOf } from './registrable-domain.ts';
+import { findSecrets, type RedactedSecret } from './secret-scan.ts';
+import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
+
+/** Bounds of what a scan reads of a site's JavaScript. */
+export const CLIENT_CODE_LIMITS = { scripts: 25, scriptBytes: 3 * 1024 * 1024, totalBytes: 12 * 1024 * 1024 } as const;
+const SCRIPT_CONCURRENCY = 4;
+const MAX_SUPABASE_BACKENDS = 2;
+const MAX_FIREBASE_TARGETS = 3;
+
+export interface ClientScript {
+  url: string;
+  inline: boolean;
+  /** Bytes read (decompressed). */
+  bytes: number;
+  /** The script was larger than what was read. */
+  truncated: boolean;
+}
+
+export interface ClientCodeEvidence {
+  scripts: ClientScript[];
+  /** Scripts left unread because of the bounds. */
+  skipped: number;
+  /** Credentials by the script they were found in, redacted. */
+  secrets: Array<{ url: string; secret: RedactedSecret }>;
+  supabase: SupabaseEvidence[];
+  firebaseDatabases: FirebaseDatabaseEvidence[];
+  firebaseStorage: FirebaseStorageEvidence[];
+}
+
+export interface ClientCodeOptions {
+  /** Cloud Storage for Firebase's API origin (tests point it at a loopback stand-in). */
+  firebaseStorageApi?: string;
+}
+
+/** Script types a browser runs as JavaScript, plus JSON data islands such as __NEXT_DATA__. */
+const READ_TYPES = new Set([null, 'text/javascript', 'application/javascript', 'module', 'application/json']);
+// Static and dynamic imports of relative chunks, as Vite and webpack emit them.
+const CHUNK_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"'\s]+?\.m?js)["']/g;
+
+interface Inspected {
+  secrets: RedactedSecret[];
+  references: BackendReferences;
+  imports: string[];
+}
+
+async function inspect(text: string, base: string | null): Promise<Inspected> {
+  const imports: string[] = [];
+  if (base) {
+    for (const match of text.matchAll(CHUNK_IMPORT)) imports.push(new URL(match[1]!, base).href);
+  }
+  return { secrets: await findSecrets(text), references: readBackendReferences(text), imports };
+}
+
+/** Same-site http(s) script URLs of the page, in document order: scripts, then preloads. */
+function pageScriptUrls(pageUrl: string, facts: HtmlFacts): string[] {
+  const site = siteOf(new URL(pageUrl).hostname);
+  const urls: string[] = [];
+  for (const raw of [...facts.scripts.map((s) => s.src), ...facts.scriptPreloads]) {
+    try {
+      const url = new URL(raw, pageUrl);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && siteOf(url.hostname) === site) urls.push(url.href);
+    } catch {
+      // An unparsable src loads nothing.
+    }
+  }
+  return [...new Set(urls)];
+}
+
+/**
+ * Reads the JavaScript a visitor's browser runs (inline, then same-site scripts and the chunks they
+ * import, within CLIENT_CODE_LIMITS), keeping of each script only what it reveals: redacted
+ * secrets and backend references. Then asks the backends it found what anyone may read.
+ */
+export async function readClientCode(client: HttpClient, pageUrl: string, facts: HtmlFacts, options: ClientCodeOptions = {}): Promise<ClientCodeEvidence> {
+  const scripts: ClientScript[] = [];
+  const secrets: ClientCodeEvidence['secrets'] = [];
+  const references: BackendReferences[] = [];
+  const record = (url: string, found: Inspected) => {
+    for (const secret of found.secrets) secrets.push({ url, secret });
+    references.push(found.references);
+  };
+
+  for (const script of facts.inlineScripts) {
+    if (!READ_TYPES.has(script.type) || !script.text.trim()) continue;
+    record(pageUrl, await inspect(script.text, null));
+    scripts.push({ url: pageUrl, inline: true, bytes: Buffer.byteLength(script.text), truncated: false });
+  }
+
+  const queue = pageScriptUrls(pageUrl, facts);
+  const seen = new Set(queue);
+  const site = siteOf(new URL(pageUrl).hostname);
+  let fetched = 0;
+  let skipped = 0;
+  // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
+  let used = 0;
+  let reserved = 0;
+  let waiting: Array<() => void> = [];
+  const release = () => {
+    const wake = waiting;
+    waiting = [];
+    for (const resolve of wake) resolve();
+  };
+  const worker = async () => {
+    while (queue.length > 0) {
+      const room = CLIENT_CODE_LIMITS.totalBytes - used - reserved;
+      if (fetched >= CLIENT_CODE_LIMITS.scripts || (room <= 0 && reserved === 0)) {
+        skipped += queue.length;
+        queue.length = 0;
+        return;
+      }
+      if (room <= 0) {
+        // Reads in flight hold the rest of the budget; what they leave unused comes back when they end.
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        continue;
+      }
+      const url = queue.shift()!;
+      fetched += 1;
+      const maxBytes = Math.min(CLIENT_CODE_LIMITS.scriptBytes, room);
+      reserved += maxBytes;
+      const answer = await client.fetch(url, { maxBytes: maxBytes + 1 }).finally(() => {
+        reserved -= maxBytes;
+      });
+      const body = answer?.body.subarray(0, maxBytes);
+      used += body?.length ?? 0;
+      release();
+      const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
+      // A missing chunk answered with the app's HTML shell is no script.
+      if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
+      const found = await inspect(decodeBody(body, contentType), url);
+      record(url, found);
+      scripts.push({ url, inline: false, bytes: body.length, truncated: answer.body.length > maxBytes });
+      for (const chunk of found.imports) {
+        if (seen.has(chunk) || siteOf(new URL(chunk).hostname) !== site) continue;
+        seen.add(chunk);
+        queue.push(chunk);
+      }
+    }
+  };
+  // Workers that find the queue empty stop; a chunk found later is read by a worker still running.
+  await Promise.all(Array.from({ length: SCRIPT_CONCURRENCY }, worker));
+
+  const [supabase, firebase] = await Promise.all([probeSupabaseBackends(client, references), probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API)]);
+  return { scripts, skipped, secrets, supabase, ...firebase };
+}
+
+/** A backend the scanner may not reach (the address policy) is left out, not a reason to fail. */
+async function unlessRefused<T>(probe: Promise<T>): Promise<T | null> {
+  try {
+    return await probe;
+  } catch (error) {
+    if (refusalIn(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Where a public key is used, in two tiers: the URLs that stand next to a key in the code (what the
+ * client really calls: a custom domain, self-hosting or <ref>.supabase.co), and only when none of
+ * those answers as Supabase, the project URLs of the keys' ref claims and other supabase.co literals.
+ */
+export function supabaseTargets(references: BackendReferences[]): Array<Array<{ backend: string; key: SupabaseKey }>> {
+  const keys = references.flatMap((r) => r.supabaseKeys);
+  if (keys.length === 0) return [];
+  const isProject = (url: string) => /^https:\/\/[a-z0-9-]+\.supabase\.co$/.test(url);
+  const nearby = [...new Set(keys.flatMap((k) => k.nearbyUrls))].sort((a, b) => Number(isProject(b)) - Number(isProject(a)));
+  const projects = [...new Set([...keys.flatMap((k) => (k.ref ? [`https://${k.ref}.supabase.co`] : [])), ...references.flatMap((r) => r.supabaseUrls)])].filter((url) => !nearby.includes(url));
+  const keyFor = (backend: string) => keys.find((k) => k.nearbyUrls.includes(backend)) ?? keys.find((k) => k.ref !== null && backend === `https://${k.ref}.supabase.co`) ?? keys[0]!;
+  return [nearby, projects].filter((tier) => tier.length > 0).map((tier) => tier.slice(0, MAX_SUPABASE_BACKENDS).map((backend) => ({ backend, key: keyFor(backend) })));
+}
+
+async function probeSupabaseBackends(client: HttpClient, references: BackendReferences[]): Promise<SupabaseEvidence[]> {
+  const tables = [...new Set(references.flatMap((r) => r.tables))];
+  const selects: Record<string, string[]> = {};
+  for (const r of references) for (const [table, columns] of Object.entries(r.selectedColumns)) selects[table] = [...new Set([...(selects[table] ?? []), ...columns])];
+  for (const tier of supabaseTargets(references)) {
+    const results = await Promise.all(tier.map(({ backend, key }) => unlessRefused(probeSupabase(client, backend, key, tables, selects))));
+    const backends = results.filter((r): r is SupabaseEvidence => r !== null && r.answeredAsPostgrest);
+    if (backends.length > 0) return backends;
+  }
+  return [];
+}
+
+async function probeFirebase(client: HttpClient, references: BackendReferences[], storageApi: string) {
+  const databases = [...new Set(references.flatMap((r) => r.firebaseDatabaseUrls))].slice(0, MAX_FIREBASE_TARGETS);
+  const buckets = [...new Set(references.flatMap((r) => r.firebaseStorageBuckets))].slice(0, MAX_FIREBASE_TARGETS);
+  const [firebaseDatabases, firebaseStorage] = await Promise.all([
+    Promise.all(databases.map((url) => unlessRefused(probeFirebaseDatabase(client, url)))),
+    Promise.all(buckets.map((bucket) => unlessRefused(probeFirebaseStorage(client, bucket, storageApi)))),
+  ]);
+  return { firebaseDatabases: firebaseDatabases.filter((d) => d !== null), firebaseStorage: firebaseStorage.filter((s) => s !== null) };
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, contextFor } from '../scanner/analyze.ts';
+import { readBackendReferences, selectColumns } from '../scanner/backend-references.ts';
+import { supabaseTargets } from '../scanner/client-code.ts';
+import { looksLikePeople, looksPersonal } from '../scanner/personal-data.ts';
+import { findSecrets, redact } from '../scanner/secret-scan.ts';
+import { rowsFromContentRange } from '../scanner/supabase-probe.ts';
+import { evidence } from './support/evidence.ts';
+import { supabaseJwt } from './support/client-code-sites.ts';
+
+describe('what client code reveals', () => {
+  it('reads the columns of PostgREST select strings, leaving embedded tables out', () => {
+    expect(selectColumns('id, email, name:full_name, phone::text, orders(total, items(sku)), author:users!author_id(name), data->address')).toEqual(['id', 'email', 'full_name', 'phone', 'data']);
+    expect(selectColumns('*')).toEqual([]);
+  });
+
+  it('takes tables from the query builder only, not from Array.from, Buffer.from or storage buckets', () => {
+    const code = 'const x=Array.from("abc"),y=Buffer.from("aGk=","base64");e.storage.from("avatars").upload(f);t.from("profiles").select("id,email");n.schema("crm").from("leads");';
+    const refs = readBackendReferences(code);
+    expect(refs.tables).toEqual(['profiles', 'leads']);
+    expect(refs.selectedColumns).toEqual({ profiles: ['id', 'email'] });
+  });
+
+  it('recognises the legacy anon key by its claims and the URL next to it, and not a service_role key as public', () => {
+    const anon = supabaseJwt('anon', 'abcdefghijklmnopqrst');
+    const refs = readBackendReferences(`const u="https://db.acme.nl/",k="${anon}",s="${supabaseJwt('service_role')}",c=createClient(u,k);`);
+    expect(refs.supabaseKeys.map((k) => [k.kind, k.ref, k.nearbyUrls])).toEqual([['anon', 'abcdefghijklmnopqrst', ['https://db.acme.nl']]]);
+  });
+
+  it('probes the URLs next to the key first, and the ref project URL only as the second tier', () => {
+    const anon = supabaseJwt('anon', 'abcdefghijklmnopqrst');
+    const tiers = supabaseTargets([readBackendReferences(`createClient("https://db.acme.nl","${anon}")`)]);
+    expect(tiers.map((tier) => tier.map((t) => t.backend))).toEqual([['https://db.acme.nl'], ['https://abcdefghijklmnopqrst.supabase.co']]);
+    expect(supabaseTargets([readBackendReferences('const nokey="https://abcdefghijklmnopqrst.supabase.co";')])).toEqual([]);
+  });
+
+  it('reads firebaseConfig objects, quoted or not', () => {
+    const refs = readBackendReferences('{"apiKey":"AIza","databaseURL":"https://acme-default-rtdb.europe-west1.firebasedatabase.app","storageBucket":"acme.firebasestorage.app"}');
+    expect(refs.firebaseDatabaseUrls).toEqual(['https://acme-default-rtdb.europe-west1.firebasedatabase.app']);
+    expect(refs.firebaseStorageBuckets).toEqual(['acme.firebasestorage.app']);
+  });
+
+  it('reads a Content-Range total and nothing else', () => {
+    expect([rowsFromContentRange('0-24/3573'), rowsFromContentRange('*/0'), rowsFromContentRange('0-9/*'), rowsFromContentRange('bytes 0-9/10x'), rowsFromContentRange(null)]).toEqual([3573, 0, null, null, null]);
+  });
+
+  it('calls columns and keys personal by their words, not a bare name', () => {
+    expect(['email', 'phoneNumber', 'date_of_birth', 'first_name', 'iban', 'access_token', 'street_address'].every(looksPersonal)).toBe(true);
+    expect(['id', 'name', 'title', 'created_at', 'price', 'mailbox_count'].some(looksPersonal)).toBe(false);
+    expect(['users', 'customerOrders', 'klanten'].every(looksLikePeople)).toBe(true);
+    expect(looksLikePeople('settings')).toBe(false);
+  });
+});
+
+describe('secrets', () => {
+  it('shows at most the first 8 and the last 4 characters, and less of a short value', () => {
+    expect(redact('sk_live_51abcdefghijklmnopqrstuvwxyz0123')).toBe('sk_live_…0123');
+    expect(redact('abcdefghijkl')).toBe('abc…l');
+  });
+
+  it('ignores documentation examples and placeholders', async () => {
+    const code = 'const a={accessKeyId:"AKIAIOSFODNN7EXAMPLE",secretAccessKey:"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},s="sk_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxx",t="sk_live_000000000000000000000000",d="postgres://user:password@localhost:5432/app";';
+    expect(await findSecrets(code)).toEqual([]);
+  });
+
+  it('runs in linear time over hostile script text (3 MiB runs of each pattern prefix)', async () => {
+    const prefixes = ['x', 'a.from("', 'eyJ', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'xoxb-1-', 'secretAccessKey:"', 'import("./'];
+    for (const prefix of prefixes) {
+      const code = `const a="${prefix.repeat(Math.floor((3 * 1024 * 1024) / prefix.length))}";`;
+      readBackendReferences(code);
+      await findSecrets(code);
+    }
+    // Reaching this line is the assertion: a quadratic pattern would take hours, not the test's 30 s.
+    expect(prefixes).toHaveLength(13);
+  });
+});
+
+describe('verdicts over evidence', () => {
+  it('turns redacted secrets into one finding per kind and script', () => {
+    const secret = (kind: 'stripe' | 'github', preview: string) => ({ kind, preview, length: 40 });
+    const ctx = contextFor(
+      evidence({
+        clientCode: {
+          secrets: [
+            { url: 'https://example.nl/a.js', secret: secret('stripe', 'sk_live_…aaaa') },
+            { url: 'https://example.nl/a.js', secret: secret('stripe', 'sk_live_…bbbb') },
+            { url: 'https://example.nl/b.js', secret: secret('github', 'ghp_abcd…cccc') },
+          ],
+        },
+      }),
+    );
+    const found = analyze(ctx).findings.filter((f) => f.finding_type.startsWith('client_secret_'));
+    expect(found.map((f) => [f.finding_type, f.severity, f.endpoint, f.actual_value])).toEqual([
+      ['client_secret_stripe', 'CRITICAL', 'https://example.nl/a.js', 'Stripe secret key sk_live_…aaaa (40 tekens); Stripe secret key sk_live_…bbbb (40 tekens)'],
+      ['client_secret_github', 'HIGH', 'https://example.nl/b.js', 'GitHub-token ghp_abcd…cccc (40 tekens)'],
+    ]);
+  });
+
+  it('never reports a table with 0 visible rows, a denied or a missing table', () => {
+    const table = (name: string, access: 'readable' | 'denied' | 'missing', rows: number | null, columns: string[] = []) => ({ name, url: `https://db.acme.nl/rest/v1/${name}`, access, rows, columns });
+    const ctx = contextFor(
+      evidence({
+        clientCode: {
+          supabase: [
+            {
+              backend: 'https://db.acme.nl',
+              keyKind: 'anon',
+              schemaDocument: false,
+              answeredAsPostgrest: true,
+              requests: 5,
+              tables: [table('messages', 'readable', 0, ['email']), table('orders', 'denied', null), table('gone', 'missing', null), table('profiles', 'readable', 2, ['id', 'email']), table('posts', 'readable', null, ['title'])],
+            },
+          ],
+        },
+      }),
+    );
+    const found = analyze(ctx).findings.filter((f) => f.finding_type.startsWith('supabase_'));
+    expect(found.map((f) => [f.finding_type, f.actual_value])).toEqual([
+      ['supabase_table_personal_data_readable', 'tabel profiles: 2 rijen leesbaar met de anon key; kolommen met persoonsgegevens: email'],
+      ['supabase_table_readable', 'tabel posts: een onbekend aantal rijen leesbaar met de anon key'],
+    ]);
+  });
+
+  it('shows site text without invisible characters', () => {
+    const ctx = contextFor(evidence({ clientCode: { firebaseDatabases: [{ url: 'https://x.firebaseio.com/.json?shallow=true', status: 200, open: true, keys: ['us\u200Bers', '\u202Eevil'] }] } }));
+    const [finding] = analyze(ctx).findings.filter((f) => f.finding_type.startsWith('firebase_'));
+    expect(finding!.actual_value).toBe('HTTP 200 zonder inloggen; namen op het hoogste niveau: users, evil [2 onzichtbare tekens verwijderd]');
+  });
+});

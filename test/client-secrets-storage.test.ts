@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+import { postgrestBackend, type FixtureBackend } from './support/backend-fixtures.ts';
+import { freshSecrets, lovableSite, supabaseJwt, type Secrets } from './support/client-code-sites.ts';
+import type { FixtureSite } from './support/fixture-sites.ts';
+import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
+
+// The SQLite file is what an attacker with a copy of the database would search: this suite runs on SQLite only.
+let api: TestApi;
+let tenant: Tenant;
+let site: FixtureSite;
+let backend: FixtureBackend;
+let receiver: Receiver;
+let secrets: Secrets;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  secrets = freshSecrets();
+  const anonKey = supabaseJwt('anon');
+  backend = await postgrestBackend(anonKey, { profiles: { access: 'open', rows: [{ id: 1, email: 'a@b.nl' }] } });
+  const appCode = `const k="${secrets.stripe}",o="${secrets.openai}",s="${secrets.serviceRole}",c={accessKeyId:"${secrets.awsKeyId}",secretAccessKey:"${secrets.awsSecret}"},d="${secrets.databaseUrl}";`;
+  site = await lovableSite({ supabaseUrl: backend.url, publicKey: anonKey, appCode });
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  api = await startApi({ LOG_LEVEL: 'trace' }, { logStream });
+  tenant = await seedTenant(api.db, site.url);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await api.close();
+  await Promise.all([site.close(), backend.close(), receiver.close()]);
+});
+
+const secretValues = () => Object.entries(secrets).filter(([name]) => name !== 'privateKey' && name !== 'awsKeyId');
+
+describe('a scan of a site leaking secrets', () => {
+  it('stores, logs, answers and delivers each secret only redacted', async () => {
+    const hook = await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: receiver.url, events: ['finding_new'] } });
+    expect(hook.status).toBe(201);
+    const created = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
+    expect(created.status).toBe(201);
+    expect(['zwak', 'kritiek']).toContain(created.body.grade);
+    const scanId: string = created.body.scan_id;
+
+    const detail = await api.call('GET', `/api/agent/scans/${scanId}`, { key: tenant.key });
+    const types = detail.body.findings.map((f: { finding_type: string }) => f.finding_type);
+    for (const type of ['client_secret_stripe', 'client_secret_openai', 'client_secret_supabase_secret', 'client_secret_aws', 'client_secret_database_url', 'supabase_table_personal_data_readable']) expect(types).toContain(type);
+    const stripe = detail.body.findings.find((f: { finding_type: string }) => f.finding_type === 'client_secret_stripe');
+    expect(stripe.actual_value).toBe(`Stripe secret key sk_live_…${secrets.stripe.slice(-4)} (${secrets.stripe.length} tekens)`);
+    expect(stripe.endpoint).toBe(`${site.url}assets/index-CkQ2b9Xe.js`);
+
+    const answers = [
+      JSON.stringify(detail.body),
+      JSON.stringify((await api.call('GET', '/api/agent/findings?limit=100', { key: tenant.key })).body),
+      JSON.stringify((await api.call('GET', `/api/agent/scans/${scanId}/sarif`, { key: tenant.key })).body),
+    ];
+    await waitFor(() => receiver.delivered().length >= types.length);
+    const delivered = receiver.delivered().map((r) => r.body);
+    const stored = [api.dbPath, `${api.dbPath}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('utf8'));
+    for (const [name, secret] of secretValues()) {
+      for (const [where, texts] of Object.entries({ answers, webhooks: delivered, logs, database: stored })) {
+        expect(texts.some((text) => text.includes(secret)), `${name} in ${where}`).toBe(false);
+      }
+    }
+    // The check above could not pass by accident: the redacted previews are there.
+    expect(stored.some((text) => text.includes(`sk_live_…${secrets.stripe.slice(-4)}`))).toBe(true);
+  });
+});
