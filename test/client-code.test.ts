@@ -77,6 +77,16 @@ describe('Supabase behind a Lovable/Vite app', () => {
     expectReadOnly(backend);
   });
 
+  it('reads tables and columns from the OpenAPI document of a self-hosted project that still serves it, without column probes', async () => {
+    const anonKey = supabaseJwt('anon');
+    const backend = await keep(postgrestBackend(anonKey, { customers: { access: 'open', rows: people(7) }, invoices: { access: 'rls', rows: [{ id: 1, iban: 'NL00BANK0123456789' }] } }, { schemaDocument: true }));
+    const result = await scan(await keep(lovableSite({ supabaseUrl: backend.url, publicKey: anonKey })));
+    // "customers" is in no .from() call of the code: only the document names it.
+    expect(ofType(result, 'supabase_table_personal_data_readable').map((f) => f.actual_value)).toEqual(['tabel customers: 7 rijen leesbaar met de anon key; kolommen met persoonsgegevens: full_name, email, phone']);
+    expect(backend.requests.filter((r) => r.url.includes('limit=0'))).toEqual([]);
+    expectReadOnly(backend);
+  });
+
   it('reports nothing for a project whose every table is protected', async () => {
     const anonKey = supabaseJwt('anon');
     const backend = await keep(postgrestBackend(anonKey, { profiles: { access: 'rls', rows: people(5) }, posts: { access: 'denied', rows: posts(2) } }));

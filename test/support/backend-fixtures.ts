@@ -46,6 +46,24 @@ export interface TableDefinition {
   rows: Row[];
 }
 
+/** The Swagger 2.0 document PostgREST generates at its root: a path and a definition per table. */
+function swagger(tables: Record<string, TableDefinition>) {
+  const property = (value: unknown) => (typeof value === 'number' ? { format: 'bigint', type: 'integer' } : typeof value === 'boolean' ? { format: 'boolean', type: 'boolean' } : { format: 'text', type: 'string' });
+  return {
+    swagger: '2.0',
+    info: { description: '', title: 'standard public schema', version: '12.2.3' },
+    host: '0.0.0.0:3000',
+    basePath: '/',
+    schemes: ['http'],
+    consumes: ['application/json', 'application/vnd.pgrst.object+json;nulls=stripped', 'application/vnd.pgrst.object+json', 'text/csv'],
+    produces: ['application/json', 'application/vnd.pgrst.object+json;nulls=stripped', 'application/vnd.pgrst.object+json', 'text/csv'],
+    paths: { '/': { get: { produces: ['application/openapi+json', 'application/json'], responses: { '200': { description: 'OK' } }, summary: 'OpenAPI description (this document)', tags: ['Introspection'] } }, ...Object.fromEntries(Object.keys(tables).map((name) => [`/${name}`, { get: { tags: [name] } }])) },
+    definitions: Object.fromEntries(
+      Object.entries(tables).map(([name, table]) => [name, { required: ['id'], properties: Object.fromEntries(Object.entries(table.rows[0] ?? {}).map(([column, value]) => [column, property(value)])), type: 'object' }]),
+    ),
+  };
+}
+
 const error = (status: number, code: string, message: string, hint: string | null = null) => ({ status, body: { code, details: null, hint, message } });
 
 /**
@@ -54,12 +72,12 @@ const error = (status: number, code: string, message: string, hint: string | nul
  * denied table, 42703 for an unknown column, PGRST205 for an unknown table, counts in Content-Range
  * (also on HEAD), limit and select honoured. Writes are refused and recorded.
  */
-export function postgrestBackend(publicKey: string, tables: Record<string, TableDefinition>): Promise<FixtureBackend> {
+export function postgrestBackend(publicKey: string, tables: Record<string, TableDefinition>, options: { schemaDocument?: boolean } = {}): Promise<FixtureBackend> {
   return serve((req, url, log) => {
     if (req.headers.apikey !== publicKey) return { status: 401, body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' } };
     const match = /^\/rest\/v1\/(.*)$/.exec(url.pathname);
     if (!match) return { status: 404, body: { message: 'no Route matched with those values' } };
-    if (match[1] === '') return error(401, '42501', 'permission denied for schema public');
+    if (match[1] === '') return options.schemaDocument ? { status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: swagger(tables) } : error(401, '42501', 'permission denied for schema public');
     if (req.method !== 'GET' && req.method !== 'HEAD') return error(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
     const name = decodeURIComponent(match[1]!);
     const table = tables[name];
