@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DB } from '../db/database.ts';
 import { ERRORS, Forbidden, Invalid, TooManyRequests, Unauthenticated, type LimitWindow } from '../domain/errors.ts';
-import { andThen, type MaybePromise } from '../domain/maybe-promise.ts';
 import { authenticateSession } from '../services/accounts.ts';
 import { CachedKeyLookup, type ApiKeyPrincipal } from '../services/auth.ts';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 import { UsageMeter } from '../services/limits/quotas.ts';
-import { rateLimitHeaders } from './error-answers.ts';
+import { rateLimitHeaders } from '../routers/errors.ts';
 import { keyWithHits } from './rate-limit-store.ts';
 import { urlCarriesKey } from './log-redaction.ts';
 import { sameOrigin, sessionToken } from './session-cookie.ts';
@@ -99,17 +98,18 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
   const charge = (request: FastifyRequest & { principal: ApiKeyPrincipal }, calls = 1, onWindow?: (window: LimitWindow) => void): Promise<LimitWindow> => {
     const principal = request.principal;
     hitsOf.set(request, calls);
-    return keyLimit(request).then((keyWindow) => {
+    return keyLimit(request).then(async (keyWindow) => {
       onWindow?.(keyWindow);
       // The monthly quota (dashboard sessions do not count against it).
       usage.noteKeyUse(principal.actor.id);
-      return andThen(usage.consume(principal.tenantId, principal.plan, 'api_calls', calls), () => keyWindow);
+      await usage.consume(principal.tenantId, principal.plan, 'api_calls', calls);
+      return keyWindow;
     });
   };
 
-  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
+  const admit = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
     // Every request, authenticated or not, counts against its address (guards key guessing).
-    addressLimit(request).then((addressWindow) => {
+    addressLimit(request).then(async (addressWindow) => {
       // The answer shows the address's window, or the key's when a key is admitted (written once).
       const showAddressWindow = () => reply.headers(rateLimitHeaders(addressWindow));
       // A key in the URL ends up in logs, proxies and browser history: refuse it, say where it goes.
@@ -118,37 +118,26 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
         throw new Invalid(ERRORS.keyInUrl);
       }
       const token = bearerToken(request.headers.authorization);
-      return andThen(token ? keys.authenticate(token) : null, (principal) => {
-        request.principal = principal;
-        if (!principal) {
-          showAddressWindow();
-          if (request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
-          return token || !request.url.startsWith('/trpc/') ? undefined : admitSession(request);
-        }
-        if (request.routeOptions.config?.chargePerCall) {
-          showAddressWindow();
-          return undefined;
-        }
-        // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
-        // seven, and one that does not fit in what is left is refused whole.
-        return charge(Object.assign(request, { principal }), callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow))).then(() => undefined);
-      });
+      const principal = token ? await keys.authenticate(token) : null;
+      request.principal = principal;
+      if (!principal) {
+        showAddressWindow();
+        if (request.routeOptions.config?.protect) throw new Unauthenticated(ERRORS.unauthorized);
+        if (!token && request.url.startsWith('/trpc/')) await admitSession(request);
+        return;
+      }
+      if (request.routeOptions.config?.chargePerCall) {
+        showAddressWindow();
+        return;
+      }
+      // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
+      // seven, and one that does not fit in what is left is refused whole.
+      await charge(Object.assign(request, { principal }), callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow)));
     });
 
   return {
     charge,
-    // Callback style: a request admitted from memory costs no promise.
-    hook(request, reply, done) {
-      let admitted: MaybePromise<void>;
-      try {
-        admitted = admit(request, reply);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      if (admitted instanceof Promise) admitted.then(() => done(), done);
-      else done();
-    },
+    hook: admit,
     async close() {
       await keys.close();
       await usage.close();

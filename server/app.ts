@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { TRPCError } from '@trpc/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase } from '../db/database.ts';
-import { DomainError, ERRORS } from '../domain/errors.ts';
+import { ERRORS } from '../domain/errors.ts';
+import { errorAnswer } from '../routers/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
@@ -19,7 +19,7 @@ import { counterStoreFor } from '../services/limits/counter-store-for.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { registerDashboard } from './dashboard-pages.ts';
-import { headersOf, trpcEnvelope } from './error-answers.ts';
+import { FASTIFY_ERRORS, httpErrorAnswer, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
 import { createAdmission } from './admission.ts';
 import { registerMcp } from './mcp.ts';
@@ -27,7 +27,6 @@ import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRestRoutes } from './rest.ts';
 import { RAW_SECURITY_HEADERS, registerSecurityHeaders, stampAnswerHeaders } from './security-headers.ts';
 import { sessionCookie } from './session-cookie.ts';
-import { registerTrpcFastPath } from './trpc-fast-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,15 +38,6 @@ declare module 'fastify' {
 }
 
 const BODY_LIMIT = 1024 * 1024;
-
-const FASTIFY_ERRORS: Record<string, string> = {
-  FST_ERR_BAD_URL: 'Ongeldige URL.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ERRORS.unsupportedMediaType,
-  FST_ERR_CTP_BODY_TOO_LARGE: ERRORS.bodyTooLarge,
-  FST_ERR_CTP_EMPTY_JSON_BODY: ERRORS.invalidJson,
-  FST_ERR_CTP_INVALID_JSON_BODY: ERRORS.invalidJson,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Ongeldige Content-Length.',
-};
 
 const CLIENT_ERRORS: Record<number, string> = {
   400: 'Ongeldig HTTP-verzoek.',
@@ -103,14 +93,6 @@ export async function buildApp(
       server.keepAliveTimeout = keepAliveTimeout ?? deps.config.KEEP_ALIVE_TIMEOUT;
       server.setTimeout(connectionTimeout ?? 0);
       if (maxRequestsPerSocket) server.maxRequestsPerSocket = maxRequestsPerSocket;
-      // Closing closes the connections idle at that moment; one whose request finishes later would
-      // stay open for the whole keep-alive time and hold the shutdown, so they are closed as they go idle.
-      const close = server.close.bind(server);
-      server.close = (callback) => {
-        const sweep = setInterval(() => server.closeIdleConnections(), 100);
-        server.once('close', () => clearInterval(sweep));
-        return close(callback);
-      };
       return server;
     },
     clientErrorHandler: answerClientError,
@@ -165,15 +147,17 @@ export async function buildApp(
   app.addHook('onRequest', admission.hook);
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.routeNotFound }));
-  app.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
-    if (error instanceof DomainError) {
-      const { status, body } = trpcEnvelope(error);
-      return reply.code(status).headers(headersOf(error)).send(request.url.startsWith('/trpc') ? body : { error: error.message });
-    }
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'request failed');
-    const message = (error.code && FASTIFY_ERRORS[error.code]) ?? (status === 429 ? ERRORS.tooManyRequests : status === 500 ? ERRORS.internal : 'Ongeldig verzoek.');
-    return reply.code(status).send({ error: message });
+  app.setErrorHandler((error, request, reply) => {
+    const answer = httpErrorAnswer(error);
+    if (answer.internal) request.log.error({ err: answer.cause }, 'request failed');
+    return reply.code(answer.status).headers(answer.headers).send(request.url.startsWith('/trpc') ? trpcEnvelope(answer) : { error: answer.message });
+  });
+  // Closing closes the connections idle at that moment; one whose request finishes later would stay
+  // open for the whole keep-alive time and hold the shutdown, so they are closed as they go idle.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    app.server.once('close', () => clearInterval(sweep));
+    done();
   });
 
   const contextOf = (request: FastifyRequest, reply: FastifyReply): Context => ({
@@ -189,15 +173,15 @@ export async function buildApp(
   });
   registerRestRoutes(app, contextOf);
   registerMcp(app, { contextOf, admission });
-  registerTrpcFastPath(app, contextOf);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
       createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => contextOf(req, res),
       // The answer hides internals (errorFormatter); the log keeps them, with the request id.
-      onError: ({ error, req }: { error: TRPCError; req: FastifyRequest }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');
+      onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+        const answer = errorAnswer(error);
+        if (answer.internal) req.log.error({ err: answer.cause }, 'procedure failed');
       },
     },
   });

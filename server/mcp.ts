@@ -1,16 +1,15 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError, ERRORS } from '../domain/errors.ts';
 import type { Context } from '../routers/context.ts';
 import { MCP_TOOLS, type McpToolDefinition } from '../routers/mcp-tools.ts';
-import { PROCEDURES_BY_NAME, type ProcedureHandle } from '../routers/procedures.ts';
+import { errorAnswer } from '../routers/errors.ts';
+import { httpErrorAnswer } from './error-answers.ts';
+import { PROCEDURES_BY_NAME, type OpenApiProcedure } from '../routers/procedures.ts';
 import type { ApiKeyPrincipal } from '../services/auth.ts';
 import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
 import type { Admission } from './admission.ts';
-import { headersOf, restAnswer, trpcEnvelope } from './error-answers.ts';
 
 // The MCP server (Streamable HTTP at /mcp), built on the official SDK's v2 packages: stateless, the
 // 2026-07-28 protocol and the 2025 clients' initialize handshake alike (createMcpHandler's
@@ -52,7 +51,7 @@ const LIST_WRAPPER = 'items';
 
 interface BuiltTool {
   definition: McpToolDefinition;
-  procedure: ProcedureHandle;
+  procedure: OpenApiProcedure;
   description: string;
   input: StandardSchemaWithJSON<unknown, unknown>;
   output: z.ZodType | undefined;
@@ -61,15 +60,15 @@ interface BuiltTool {
 
 function buildTool(definition: McpToolDefinition): BuiltTool {
   const procedure = PROCEDURES_BY_NAME.get(definition.procedure);
-  if (!procedure?.rest || !procedure.input) throw new Error(`MCP tool ${definition.name}: ${definition.procedure} is not a REST procedure with an input schema`);
-  const { summary, description } = procedure.rest.openapi;
-  const wrapsList = procedure.output !== null && !isObjectSchema(procedure.output);
+  if (!procedure) throw new Error(`MCP tool ${definition.name}: ${definition.procedure} is not a REST operation`);
+  const { summary, description } = procedure.meta.openapi;
+  const wrapsList = !isObjectSchema(procedure.output);
   return {
     definition,
     procedure,
-    description: [summary, description, procedure.rest.permission ? `Vereist de permissie ${procedure.rest.permission}.` : ''].filter(Boolean).join(' '),
+    description: [summary, description, procedure.meta.permission ? `Vereist de permissie ${procedure.meta.permission}.` : ''].filter(Boolean).join(' '),
     input: describedOnly(procedure.input),
-    output: procedure.output === null ? undefined : wrapsList ? z.object({ [LIST_WRAPPER]: procedure.output }) : procedure.output,
+    output: wrapsList ? z.object({ [LIST_WRAPPER]: procedure.output }) : procedure.output,
     wrapsList,
   };
 }
@@ -87,9 +86,7 @@ function summaryOf(name: string, result: Record<string, unknown>): string {
 }
 
 /** A refused call: the Dutch text REST would answer in { error }, as a tool error. */
-function toolError(error: unknown): CallToolResult {
-  const message =
-    error instanceof DomainError ? error.message : error instanceof TRPCError ? restAnswer(error).body.error : ERRORS.internal;
+function toolError(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message }) }] };
 }
 
@@ -98,7 +95,7 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
   for (const tool of TOOLS) {
     server.registerTool(
       tool.definition.name,
-      { title: tool.procedure.rest!.openapi.summary, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.definition.annotations },
+      { title: tool.procedure.meta.openapi.summary, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.definition.annotations },
       async (input: unknown): Promise<CallToolResult> => {
         try {
           // Each call counts like one API call: the key's limit per minute and the monthly quota.
@@ -107,9 +104,9 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
           const structured = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
           return { content: [{ type: 'text', text: summaryOf(tool.definition.name, structured) }], structuredContent: structured };
         } catch (error) {
-          const internal = !(error instanceof DomainError) && !(error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR');
-          if (internal) log.error({ err: error instanceof TRPCError ? (error.cause ?? error) : error, tool: tool.definition.name }, 'MCP tool failed');
-          return toolError(error);
+          const answer = errorAnswer(error);
+          if (answer.internal) log.error({ err: answer.cause, tool: tool.definition.name }, 'MCP tool failed');
+          return toolError(answer.message);
         }
       },
     );
@@ -139,14 +136,11 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
 
   app.register(async (scope) => {
     // Refusals of admission (401, 429) in the API's shape; a 401 names the scheme (RFC 6750), as MCP clients expect.
-    scope.setErrorHandler((error, _request, reply) => {
-      if (error instanceof DomainError) {
-        const { status } = trpcEnvelope(error);
-        if (status === 401) reply.header('www-authenticate', 'Bearer realm="mcp"');
-        return reply.code(status).headers(headersOf(error)).send({ error: error.message });
-      }
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
-      return reply.code(status >= 400 && status < 500 ? status : 500).send({ error: status >= 400 && status < 500 ? 'Ongeldig verzoek.' : ERRORS.internal });
+    scope.setErrorHandler((error, request, reply) => {
+      const answer = httpErrorAnswer(error);
+      if (answer.internal) request.log.error({ err: answer.cause }, 'MCP request failed');
+      if (answer.status === 401) reply.header('www-authenticate', 'Bearer realm="mcp"');
+      return reply.code(answer.status).headers(answer.headers).send({ error: answer.message });
     });
     scope.route({
       method: ['GET', 'POST', 'DELETE'],

@@ -23,13 +23,7 @@ export function rateLimitStore(store: CounterStore): FastifyRateLimitStoreCtor {
 
     incr(rawKey: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       const { key, hits } = splitKey(rawKey);
-      try {
-        const counted = store.increment(key, timeWindow, hits);
-        if (counted instanceof Promise) counted.then(({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }), (error: Error) => callback(error));
-        else callback(null, { current: counted.count, ttl: counted.ttlMs });
-      } catch (error) {
-        callback(error as Error);
-      }
+      store.increment(key, timeWindow, hits).then(({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }), (error: Error) => callback(error));
     }
 
     child(): FastifyRateLimitStore {

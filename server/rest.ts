@@ -1,8 +1,7 @@
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../routers/context.ts';
 import { OPENAPI_PROCEDURES } from '../routers/procedures.ts';
-import { restAnswer } from './error-answers.ts';
+import { errorAnswer } from '../routers/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,11 +40,10 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
           if (meta.responseContentType) reply.type(meta.responseContentType);
           return data;
         } catch (error) {
-          const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
-          const { status, body, headers } = restAnswer(trpcError);
-          if (status === 500) request.log.error({ err: trpcError.cause ?? trpcError, procedure: name }, 'procedure failed');
-          reply.code(status).headers(headers);
-          return body;
+          const answer = errorAnswer(error);
+          if (answer.internal) request.log.error({ err: answer.cause, procedure: name }, 'procedure failed');
+          reply.code(answer.status).headers(answer.headers);
+          return { error: answer.message };
         }
       },
     });

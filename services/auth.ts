@@ -2,7 +2,6 @@ import { findKeyByHash } from '../db/api-keys.ts';
 import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
-import type { MaybePromise } from '../domain/maybe-promise.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
 import { isWellFormedApiKey } from './api-keys.ts';
 import { secretDigest } from './secret-digest.ts';
@@ -63,8 +62,8 @@ export class CachedKeyLookup {
     return this.signal.close();
   }
 
-  /** At once for a cached key; after the lookup otherwise. */
-  authenticate(key: string): MaybePromise<ApiKeyPrincipal | null> {
+  /** From the cache for a known key; after the lookup otherwise. */
+  async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
     const version = this.signal.version();
     if (version === null) return authenticateKey(this.db, key);
     if (version !== this.version || this.cache.size >= MAX_CACHED_KEYS) {

@@ -1,4 +1,3 @@
-import { fastParse } from '../common.ts';
 import { z } from 'zod';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { acceptInvitation, changePassword, logIn, logOut, signUp } from '../../services/accounts.ts';
@@ -11,8 +10,8 @@ const Ok = z.object({ ok: z.literal(true) });
 
 export const accountRouter = router({
   signUp: publicProcedure
-    .input(fastParse(SignUpInput))
-    .output(fastParse(Ok))
+    .input(SignUpInput)
+    .output(Ok)
     .mutation(async ({ ctx, input }) => {
       const { session } = await signUp(ctx, input);
       ctx.session.set(session);
@@ -20,14 +19,14 @@ export const accountRouter = router({
     }),
 
   logIn: publicProcedure
-    .input(fastParse(LogInInput))
-    .output(fastParse(Ok))
+    .input(LogInInput)
+    .output(Ok)
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await logIn(ctx, ctx.counters, { ...input, address: ctx.clientAddress }));
       return { ok: true as const };
     }),
 
-  logOut: publicProcedure.output(fastParse(Ok)).mutation(async ({ ctx }) => {
+  logOut: publicProcedure.output(Ok).mutation(async ({ ctx }) => {
     if (ctx.session.token) await logOut(ctx, ctx.session.token);
     ctx.session.clear();
     return { ok: true as const };
@@ -35,8 +34,8 @@ export const accountRouter = router({
 
   /** Joins a team through an invitation link: sets the password and logs in. */
   acceptInvite: publicProcedure
-    .input(fastParse(AcceptInviteInput))
-    .output(fastParse(Ok))
+    .input(AcceptInviteInput)
+    .output(Ok)
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await acceptInvitation(ctx, input));
       return { ok: true as const };
@@ -44,14 +43,14 @@ export const accountRouter = router({
 
   /** Ends every session of the user (other browsers too) and keeps this one logged in with a new id. */
   changePassword: userProcedure
-    .input(fastParse(ChangePasswordInput))
-    .output(fastParse(Ok))
+    .input(ChangePasswordInput)
+    .output(Ok)
     .mutation(async ({ ctx, input }) => {
       ctx.session.set(await changePassword(ctx, ctx.user, input));
       return { ok: true as const };
     }),
 
-  me: publicProcedure.output(fastParse(Me)).query(({ ctx }) => {
+  me: publicProcedure.output(Me).query(({ ctx }) => {
     const user = ctx.user;
     if (!user) throw new Unauthenticated(ERRORS.notLoggedIn);
     return { user_id: user.actor.id, tenant_id: user.tenantId, email: user.email, role: user.role, is_staff: user.isStaff };

@@ -1,16 +1,23 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { platformConfiguration } from '../../services/platform-config.ts';
-import { NoInput, PROTECTED_ERRORS, fastParse } from '../common.ts';
+import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
+import { restOperation } from '../operations.ts';
 import { ConfigOutput } from './schemas.ts';
+
+const getOperation = restOperation('config.get', {
+  meta: {
+    permission: 'read_config',
+    openapi: { method: 'GET', path: API_PATHS.config, tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
+  },
+  input: NoInput,
+  output: ConfigOutput,
+});
 
 export const configRouter = router({
   get: protectedProcedure
-    .meta({
-      permission: 'read_config',
-      openapi: { method: 'GET', path: API_PATHS.config, tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
-    })
-    .input(fastParse(NoInput))
-    .output(fastParse(ConfigOutput))
+    .meta(getOperation.meta)
+    .input(getOperation.input)
+    .output(getOperation.output)
     .query(({ ctx }) => platformConfiguration(ctx, ctx.actor)),
 });

@@ -1,16 +1,23 @@
 import { z } from 'zod';
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { NoInput, PROTECTED_ERRORS, fastParse } from '../common.ts';
+import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
+import { restOperation } from '../operations.ts';
+
+const getOperation = restOperation('docs.get', {
+  meta: {
+    permission: 'read_docs',
+    openapi: { method: 'GET', path: API_PATHS.docs, tags: ['docs'], summary: 'OpenAPI 3-document van deze API', protect: true, errorResponses: PROTECTED_ERRORS },
+  },
+  input: NoInput,
+  output: z.record(z.string(), z.unknown()).meta({ description: 'Het OpenAPI 3.1-document' }),
+});
 
 export const docsRouter = router({
   get: protectedProcedure
-    .meta({
-      permission: 'read_docs',
-      openapi: { method: 'GET', path: API_PATHS.docs, tags: ['docs'], summary: 'OpenAPI 3-document van deze API', protect: true, errorResponses: PROTECTED_ERRORS },
-    })
-    .input(fastParse(NoInput))
-    .output(fastParse(z.record(z.string(), z.unknown()).meta({ description: 'Het OpenAPI 3.1-document' })))
+    .meta(getOperation.meta)
+    .input(getOperation.input)
+    .output(getOperation.output)
     // The document is generated from these routers by openapi/; the transport hands it in.
     .query(({ ctx }) => ctx.openApiDocument()),
 });

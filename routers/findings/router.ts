@@ -1,18 +1,25 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { findingDetail, searchFindings } from '../../services/findings.ts';
 import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
-import { PROTECTED_ERRORS, fastParse } from '../common.ts';
+import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { restOperation } from '../operations.ts';
 import { FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
+
+const listOperation = restOperation('findings.list', {
+  meta: {
+    permission: 'read_findings',
+    openapi: { method: 'GET', path: API_PATHS.findings, tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
+  },
+  input: FindingListInput,
+  output: FindingListOutput,
+});
 
 export const findingsRouter = router({
   list: protectedProcedure
-    .meta({
-      permission: 'read_findings',
-      openapi: { method: 'GET', path: API_PATHS.findings, tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
-    })
-    .input(fastParse(FindingListInput))
-    .output(fastParse(FindingListOutput))
+    .meta(listOperation.meta)
+    .input(listOperation.input)
+    .output(listOperation.output)
     .query(({ ctx, input }) =>
       searchFindings(ctx, ctx.actor, { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search }, input),
     ),
@@ -20,18 +27,18 @@ export const findingsRouter = router({
   /** Dashboard only: a person triages a finding; who, when and why are recorded. */
   setStatus: userProcedure
     .meta({ permission: 'write_config' })
-    .input(fastParse(FindingStatusInput))
+    .input(FindingStatusInput)
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
 
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
   get: userProcedure
     .meta({ permission: 'read_findings' })
-    .input(fastParse(FindingGetInput))
+    .input(FindingGetInput)
     .query(({ ctx, input }) => findingDetail(ctx, ctx.actor, input.finding_id)),
 
   /** Dashboard only: the recorded status changes of some findings, newest first. */
   history: userProcedure
     .meta({ permission: 'read_findings' })
-    .input(fastParse(FindingHistoryInput))
+    .input(FindingHistoryInput)
     .query(({ ctx, input }) => findingStatusHistory(ctx, ctx.actor, input.finding_ids)),
 });

@@ -1,4 +1,3 @@
-import { fastParse } from '../common.ts';
 import { createApiKey, listApiKeys, revokeKey } from '../../services/keys.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { KeyCreateInput, KeyRevokeInput } from './schemas.ts';
@@ -9,11 +8,11 @@ export const keysRouter = router({
 
   create: userProcedure
     .meta({ permission: 'write_config' })
-    .input(fastParse(KeyCreateInput))
+    .input(KeyCreateInput)
     .mutation(({ ctx, input }) => createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit })),
 
   revoke: userProcedure
     .meta({ permission: 'write_config' })
-    .input(fastParse(KeyRevokeInput))
+    .input(KeyRevokeInput)
     .mutation(({ ctx, input }) => revokeKey(ctx, ctx.actor, input.key_id)),
 });

@@ -1,42 +1,61 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { addSite, getSite, listSites } from '../../services/sites.ts';
-import { PROTECTED_ERRORS, fastParse } from '../common.ts';
+import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { restOperation } from '../operations.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
 import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
 
+const listOperation = restOperation('sites.list', {
+  meta: {
+    permission: 'read_scans',
+    openapi: { method: 'GET', path: API_PATHS.sites, tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
+  },
+  input: SiteListInput,
+  output: SiteListOutput,
+});
+
+const getOperation = restOperation('sites.get', {
+  meta: {
+    permission: 'read_scans',
+    openapi: { method: 'GET', path: API_PATHS.site, tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+  },
+  input: SiteGetInput,
+  output: Site,
+});
+
+const updateOperation = restOperation('sites.update', {
+  meta: {
+    permission: 'write_config',
+    openapi: { method: 'PATCH', path: API_PATHS.site, tags: ['sites'], summary: 'Scanschema van een site instellen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+  },
+  input: SiteUpdateInput,
+  output: Site,
+});
+
 export const sitesRouter = router({
   list: protectedProcedure
-    .meta({
-      permission: 'read_scans',
-      openapi: { method: 'GET', path: API_PATHS.sites, tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
-    })
-    .input(fastParse(SiteListInput))
-    .output(fastParse(SiteListOutput))
+    .meta(listOperation.meta)
+    .input(listOperation.input)
+    .output(listOperation.output)
     .query(({ ctx, input }) => listSites(ctx, ctx.actor, { platform: input.platform }, input)),
 
   get: protectedProcedure
-    .meta({
-      permission: 'read_scans',
-      openapi: { method: 'GET', path: API_PATHS.site, tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
-    })
-    .input(fastParse(SiteGetInput))
-    .output(fastParse(Site))
+    .meta(getOperation.meta)
+    .input(getOperation.input)
+    .output(getOperation.output)
     .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
 
   update: protectedProcedure
-    .meta({
-      permission: 'write_config',
-      openapi: { method: 'PATCH', path: API_PATHS.site, tags: ['sites'], summary: 'Scanschema van een site instellen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
-    })
-    .input(fastParse(SiteUpdateInput))
-    .output(fastParse(Site))
+    .meta(updateOperation.meta)
+    .input(updateOperation.input)
+    .output(updateOperation.output)
     .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure
     .meta({ permission: 'write_config' })
-    .input(fastParse(SiteCreateInput))
+    .input(SiteCreateInput)
     .mutation(async ({ ctx, input }) => {
       const site = await addSite(ctx, ctx.actor, input);
       return getSite(ctx, ctx.actor, site.id);

@@ -1,4 +1,3 @@
-import { fastParse } from '../common.ts';
 import { reviewAsStaff, reviewQueue } from '../../services/review.ts';
 import { allTenants, peopleOfTenant, setTenantSuspended, setUserBlockedByStaff } from '../../services/staff.ts';
 import { router, userProcedure } from '../trpc.ts';
@@ -6,10 +5,10 @@ import { QueueInput, ReviewInput, StaffBlockInput, SuspendInput, TenantInput } f
 
 // The service's own team, across tenants: the services refuse anyone who is not staff.
 export const staffRouter = router({
-  reviewQueue: userProcedure.input(fastParse(QueueInput)).query(({ ctx, input }) => reviewQueue(ctx, ctx.user, input.status, input)),
-  review: userProcedure.input(fastParse(ReviewInput)).mutation(({ ctx, input }) => reviewAsStaff(ctx, ctx.user, { suggestionId: input.suggestion_id, status: input.status, notes: input.notes })),
+  reviewQueue: userProcedure.input(QueueInput).query(({ ctx, input }) => reviewQueue(ctx, ctx.user, input.status, input)),
+  review: userProcedure.input(ReviewInput).mutation(({ ctx, input }) => reviewAsStaff(ctx, ctx.user, { suggestionId: input.suggestion_id, status: input.status, notes: input.notes })),
   tenants: userProcedure.query(({ ctx }) => allTenants(ctx, ctx.user)),
-  people: userProcedure.input(fastParse(TenantInput)).query(({ ctx, input }) => peopleOfTenant(ctx, ctx.user, input.tenant_id)),
-  setSuspended: userProcedure.input(fastParse(SuspendInput)).mutation(({ ctx, input }) => setTenantSuspended(ctx, ctx.user, { tenantId: input.tenant_id, suspended: input.suspended })),
-  setUserBlocked: userProcedure.input(fastParse(StaffBlockInput)).mutation(({ ctx, input }) => setUserBlockedByStaff(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked })),
+  people: userProcedure.input(TenantInput).query(({ ctx, input }) => peopleOfTenant(ctx, ctx.user, input.tenant_id)),
+  setSuspended: userProcedure.input(SuspendInput).mutation(({ ctx, input }) => setTenantSuspended(ctx, ctx.user, { tenantId: input.tenant_id, suspended: input.suspended })),
+  setUserBlocked: userProcedure.input(StaffBlockInput).mutation(({ ctx, input }) => setUserBlockedByStaff(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked })),
 });

@@ -1,4 +1,3 @@
-import { fastParse } from '../common.ts';
 import { changeRole, inviteMember, listTeam, setBlocked } from '../../services/team.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { BlockInput, InviteInput, RoleInput } from './schemas.ts';
@@ -6,7 +5,7 @@ import { BlockInput, InviteInput, RoleInput } from './schemas.ts';
 // The owner's team page: the services refuse anyone else.
 export const teamRouter = router({
   list: userProcedure.query(({ ctx }) => listTeam(ctx, ctx.user)),
-  invite: userProcedure.input(fastParse(InviteInput)).mutation(({ ctx, input }) => inviteMember(ctx, ctx.user, input)),
-  setRole: userProcedure.input(fastParse(RoleInput)).mutation(({ ctx, input }) => changeRole(ctx, ctx.user, { userId: input.user_id, role: input.role })),
-  setBlocked: userProcedure.input(fastParse(BlockInput)).mutation(({ ctx, input }) => setBlocked(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked })),
+  invite: userProcedure.input(InviteInput).mutation(({ ctx, input }) => inviteMember(ctx, ctx.user, input)),
+  setRole: userProcedure.input(RoleInput).mutation(({ ctx, input }) => changeRole(ctx, ctx.user, { userId: input.user_id, role: input.role })),
+  setBlocked: userProcedure.input(BlockInput).mutation(({ ctx, input }) => setBlocked(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked })),
 });

@@ -1,5 +1,3 @@
-import type { MaybePromise } from '../../domain/maybe-promise.ts';
-
 /** A window's count after an increment, and how long the window has left. */
 export interface WindowCount {
   count: number;
@@ -13,9 +11,9 @@ export interface WindowCount {
 export interface CounterStore {
   /**
    * Adds `amount` (one by default) to the key's counter in its current window; the window starts
-   * with the first hit. The memory store answers at once, a shared one with a promise.
+   * with the first hit.
    */
-  increment(key: string, windowMs: number, amount?: number): MaybePromise<WindowCount>;
+  increment(key: string, windowMs: number, amount?: number): Promise<WindowCount>;
   /**
    * Adds `amount` to a long-lived total that every instance shares and returns the new total; a
    * missing total starts at `seed`. Only shared stores have it: in one process, the caller's own
@@ -39,7 +37,7 @@ export class MemoryCounterStore implements CounterStore {
     this.sweeper.unref();
   }
 
-  increment(key: string, windowMs: number, amount = 1): WindowCount {
+  async increment(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {

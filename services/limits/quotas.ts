@@ -2,7 +2,6 @@ import type { DB } from '../../db/database.ts';
 import { markKeyUsed } from '../../db/api-keys.ts';
 import { incrementUsage, readUsage, type UsageMetric } from '../../db/usage.ts';
 import { QuotaExceeded } from '../../domain/errors.ts';
-import { andThen, type MaybePromise } from '../../domain/maybe-promise.ts';
 import type { PlanLimits } from '../auth.ts';
 import type { CounterStore } from './counter-store.ts';
 
@@ -67,28 +66,27 @@ export class UsageMeter {
     this.timer.unref();
   }
 
-  /** Counts `amount` API calls; at once when the stored count is known and no shared store is set. */
-  consume(tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): MaybePromise<void> {
+  /** Counts `amount` API calls; refuses with TooManyRequests beyond the plan's monthly quota. */
+  async consume(tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
     const period = monthOf(now);
     const key = `${tenantId}\n${period}\n${metric}`;
     const stored = this.stored.get(key);
     if (stored === undefined) {
       // The month's first call here: read what is stored once (the first reader to answer wins).
-      return readUsage(this.db, tenantId, period, metric).then((count) => {
-        if (!this.stored.has(key)) this.stored.set(key, count);
-        return this.consume(tenantId, plan, metric, amount, now);
-      });
+      const count = await readUsage(this.db, tenantId, period, metric);
+      if (!this.stored.has(key)) this.stored.set(key, count);
+      return this.consume(tenantId, plan, metric, amount, now);
     }
     const entry = this.pending.get(key) ?? { tenantId, period, metric, amount: 0 };
     // Refused calls count too, as they always have: a client hammering past its quota stays refused.
     entry.amount += amount;
     this.pending.set(key, entry);
     const local = stored + entry.amount;
-    return andThen(this.totalOverInstances(key, amount, local, now), (total) => assertWithinQuota(plan, metric, total, now));
+    assertWithinQuota(plan, metric, await this.totalOverInstances(key, amount, local, now), now);
   }
 
   /** With a shared store, the total over all instances; otherwise (or while it is unreachable) this process's own sum. */
-  private totalOverInstances(key: string, amount: number, local: number, now: Date): MaybePromise<number> {
+  private async totalOverInstances(key: string, amount: number, local: number, now: Date): Promise<number> {
     if (!this.shared?.addToTotal) return local;
     // The total outlives its month by a day, so a late flush cannot restart it.
     const ttlMs = secondsUntilNextMonth(now) * 1000 + 86_400_000;

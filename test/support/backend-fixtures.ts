@@ -13,7 +13,13 @@ export interface FixtureBackend extends BackendLog {
   close: () => Promise<void>;
 }
 
-async function serve(handle: (req: http.IncomingMessage, url: URL, log: BackendLog) => { status: number; headers?: Record<string, string>; body?: unknown }): Promise<FixtureBackend> {
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+async function serve(handle: (req: http.IncomingMessage, url: URL, log: BackendLog) => Answer): Promise<FixtureBackend> {
   const log: BackendLog = { requests: [], rowsSent: 0 };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://backend');
@@ -73,7 +79,7 @@ const error = (status: number, code: string, message: string, hint: string | nul
  * (also on HEAD), limit and select honoured. Writes are refused and recorded.
  */
 export function postgrestBackend(publicKey: string, tables: Record<string, TableDefinition>, options: { schemaDocument?: boolean } = {}): Promise<FixtureBackend> {
-  return serve((req, url, log) => {
+  return serve((req, url, log): Answer => {
     if (req.headers.apikey !== publicKey) return { status: 401, body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' } };
     const match = /^\/rest\/v1\/(.*)$/.exec(url.pathname);
     if (!match) return { status: 404, body: { message: 'no Route matched with those values' } };
