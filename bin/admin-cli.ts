@@ -4,9 +4,9 @@ import { ConfigError, databaseLocation, loadConfig, type Config } from '../servi
 import { backupDatabase } from '../services/backup.ts';
 import type { CliIo } from './cli-io.ts';
 import { prunable, prune } from '../services/retention.ts';
-import { secretBoxFor } from '../services/secrets.ts';
+import { secretBoxFor } from '../services/secret-encryption.ts';
 import * as admin from '../services/admin.ts';
-import { keyCaps } from '../services/keys.ts';
+import { keyCaps } from '../services/key-issuance.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]

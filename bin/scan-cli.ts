@@ -4,7 +4,7 @@ import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } 
 import { toSarif } from '../scanner/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
-import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
+import { SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = SEVERITIES.map((s) => s.toLowerCase());
@@ -72,7 +72,7 @@ const atOrAbove = (result: ScanResult, threshold: Severity) => result.findings.s
 
 function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
   if (format === 'json') return JSON.stringify(result, null, 2);
-  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: PLATFORM_NAME, version: PLATFORM_VERSION, informationUri: `http://${config.HOST}:${config.PORT}/api/agent/docs` }), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri: `http://${config.HOST}:${config.PORT}/api/agent/docs` }), null, 2);
   return report(result);
 }
 

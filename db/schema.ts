@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, Platform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
+import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, SitePlatform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.
@@ -97,7 +97,7 @@ export interface SitesTable {
   tenant_id: string;
   name: string;
   url: string;
-  detected_platform: Platform | null;
+  detected_platform: SitePlatform | null;
   created_at: string;
   /** Hours between scheduled scans; null when the schedule is off. */
   scan_interval_hours: Generated<number | null>;
@@ -116,7 +116,7 @@ export interface ScansTable {
   ssl_score: number;
   headers_score: number;
   endpoints_score: number;
-  detected_platform: Platform | null;
+  detected_platform: SitePlatform | null;
   findings_count: number;
   critical_count: number;
   high_count: number;

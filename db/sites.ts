@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Platform } from '../domain/vocabulary.ts';
+import type { SitePlatform } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export async function insertSite(db: DB, tenantId: string, name: string, url: string) {
@@ -23,7 +23,7 @@ export async function countSites(db: DB, tenantId: string): Promise<number> {
 }
 
 export interface SiteFilters {
-  platform?: Platform;
+  platform?: SitePlatform;
 }
 
 /** A site with its latest scan (by the scans_tenant_site_time index), or null fields without one. */

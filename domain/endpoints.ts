@@ -1,4 +1,4 @@
-/** The REST paths of SPEC.md, written once: procedures' meta, the auth answer and detail links use them. */
+/** The REST paths of docs/spec.md, written once: procedures' meta, the auth answer and detail links use them. */
 export const API_PATHS = {
   auth: '/api/agent/auth',
   scans: '/api/agent/scans',
@@ -14,7 +14,7 @@ export const API_PATHS = {
   site: '/api/agent/sites/{site_id}',
 } as const;
 
-/** The link to one scan (SPEC 2.3 `detail_url`). */
+/** The link to one scan (docs/spec.md 2.3 `detail_url`). */
 export const scanDetailPath = (scanId: string) => API_PATHS.scan.replace('{scan_id}', scanId);
 
 /**

@@ -1,11 +1,11 @@
 // Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
 // column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
-export { CATEGORIES, GRADES, PLATFORMS, SEVERITIES } from '../scanner/vocabulary.ts';
-export type { Category, Grade, Platform, Severity } from '../scanner/vocabulary.ts';
+export { CATEGORIES, GRADES, SITE_PLATFORMS, SEVERITIES } from '../scanner/vocabulary.ts';
+export type { Category, Grade, SitePlatform, Severity } from '../scanner/vocabulary.ts';
 export type { FindingType } from '../scanner/catalog/index.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 
-/** The lowercase key of each severity in counts and summaries (SPEC 2.3 `counts`, 4.4 `summary`). */
+/** The lowercase key of each severity in counts and summaries (docs/spec.md 2.3 `counts`, 4.4 `summary`). */
 export const SEVERITY_COUNT_KEYS = { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low' } as const satisfies { [S in Severity]: Lowercase<S> };
 export type SeverityCounts = { [S in Severity as Lowercase<S>]: number };
 
@@ -42,7 +42,7 @@ export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
 export const SCAN_JOB_STATUSES = ['pending', 'completed', 'skipped', 'failed'] as const;
 export type ScanJobStatus = (typeof SCAN_JOB_STATUSES)[number];
 
-/** Bounds of a site's scan interval in hours (SPEC: off, or every 1 to 168 hours). */
+/** Bounds of a site's scan interval in hours (docs/spec.md: off, or every 1 to 168 hours). */
 export const SCAN_INTERVAL_HOURS = { min: 1, max: 168 } as const;
 
 /** Who a service call acts for (domain/actor.ts). */

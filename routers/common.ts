@@ -41,8 +41,7 @@ export const Uuid = z.uuid().meta({ description: 'UUID' });
 
 /**
  * An id in an answer. The service makes every id itself (UUID v7), so an answer checks only that it
- * is a string: the pattern on the 40 ids of a page of 20 scans was the largest single cost of a list
- * request in its profile (about 4 µs). In this key order the document is byte for byte what Uuid gives.
+ * is a string; the document still describes it as a UUID (in Uuid's key order, byte for byte).
  */
 export const Id = z.string().meta({ format: 'uuid', pattern: z.regexes.uuid().source, description: 'UUID' });
 
@@ -53,7 +52,7 @@ export const RequiredUuid = z.uuid().meta({ description: 'UUID', example: '3f2b8
 export const Count = z.number().int().min(0);
 export const Score = z.number().int().min(0).max(100);
 
-/** Findings per severity, lowercase keys (SPEC 2.3 `counts`, 4.4 `summary`). */
+/** Findings per severity, lowercase keys (docs/spec.md 2.3 `counts`, 4.4 `summary`). */
 export const SeverityCounts = z.object({ critical: Count, high: Count, medium: Count, low: Count }).meta({ id: 'SeverityCounts' }) satisfies z.ZodType<SeverityCountsOf>;
 
 export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });

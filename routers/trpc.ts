@@ -52,7 +52,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, meta, next }) => {
 
 /**
  * Dashboard procedures: a logged-in person only (a key gets 401 "Niet ingelogd."), with the
- * permission in meta checked as for agents. Keys are managed in the dashboard, not with a key (SPEC).
+ * permission in meta checked as for agents. Keys are managed in the dashboard, not with a key (docs/spec.md).
  */
 export const userProcedure = publicProcedure.use(({ ctx, meta, next }) => {
   const user = ctx.user;

@@ -70,7 +70,8 @@ export interface Observed {
   failedChecks: CheckName[];
 }
 
-export function observe(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS): Observed {
+/** Runs every check over the evidence; a check that throws is listed, the others stand. */
+export function runChecks(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS): Observed {
   const observations: Observation[] = [];
   const failedChecks: CheckName[] = [];
   for (const [name, check] of Object.entries(checks) as Array<[CheckName, Check]>) {
@@ -85,7 +86,7 @@ export function observe(ctx: AnalysisContext, checks: Partial<Record<CheckName, 
 
 /** Findings sorted by severity, one per (type, endpoint), and the checks that could not run. */
 export function analyze(ctx: AnalysisContext, checks?: Partial<Record<CheckName, Check>>): { findings: ScanFinding[]; failedChecks: CheckName[] } {
-  const { observations, failedChecks } = observe(ctx, checks);
+  const { observations, failedChecks } = runChecks(ctx, checks);
   const unique = new Map<string, ScanFinding>();
   for (const observation of observations) {
     const key = `${observation.type} ${observation.endpoint}`;

@@ -10,7 +10,7 @@ import { isHtmlContentType, parseHtml } from './html.ts';
 import { HttpClient } from './http-client.ts';
 import { readClientCode, type ClientCodeOptions } from './client-code.ts';
 import { probeMiddlewareBypass } from './nextjs-middleware.ts';
-import { detectPlatform } from './platform.ts';
+import { detectSitePlatform } from './site-platform.ts';
 import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
@@ -240,7 +240,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
       options.probeExposures ? probeExposures(client, target, pageResponse, html, options) : { notFoundBaselines: [], probeEvidence: [] },
       tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
       facts ? failureAsUndefined(readClientCode(client, pageResponse.url, facts, options)) : null,
-      facts && detectPlatform(page, facts) === 'nextjs' ? failureAsUndefined(probeMiddlewareBypass(client, pageResponse.url, facts)) : null,
+      facts && detectSitePlatform(page, facts) === 'nextjs' ? failureAsUndefined(probeMiddlewareBypass(client, pageResponse.url, facts)) : null,
     ]);
 
     const evidence: ScanEvidence = {

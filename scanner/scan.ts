@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { analyze, contextFor, type CheckName } from './analyze.ts';
 import { TargetUnreachableError } from './errors.ts';
-import { detectPlatform } from './platform.ts';
+import { detectSitePlatform } from './site-platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
 import { computeScores } from './scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
-import type { Grade, Platform } from './vocabulary.ts';
+import type { Grade, SitePlatform } from './vocabulary.ts';
 
 export interface ScanResult {
   url: string;
@@ -14,7 +14,7 @@ export interface ScanResult {
   ssl_score: number;
   headers_score: number;
   endpoints_score: number;
-  detected_platform: Platform | null;
+  detected_platform: SitePlatform | null;
   scanned_at: string;
   findings: ScanFinding[];
   /** Checks whose findings are missing from this result because they failed or ran out of time. */
@@ -74,9 +74,9 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
   const cutOff: CheckName[] = deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
   let platform = null;
   try {
-    platform = detectPlatform(evidence.page, ctx.html);
+    platform = detectSitePlatform(evidence.page, ctx.html);
   } catch {
-    // Platform detection is a label, never a reason to lose the scan.
+    // Site platform detection is a label, never a reason to lose the scan.
   }
   return {
     url: target.href,

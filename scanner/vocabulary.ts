@@ -17,8 +17,8 @@ export const GRADE_THRESHOLDS = [
 export type Grade = (typeof GRADE_THRESHOLDS)[number][0];
 export const GRADES: readonly Grade[] = GRADE_THRESHOLDS.map(([grade]) => grade);
 
-export const PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+export const SITE_PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
+export type SitePlatform = (typeof SITE_PLATFORMS)[number];
 
 /** The twelve tests of Mozilla's HTTP Observatory; catalog entries name the one they concern. */
 export const OBSERVATORY_TESTS = [

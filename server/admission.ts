@@ -48,8 +48,8 @@ export interface Admission {
 /**
  * Admission of every request, in this order: the address limit, a key in the URL (400), who is
  * calling (a protected REST route answers 401 here, before its body is parsed), the key's limit
- * per minute, the tenant's monthly quota. A request whose key, counters and stored usage are in
- * memory is admitted without a promise turn; one that needs the database or Redis waits for it.
+ * per minute, the tenant's monthly quota. Keys, counters and stored usage are kept in memory where
+ * they can be, so most requests need neither the database nor Redis to be admitted.
  */
 const WINDOW_MS = 60_000;
 

@@ -8,7 +8,7 @@ import { errorAnswer } from '../routers/errors.ts';
 import { httpErrorAnswer } from './error-answers.ts';
 import { PROCEDURES_BY_NAME, type OpenApiProcedure } from '../routers/procedures.ts';
 import type { ApiKeyPrincipal } from '../services/auth.ts';
-import { PLATFORM_NAME, PLATFORM_VERSION } from '../services/platform-config.ts';
+import { SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';
 import type { Admission } from './admission.ts';
 
 // The MCP server (Streamable HTTP at /mcp), built on the official SDK's v2 packages: stateless, the
@@ -91,7 +91,7 @@ function toolError(message: string): CallToolResult {
 }
 
 function serverFor(session: CallSession, charge: Admission['charge'], log: FastifyRequest['log']): McpServer {
-  const server = new McpServer({ name: PLATFORM_NAME, version: PLATFORM_VERSION }, { instructions: 'Beveiligingsscans van websites: sites, scans, bevindingen, verbetervoorstellen en webhooks van dit account.' });
+  const server = new McpServer({ name: SERVICE_NAME, version: SERVICE_VERSION }, { instructions: 'Beveiligingsscans van websites: sites, scans, bevindingen, verbetervoorstellen en webhooks van dit account.' });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.definition.name,

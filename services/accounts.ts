@@ -9,7 +9,7 @@ import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { CounterStore } from './limits/counter-store.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
-import { secretDigest } from './secret-digest.ts';
+import { secretDigest } from './bearer-digest.ts';
 
 /** A person logged in to the dashboard. */
 export interface UserPrincipal extends Actor {
@@ -79,11 +79,6 @@ export async function logIn({ db }: ServiceDeps, limiter: CounterStore, input: {
 
 export async function logOut({ db }: ServiceDeps, token: string): Promise<void> {
   await deleteSession(db, secretDigest(token));
-}
-
-/** Ends every session of the user, as a password change or a block does. */
-export async function endAllSessions({ db }: ServiceDeps, userId: string): Promise<void> {
-  await deleteSessionsOfUser(db, userId);
 }
 
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */

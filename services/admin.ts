@@ -1,11 +1,11 @@
 import { listApiKeysOfUser, revokeApiKey } from '../db/api-keys.ts';
-import { issueKey, keyCaps, type KeyCaps } from './keys.ts';
+import { issueKey, keyCaps, type KeyCaps } from './key-issuance.ts';
 import type { DB } from '../db/database.ts';
 import { attemptsOfWebhook } from '../db/outbox.ts';
 import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
 import { findFinding } from '../db/findings.ts';
 import { changeFindingStatus } from './finding-status.ts';
-import { findFeatureFlag, updateFeatureFlag } from '../db/platform.ts';
+import { findFeatureFlag, updateFeatureFlag } from '../db/plans-and-flags.ts';
 import { findSiteAnyTenant, listSites } from '../db/sites.ts';
 import { addSite } from './sites.ts';
 import { jobsOfSite } from '../db/schedules.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DB } from '../db/database.ts';
-import { findFeatureFlag } from '../db/platform.ts';
+import { findFeatureFlag } from '../db/plans-and-flags.ts';
 import { ERRORS, Forbidden } from '../domain/errors.ts';
 import type { FeatureFlag } from '../domain/vocabulary.ts';
 

@@ -3,7 +3,7 @@ import { suggestionsNaming } from '../db/suggestions.ts';
 import { NotFound } from '../domain/errors.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
-import { pageOf, type Page } from './pages.ts';
+import { pageOf, type Page } from './pagination.ts';
 import { findingStatusHistory } from './finding-status.ts';
 import { findingView } from './views.ts';
 

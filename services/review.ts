@@ -5,7 +5,7 @@ import { NotFound } from '../domain/errors.ts';
 import type { ReviewStatus, SuggestionStatus } from '../domain/vocabulary.ts';
 import { assertStaff, type UserPrincipal } from './accounts.ts';
 import type { ServiceDeps } from './deps.ts';
-import { pageOf, type Page } from './pages.ts';
+import { pageOf, type Page } from './pagination.ts';
 import { suggestionListItem } from './views.ts';
 
 /**

@@ -16,8 +16,8 @@ import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
-import { pageOf, type Page } from './pages.ts';
-import { PLATFORM_NAME, PLATFORM_VERSION } from './platform-config.ts';
+import { pageOf, type Page } from './pagination.ts';
+import { SERVICE_NAME, SERVICE_VERSION } from './service-configuration.ts';
 import { failedChecksOf, findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {
@@ -123,7 +123,7 @@ export async function listScans(deps: ServiceDeps, actor: Actor, filters: ScanFi
  * documentation is (the service's API docs).
  */
 export async function getScanSarif(deps: ServiceDeps, actor: Actor, scanId: string, informationUri: string) {
-  return toSarif(await getScan(deps, actor, scanId), { name: PLATFORM_NAME, version: PLATFORM_VERSION, informationUri });
+  return toSarif(await getScan(deps, actor, scanId), { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
 }
 
 export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {

@@ -4,7 +4,7 @@ import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { ServiceDeps } from './deps.ts';
-import { pageOf, type Page } from './pages.ts';
+import { pageOf, type Page } from './pagination.ts';
 import { siteView } from './views.ts';
 
 /** A page of the tenant's sites with their latest scan. */

@@ -3,7 +3,7 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { SuggestionStatus } from '../domain/vocabulary.ts';
 import type { ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
-import { pageOf, type Page } from './pages.ts';
+import { pageOf, type Page } from './pagination.ts';
 import { suggestionListItem } from './views.ts';
 
 /** Stores a fix suggestion as pending for the team's review, with who submitted it. */

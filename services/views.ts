@@ -6,10 +6,10 @@ import type { WebhookRow } from '../db/webhooks.ts';
 import { scanDetailPath } from '../domain/endpoints.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
 
-// The objects of SPEC.md built from stored rows, one function per object: the API, webhook payloads
+// The objects of docs/spec.md built from stored rows, one function per object: the API, webhook payloads
 // and the admin CLI all show the same shape.
 
-/** The scan create object of SPEC 2.3 (the POST /scan response and the scan_completed data). */
+/** The scan create object of docs/spec.md 2.3 (the POST /scan response and the scan_completed data). */
 export function scanCreatedView(scan: ScanRow) {
   return {
     scan_id: scan.id,
@@ -32,7 +32,7 @@ export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): CheckName[
 /** A finding row with the site it belongs to. */
 export type FindingViewRow = Omit<FindingRecord, 'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at'> & { site_name: string; site_url: string };
 
-/** The finding object of SPEC 2.4 (list items, scan detail, finding_new and finding_resolved data). */
+/** The finding object of docs/spec.md 2.4 (list items, scan detail, finding_new and finding_resolved data). */
 export function findingView(row: FindingViewRow) {
   return {
     id: row.id,
@@ -71,7 +71,7 @@ export function siteView(row: SiteWithLatestScan) {
   };
 }
 
-/** The suggestion list item of SPEC 2.5: optional fields appear only when they have a value. */
+/** The suggestion list item of docs/spec.md 2.5: optional fields appear only when they have a value. */
 export function suggestionListItem(row: SuggestionRow) {
   return {
     id: row.id,

@@ -10,7 +10,7 @@ import { bareHost, refusalReason } from '../scanner/address-policy.ts';
 import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import type { ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
-import { secretBoxFor, type SecretBox } from './secrets.ts';
+import { secretBoxFor, type SecretBox } from './secret-encryption.ts';
 import { webhookView } from './views.ts';
 
 function generateWebhookSecret(): string {

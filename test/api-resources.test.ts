@@ -3,7 +3,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import * as admin from '../services/admin.ts';
-import { CATEGORIES, GRADES, PERMISSIONS, PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
+import { CATEGORIES, GRADES, PERMISSIONS, SITE_PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;
@@ -75,7 +75,7 @@ describe('GET /api/agent/config', () => {
     expect(status).toBe(200);
     expect(body.platform).toEqual({ name: expect.any(String), version: '0.1.0', description: expect.any(String) });
     expect(body.stats).toMatchObject({ total_sites: 2, total_tenants: 2, active_tenants: 2 });
-    expect(Object.keys(body.stats.platforms).sort()).toEqual([...PLATFORMS].sort());
+    expect(Object.keys(body.stats.platforms).sort()).toEqual([...SITE_PLATFORMS].sort());
     expect(body.plans.map((p: Record<string, unknown>) => [p.tier, p.monthly_price_eur, p.max_sites, p.max_api_calls_per_month, p.max_scans_per_month])).toEqual([
       ['free', 0, 1, 1000, 30],
       ['pro', 2900, 10, 50000, 1000],
@@ -84,7 +84,7 @@ describe('GET /api/agent/config', () => {
     expect(body.plans[0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Free', features: expect.any(Array) });
     expect(body.feature_flags.map((f: { key: string }) => f.key).sort()).toEqual(['exposure_probes', 'suggestions', 'webhooks']);
     expect(body.feature_flags[0]).toEqual({ key: expect.any(String), description: expect.any(String), enabled: true, rollout_percentage: 100 });
-    expect(body.scanner).toEqual({ categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...PLATFORMS] });
+    expect(body.scanner).toEqual({ categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...SITE_PLATFORMS] });
     expect(body.api).toEqual({ version: expect.any(String), rate_limit_default: 100, permissions: [...PERMISSIONS], webhook_events: [...WEBHOOK_EVENTS], scan_triggers: [...SCAN_TRIGGERS] });
     expect(body.plans.map((p: { min_scan_interval_hours: number }) => p.min_scan_interval_hours)).toEqual([24, 1, 1]);
     expect(JSON.stringify(body)).not.toMatch(/sak_|whsec_|key_hash|secret/);

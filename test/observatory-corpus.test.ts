@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { contextFor, observe } from '../scanner/analyze.ts';
+import { contextFor, runChecks } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { toHeaderMap } from './support/headers.ts';
 import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
@@ -54,7 +54,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
 }
 
 function verdict(c: CorpusCase): { flagged: boolean; severe: boolean } {
-  const about = observe(contextFor(evidenceFor(c))).observations.map((o) => CATALOG[o.type]!).filter((entry) => entry.observatory === c.test);
+  const about = runChecks(contextFor(evidenceFor(c))).observations.map((o) => CATALOG[o.type]!).filter((entry) => entry.observatory === c.test);
   return { flagged: about.length > 0, severe: about.some((entry) => entry.severity !== 'LOW') };
 }
 

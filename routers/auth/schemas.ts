@@ -7,7 +7,7 @@ export const AuthInput = z.object({
   api_key: z.string().meta({ description: 'De volledige API-sleutel', example: 'sak_…' }),
 });
 
-/** The endpoints SPEC 2.1 lists in the auth answer, from the one table of paths. */
+/** The endpoints docs/spec.md 2.1 lists in the auth answer, from the one table of paths. */
 export const ENDPOINTS = {
   scans: API_PATHS.scans,
   scan_trigger: API_PATHS.scan_trigger,

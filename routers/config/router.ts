@@ -1,5 +1,5 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { platformConfiguration } from '../../services/platform-config.ts';
+import { serviceConfiguration } from '../../services/service-configuration.ts';
 import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
@@ -19,5 +19,5 @@ export const configRouter = router({
     .meta(getOperation.meta)
     .input(getOperation.input)
     .output(getOperation.output)
-    .query(({ ctx }) => platformConfiguration(ctx, ctx.actor)),
+    .query(({ ctx }) => serviceConfiguration(ctx, ctx.actor)),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../domain/vocabulary.ts';
+import { SITE_PLATFORMS } from '../../domain/vocabulary.ts';
 import { Count, Id } from '../common.ts';
 
 export const ConfigOutput = z.object({
   platform: z.object({ name: z.string(), version: z.string(), description: z.string() }),
   stats: z.object({
     total_sites: Count,
-    platforms: z.object(Object.fromEntries(PLATFORMS.map((platform) => [platform, Count])) as Record<(typeof PLATFORMS)[number], typeof Count>),
+    platforms: z.object(Object.fromEntries(SITE_PLATFORMS.map((platform) => [platform, Count])) as Record<(typeof SITE_PLATFORMS)[number], typeof Count>),
     total_tenants: Count,
     active_tenants: Count,
   }),

@@ -1,8 +1,8 @@
-import { createApiKey, listApiKeys, revokeKey } from '../../services/keys.ts';
+import { createApiKey, listApiKeys, revokeKey } from '../../services/key-issuance.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { KeyCreateInput, KeyRevokeInput } from './schemas.ts';
 
-// Dashboard only: keys are created and revoked by people, never with a key (SPEC).
+// Dashboard only: keys are created and revoked by people, never with a key (docs/spec.md).
 export const keysRouter = router({
   list: userProcedure.meta({ permission: 'read_config' }).query(({ ctx }) => listApiKeys(ctx, ctx.actor)),
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
-import { GRADES, PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
+import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
 import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
@@ -44,7 +44,7 @@ export const ScanListItem = z.object({
   ssl_score: Score,
   headers_score: Score,
   endpoints_score: Score,
-  detected_platform: z.enum(PLATFORMS).nullable(),
+  detected_platform: z.enum(SITE_PLATFORMS).nullable(),
   findings_count: Count,
   critical_count: Count,
   high_count: Count,

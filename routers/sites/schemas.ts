@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { GRADES, PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
+import { GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
 import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp } from '../common.ts';
 
 export const SiteListInput = z.object({
   ...pageParams(20, 100),
-  platform: z.enum(PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
+  platform: z.enum(SITE_PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
 }).prefault({});
 
 export const SiteGetInput = z.object({ site_id: RequiredUuid });
@@ -15,7 +15,7 @@ export const Site = z.object({
   id: Id,
   name: z.string(),
   url: z.string(),
-  detected_platform: z.enum(PLATFORMS).nullable(),
+  detected_platform: z.enum(SITE_PLATFORMS).nullable(),
   created_at: Timestamp,
   latest_scan: z
     .object({ id: Id, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })

@@ -27,8 +27,6 @@ export function errorText(error: unknown): string {
   return 'Er ging iets mis. Probeer het opnieuw.';
 }
 
-export const isUnauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.httpStatus === 401;
-
 /** What each procedure answers, from the router's own types. */
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type Me = Outputs['account']['me'];

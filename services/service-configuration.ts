@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
-import { listFeatureFlags, listPlans, platformStats } from '../db/platform.ts';
-import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
+import { listFeatureFlags, listPlans, serviceStats } from '../db/plans-and-flags.ts';
+import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, SITE_PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
 
 /** The project's package.json, found from this module whether it runs from source or from dist/. */
 function packageJson(): { version: string } {
@@ -17,23 +17,23 @@ function packageJson(): { version: string } {
 
 const pkg = packageJson();
 
-export const PLATFORM_VERSION = pkg.version;
-export const PLATFORM_NAME = 'Website Security Scanner';
+export const SERVICE_VERSION = pkg.version;
+export const SERVICE_NAME = 'Website Security Scanner';
 
-/** The platform configuration of SPEC 2.7; contains nothing sensitive. */
-export async function platformConfiguration({ db }: ServiceDeps, actor: Actor) {
+/** The platform configuration of docs/spec.md 2.7; contains nothing sensitive. */
+export async function serviceConfiguration({ db }: ServiceDeps, actor: Actor) {
   assertPermission(actor, 'read_config');
-  const [stats, plans, flags] = await Promise.all([platformStats(db), listPlans(db), listFeatureFlags(db)]);
+  const [stats, plans, flags] = await Promise.all([serviceStats(db), listPlans(db), listFeatureFlags(db)]);
   return {
     platform: {
-      name: PLATFORM_NAME,
-      version: PLATFORM_VERSION,
+      name: SERVICE_NAME,
+      version: SERVICE_VERSION,
       description: 'Beveiligingsscans van websites (SSL/TLS, beveiligingsheaders, blootgestelde endpoints) met een API voor agents.',
     },
-    stats: { ...stats, platforms: Object.fromEntries(PLATFORMS.map((p) => [p, stats.platforms[p] ?? 0])) as Record<(typeof PLATFORMS)[number], number> },
+    stats: { ...stats, platforms: Object.fromEntries(SITE_PLATFORMS.map((p) => [p, stats.platforms[p] ?? 0])) as Record<(typeof SITE_PLATFORMS)[number], number> },
     plans: plans.map((p) => ({ ...p, features: JSON.parse(p.features) as string[] })),
     feature_flags: flags.map((f) => ({ ...f, enabled: f.enabled === 1 })),
-    scanner: { categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...PLATFORMS] },
+    scanner: { categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...SITE_PLATFORMS] },
     api: { version: API_VERSION, rate_limit_default: DEFAULT_RATE_LIMIT, permissions: [...PERMISSIONS], webhook_events: [...WEBHOOK_EVENTS], scan_triggers: [...SCAN_TRIGGERS] },
   };
 }

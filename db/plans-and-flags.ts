@@ -23,8 +23,8 @@ export async function updateFeatureFlag(db: DB, key: FeatureFlag, changes: { ena
   return result.numUpdatedRows > 0n;
 }
 
-/** Platform-wide counts for the configuration endpoint. */
-export async function platformStats(db: DB) {
+/** Service-wide counts for the configuration endpoint. */
+export async function serviceStats(db: DB) {
   const [sites, platforms, tenants, active] = await Promise.all([
     db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     db

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { toHeaderMap } from './support/headers.ts';
 import { parseHtml } from '../scanner/html.ts';
-import { detectPlatform } from '../scanner/platform.ts';
+import { detectSitePlatform } from '../scanner/site-platform.ts';
 
 function detect(html: string, headers: Record<string, string | string[]> = {}, url = 'https://example.nl/') {
   const page = { url, status: 200, headers: toHeaderMap({ 'content-type': 'text/html', ...headers }), html, requestOrigin: 'x' };
-  return detectPlatform(page, parseHtml(html));
+  return detectSitePlatform(page, parseHtml(html));
 }
 
 describe('platform detection', () => {

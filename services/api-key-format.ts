@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { secretDigest } from './secret-digest.ts';
+import { secretDigest } from './bearer-digest.ts';
 
 // Key format: "sak_" + 40 random base62 characters + 6-character base62 CRC32 of those 40,
 // so secret scanners can recognise a key offline and typos are rejected without a database hit.

@@ -1,7 +1,7 @@
 import { headerValues } from './headers.ts';
 import type { HtmlFacts } from './html.ts';
 import type { PageEvidence } from './types.ts';
-import { PLATFORMS, type Platform } from './vocabulary.ts';
+import { SITE_PLATFORMS, type SitePlatform } from './vocabulary.ts';
 
 interface Signals {
   headers: string;
@@ -14,7 +14,7 @@ interface Signals {
 }
 
 // Fingerprints after Wappalyzer's technology definitions; each matching signal adds one point.
-const FINGERPRINTS: Record<Platform, Array<(s: Signals) => boolean>> = {
+const FINGERPRINTS: Record<SitePlatform, Array<(s: Signals) => boolean>> = {
   wordpress: [
     (s) => /wordpress/i.test(s.generator),
     (s) => /\/wp-(content|includes)\//.test(s.urls),
@@ -42,7 +42,7 @@ const FINGERPRINTS: Record<Platform, Array<(s: Signals) => boolean>> = {
 };
 
 /** The platform with the most matching fingerprints, or null when none matches. */
-export function detectPlatform(page: PageEvidence | null, facts: HtmlFacts | null): Platform | null {
+export function detectSitePlatform(page: PageEvidence | null, facts: HtmlFacts | null): SitePlatform | null {
   if (!page) return null;
   const signals: Signals = {
     headers: Object.entries(page.headers).map(([name, values]) => values.map((v) => `${name}: ${v}`).join('\n')).join('\n'),
@@ -53,9 +53,9 @@ export function detectPlatform(page: PageEvidence | null, facts: HtmlFacts | nul
     facts,
     host: new URL(page.url).hostname,
   };
-  let best: Platform | null = null;
+  let best: SitePlatform | null = null;
   let bestScore = 0;
-  for (const platform of PLATFORMS) {
+  for (const platform of SITE_PLATFORMS) {
     const score = FINGERPRINTS[platform].filter((matches) => matches(signals)).length;
     if (score > bestScore) [best, bestScore] = [platform, score];
   }

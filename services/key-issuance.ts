@@ -5,7 +5,7 @@ import { findTenant, findUser } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Forbidden, NotFound, TooManyRequests } from '../domain/errors.ts';
 import type { Permission } from '../domain/vocabulary.ts';
-import { generateApiKey } from './api-keys.ts';
+import { generateApiKey } from './api-key-format.ts';
 import type { Config } from './config.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -51,7 +51,7 @@ function secondsUntilMidnightUtc(now = Date.now()): number {
 
 /**
  * Issues a key bound to a user and their tenant: refused for a blocked user or a suspended tenant
- * (SPEC) and beyond the caps. The returned `key` is the only time the key string exists outside
+ * (docs/spec.md) and beyond the caps. The returned `key` is the only time the key string exists outside
  * its holder. The dashboard and the admin CLI both come here.
  */
 export async function issueKey(db: DB, userId: string, request: KeyRequest, caps: KeyCaps) {
