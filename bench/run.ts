@@ -8,12 +8,13 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { freePort } from '../test/support/net.ts';
 import { createDatabase, startPostgres } from '../test/support/postgres.ts';
 import { createCa } from '../test/support/test-ca.ts';
 import { profileSummary } from './profile.ts';
 import { queryPlans } from './query-plans.ts';
-import { benchTenant, extraKey, FULL_SEED, QUICK_SEED, seedFindings, seedScans } from './seed.ts';
+import { BENCH_CONFIG, benchTenant, extraKey, FULL_SEED, QUICK_SEED, seedFindings, seedScans } from './seed.ts';
 import { median, percentile, markdownTable, type BenchRow } from './stats.ts';
 
 if (process.argv.includes('--help')) {
@@ -110,7 +111,7 @@ try {
   log(`Seeding scans up to ${LARGEST_SCANS.toLocaleString('en')} for the largest tenant …`);
   await seedScans(db, largest, LARGEST_SCANS);
   const facadeTenant = await benchTenant(db, 'Facade tenant');
-  const facadeSite = await admin.createSite(db, facadeTenant.tenantId, 'Facade', 'https://facade.bench.example/');
+  const facadeSite = await admin.createSite({ db, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: facadeTenant.tenantId, name: 'Facade', url: 'https://facade.bench.example/' });
   // The throughput rounds read the first page of a tenant with as many scans as the largest one
   // (100,000), as the performance issue measured them.
   await seedScans(db, { tenantId: facadeTenant.tenantId, key: facadeTenant.key, siteIds: [facadeSite.id] }, LARGEST_SCANS);
@@ -237,10 +238,10 @@ try {
     const reopened = await openMigratedDatabase(dbPath);
     const fixtures = await Promise.all(Array.from({ length: 20 }, (_, i) => [leakyWordPressSite, softNotFoundSite, singlePageAppSite][i % 3]!()));
     const siteIds: string[] = [];
-    for (const [i, fixture] of fixtures.entries()) siteIds.push((await admin.createSite(reopened, scanTenant.tenantId, `Fixture ${i}`, fixture.url)).id);
+    for (const [i, fixture] of fixtures.entries()) siteIds.push((await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: scanTenant.tenantId, name: `Fixture ${i}`, url: fixture.url })).id);
     // The same page with and without ten real library builds: what reading client code adds.
     const libraryPages = await Promise.all([librarySite(true), librarySite(false)]);
-    const [withBundlesId, withoutBundlesId] = await Promise.all(libraryPages.map(async (page, i) => (await admin.createSite(reopened, scanTenant.tenantId, `Library page ${i}`, page.url)).id));
+    const [withBundlesId, withoutBundlesId] = await Promise.all(libraryPages.map(async (page, i) => (await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: scanTenant.tenantId, name: `Library page ${i}`, url: page.url })).id));
     await reopened.destroy();
     const scanOnce = async (siteId: string) => {
       const started = performance.now();

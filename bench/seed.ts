@@ -6,6 +6,8 @@ import { uuidv7 } from '../db/ids.ts';
 import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
+import { loadConfig } from '../services/config.ts';
 import { GRADES, type FindingStatus } from '../domain/vocabulary.ts';
 
 export interface SeededTenant {
@@ -16,7 +18,8 @@ export interface SeededTenant {
 
 const BATCH = 1000;
 const STATUSES: FindingStatus[] = ['OPEN', 'OPEN', 'OPEN', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'RESOLVED', 'ACCEPTED_RISK'];
-const caps = { activePerUser: 1_000, activePerTenant: 1_000, createdPerUserPerDay: 1_000 };
+/** Key caps that no bench key runs into. */
+export const BENCH_CONFIG = loadConfig({ MAX_ACTIVE_KEYS_PER_USER: '1000', MAX_ACTIVE_KEYS_PER_TENANT: '1000', MAX_KEYS_CREATED_PER_USER_PER_DAY: '1000' });
 
 async function insertBatches<T extends 'findings' | 'scans' | 'sites'>(db: DB, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -48,14 +51,14 @@ function scanRow(tenantId: string, siteId: string, n: number, at: number) {
 
 /** A tenant on the enterprise plan with one user and a key that no limit gets in the way of. */
 export async function benchTenant(db: DB, name: string): Promise<{ tenantId: string; userId: string; key: string }> {
-  const tenant = await admin.createTenant(db, name, 'enterprise');
-  const user = await admin.createUser(db, tenant.id, `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example`);
-  const key = await admin.createKey(db, { userId: user.id, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rateLimit: 100_000 }, caps);
+  const tenant = await admin.createTenant({ db, config: BENCH_CONFIG }, ADMIN_CLI, { name: name, plan: 'enterprise' });
+  const user = await admin.createUser({ db, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, email: `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example` });
+  const key = await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, { user_id: user.id, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rate_limit: 100_000 });
   return { tenantId: tenant.id, userId: user.id, key: key.key };
 }
 
 export async function extraKey(db: DB, userId: string): Promise<string> {
-  return (await admin.createKey(db, { userId, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rateLimit: 100_000 }, caps)).key;
+  return (await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, { user_id: userId, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rate_limit: 100_000 })).key;
 }
 
 /** How much to seed: the full run, or a tenth of it (--quick). */

@@ -17,14 +17,14 @@ app.get('/bench/plain/scans', async (request, reply) => {
   const principal = request.principal;
   if (!principal) return reply.code(401).send({ error: 'Niet geauthenticeerd.' });
   if (!principal.permissions.includes('read_scans')) return reply.code(403).send({ error: 'Onvoldoende rechten.' });
-  return listScanPage({ db, config }, principal, {}, { limit: 20, offset: 0 });
+  return listScanPage({ db, config }, principal, { limit: 20, offset: 0 });
 });
 
 // The baseline: the same service call and serialisation as GET /api/agent/scans?limit=20, with no
 // authentication, limits or quota, on a Fastify app of its own (so none of the service's hooks run).
 const baseline = Fastify({ logger: false });
 baseline.get<{ Headers: { 'x-bench-tenant': string } }>('/scans', async (request) =>
-  listScanPage({ db, config }, systemActor(request.headers['x-bench-tenant'], 'bench'), {}, { limit: 20, offset: 0 }),
+  listScanPage({ db, config }, systemActor(request.headers['x-bench-tenant'], 'bench'), { limit: 20, offset: 0 }),
 );
 
 const loop = monitorEventLoopDelay({ resolution: 10 });

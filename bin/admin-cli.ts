@@ -1,12 +1,23 @@
 import { parseArgs } from 'node:util';
-import { openMigratedDatabase, type DB } from '../db/database.ts';
+import { z } from 'zod';
+import { openMigratedDatabase } from '../db/database.ts';
+import { FEATURE_FLAGS, PLAN_TIERS } from '../domain/vocabulary.ts';
+import { SignUpInput } from '../routers/account/schemas.ts';
+import { Uuid } from '../routers/common.ts';
+import { FindingStatusInput } from '../routers/findings/schemas.ts';
+import { KeyCreateInput, KeyRevokeInput } from '../routers/keys/schemas.ts';
+import { useDutchValidationMessages } from '../routers/locale.ts';
+import { SiteCreateInput, SiteGetInput, SiteUpdateInput } from '../routers/sites/schemas.ts';
+import { ReviewInput, StaffBlockInput, TenantInput } from '../routers/staff/schemas.ts';
+import { InviteInput } from '../routers/team/schemas.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
 import { backupDatabase } from '../services/backup.ts';
 import type { CliIo } from './cli-io.ts';
 import { prunable, prune } from '../services/retention.ts';
 import { secretBoxFor } from '../services/secret-encryption.ts';
 import * as admin from '../services/admin.ts';
-import { keyCaps } from '../services/key-issuance.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
@@ -66,48 +77,92 @@ const OPTIONS = {
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
-function required(values: Values, name: keyof Values): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new admin.AdminError(`--${name} is required`);
-  return value;
+/**
+ * An operator command: the routers' zod schema of its input (the API's own rules and bounds), which
+ * flag fills each field, and the service it runs as the platform's system actor.
+ */
+interface Command {
+  schema: z.ZodType;
+  /** The flag of each input field. */
+  flags: Record<string, keyof Values>;
+  run: (deps: ServiceDeps, input: unknown) => Promise<unknown>;
+}
+const command = <S extends z.ZodType>(schema: S, flags: Partial<Record<keyof z.input<S> & string, keyof Values>>, run: (deps: ServiceDeps, input: z.output<S>) => Promise<unknown>): Command => ({
+  schema,
+  flags: Object.fromEntries(Object.entries(flags).filter((entry): entry is [string, keyof Values] => entry[1] !== undefined)),
+  run: (deps, input) => run(deps, schema.parse(input)),
+});
+
+const UserId = z.object({ user_id: Uuid });
+const PlanTier = z.object({ name: SignUpInput.shape.organisation, plan: z.enum(PLAN_TIERS).default('free') });
+
+/** Flag text as the field's type: comma lists, numbers, booleans and "24h"/"off" intervals; the schema judges the result. */
+function fieldValue(field: string, raw: string | boolean): unknown {
+  if (typeof raw === 'boolean') return raw;
+  if (field === 'permissions') return raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (field === 'enabled') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (field === 'scan_interval_hours') return raw === 'off' ? null : /^\d+h$/.test(raw) ? Number(raw.slice(0, -1)) : raw;
+  if (['rate_limit', 'rollout'].includes(field)) return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  return raw;
 }
 
-const COMMANDS: Record<string, (db: DB, v: Values, config: Config) => Promise<unknown>> = {
-  'tenant create': (db, v) => admin.createTenant(db, required(v, 'name'), v.plan),
-  'tenant suspend': (db, v) => admin.suspend(db, required(v, 'id')),
-  'tenant list': (db) => admin.tenants(db),
-  'user list': (db, v) => admin.usersOfTenant(db, required(v, 'tenant')),
-  'site list': (db, v) => admin.sitesOfTenant(db, required(v, 'tenant')),
-  'user create': (db, v) => admin.createUser(db, required(v, 'tenant'), required(v, 'email'), { role: v.role, staff: v.staff, login: v.login }),
-  'user block': (db, v) => admin.block(db, required(v, 'id')),
-  'key create': (db, v, config) =>
-    admin.createKey(db, {
-      userId: required(v, 'user'),
-      name: required(v, 'name'),
-      permissions: required(v, 'permissions').split(',').map((p) => p.trim()).filter(Boolean),
-      rateLimit: v['rate-limit'] === undefined ? undefined : Number(v['rate-limit']),
-    }, keyCaps(config)),
-  'key revoke': (db, v) => admin.revokeKey(db, required(v, 'id')),
-  'key list': (db, v) => admin.listKeys(db, required(v, 'user')),
-  'site create': (db, v) => admin.createSite(db, required(v, 'tenant'), required(v, 'name'), required(v, 'url')),
-  'site schedule': (db, v, config) => admin.scheduleSite({ db, config }, required(v, 'site'), required(v, 'every')),
-  'site jobs': (db, v) => admin.scanJobsOfSite(db, required(v, 'site')),
-  'suggestion review': (db, v) => admin.review(db, required(v, 'id'), required(v, 'status'), v.notes),
-  'finding set-status': (db, v) => admin.setStatusOfFinding(db, required(v, 'id'), required(v, 'status'), v.reason),
-  'flag set': (db, v) => admin.setFlag(db, required(v, 'key'), v.enabled, v.rollout),
-  'webhook list': (db, v) => admin.webhooksOfTenant(db, required(v, 'tenant')),
-  'webhook enable': (db, v) => admin.enableWebhook(db, required(v, 'id')),
-  'webhook deliveries': (db, v) => admin.deliveriesOfWebhook(db, required(v, 'id')),
-  prune: async (db, v, config) => {
-    const counts = v['dry-run'] ? await prunable({ db, config }) : await prune({ db, config });
-    return { dry_run: Boolean(v['dry-run']), ...counts };
-  },
-  'secrets rotate': async (db, _v, config) => ({ reencrypted: await reencryptWebhookSecrets(db, secretBoxFor(config)) }),
+const COMMANDS: Record<string, Command> = {
+  'tenant create': command(PlanTier, { name: 'name', plan: 'plan' }, (deps, input) => admin.createTenant(deps, ADMIN_CLI, input)),
+  'tenant suspend': command(TenantInput, { tenant_id: 'id' }, (deps, input) => admin.suspend(deps, ADMIN_CLI, input)),
+  'tenant list': command(z.object({}), {}, (deps) => admin.tenants(deps, ADMIN_CLI, {})),
+  'user list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.usersOfTenant(deps, ADMIN_CLI, input)),
+  'site list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.sitesOfTenant(deps, ADMIN_CLI, input)),
+  'user create': command(
+    z.object({ tenant_id: Uuid, email: InviteInput.shape.email, role: InviteInput.shape.role.optional(), staff: z.boolean().optional(), login: z.boolean().optional() }),
+    { tenant_id: 'tenant', email: 'email', role: 'role', staff: 'staff', login: 'login' },
+    (deps, input) => admin.createUser(deps, ADMIN_CLI, input),
+  ),
+  'user block': command(StaffBlockInput.pick({ user_id: true }), { user_id: 'id' }, (deps, input) => admin.block(deps, ADMIN_CLI, input)),
+  'key create': command(
+    KeyCreateInput.extend({ user_id: Uuid, rate_limit: KeyCreateInput.shape.rate_limit.optional() }),
+    { user_id: 'user', name: 'name', permissions: 'permissions', rate_limit: 'rate-limit' },
+    (deps, input) => admin.createKey(deps, ADMIN_CLI, input),
+  ),
+  'key revoke': command(KeyRevokeInput, { key_id: 'id' }, (deps, input) => admin.revokeKey(deps, ADMIN_CLI, input)),
+  'key list': command(UserId, { user_id: 'user' }, (deps, input) => admin.listKeys(deps, ADMIN_CLI, input)),
+  'site create': command(SiteCreateInput.extend({ tenant_id: Uuid }), { tenant_id: 'tenant', name: 'name', url: 'url' }, (deps, input) => admin.createSite(deps, ADMIN_CLI, input)),
+  'site schedule': command(SiteUpdateInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) => admin.scheduleSite(deps, ADMIN_CLI, input)),
+  'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, ADMIN_CLI, input)),
+  'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) => admin.review(deps, ADMIN_CLI, input)),
+  'finding set-status': command(FindingStatusInput, { finding_id: 'id', status: 'status', reason: 'reason' }, (deps, input) => admin.setStatusOfFinding(deps, ADMIN_CLI, input)),
+  'flag set': command(
+    z.object({ key: z.enum(FEATURE_FLAGS), enabled: z.boolean().optional(), rollout: z.number().int().min(0).max(100).optional() }),
+    { key: 'key', enabled: 'enabled', rollout: 'rollout' },
+    (deps, input) => admin.setFlag(deps, ADMIN_CLI, input),
+  ),
+  'webhook list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.webhooksOfTenant(deps, ADMIN_CLI, input)),
+  'webhook enable': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) => admin.enableWebhook(deps, ADMIN_CLI, input)),
+  'webhook deliveries': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) => admin.deliveriesOfWebhook(deps, ADMIN_CLI, input)),
+  prune: command(z.object({ dry_run: z.boolean().default(false) }), { dry_run: 'dry-run' }, async (deps, input) => ({ dry_run: input.dry_run, ...(input.dry_run ? await prunable(deps) : await prune(deps)) })),
+  'secrets rotate': command(z.object({}), {}, async (deps) => ({ reencrypted: await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config)) })),
 };
+
+/** The command's input from its flags, checked by its schema; a refusal names the flags in the operator's terms. */
+function inputOf(run: Command, values: Values): unknown {
+  const raw: Record<string, unknown> = {};
+  for (const [field, flag] of Object.entries(run.flags)) {
+    const value = values[flag];
+    if (value !== undefined) raw[field] = fieldValue(field, value);
+  }
+  const parsed = run.schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const flagOf = (path: PropertyKey[]) => `--${run.flags[String(path[0])] ?? String(path[0])}`;
+  throw new admin.AdminError(
+    parsed.error.issues.map((issue) => (raw[String(issue.path[0])] === undefined && issue.code === 'invalid_type' ? `${flagOf(issue.path)} is required` : `${flagOf(issue.path)}: ${issue.message}`)).join('; '),
+  );
+}
 
 /** Commands that work on the database file itself, without a connection of their own. */
 const FILE_COMMANDS: Record<string, (v: Values, config: Config) => unknown> = {
-  backup: (v, config) => backupDatabase(config, required(v, 'out')),
+  backup: (v, config) => {
+    if (!v.out) throw new admin.AdminError('--out is required');
+    return backupDatabase(config, v.out);
+  },
 };
 
 /** One line per object: key=value pairs; a table row per element for lists. */
@@ -140,9 +195,11 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
       write(onFile(values as Values, config));
       return 0;
     }
+    useDutchValidationMessages();
+    const input = inputOf(run!, values as Values);
     const db = await openMigratedDatabase(databaseLocation(config));
     try {
-      write(await run!(db, values as Values, config));
+      write(await run!.run({ db, config }, input));
       return 0;
     } finally {
       await db.destroy();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseWebUrl, WEB_URL_PROBLEMS, type WebScheme } from '../scanner/web-url.ts';
 import type { SeverityCounts as SeverityCountsOf } from '../domain/vocabulary.ts';
 
 // C0 control characters and DEL make no sense in any text field and break what stores or searches
@@ -11,6 +12,20 @@ export const text = (options: { multiline?: boolean } = {}) =>
   z.string().refine((value) => !(options.multiline ? CONTROL_CHARACTERS_BUT_WHITESPACE : CONTROL_CHARACTERS).test(value), {
     message: options.multiline ? 'Mag geen stuurtekens bevatten (behalve tab en regeleinden)' : 'Mag geen stuurtekens (zoals NUL of regeleinden) bevatten',
   });
+
+/**
+ * A URL the platform will connect to (a site, a scan override, a webhook receiver): parsed by the
+ * one parser, refused with its one Dutch wording. `schemes` limits it to https for receivers.
+ */
+export const webUrl = (schemes: readonly WebScheme[] = ['http:', 'https:']) =>
+  text()
+    .trim()
+    .min(1)
+    .max(2048)
+    .superRefine((value, ctx) => {
+      const { problem } = parseWebUrl(value, schemes);
+      if (problem) ctx.addIssue({ code: 'custom', message: WEB_URL_PROBLEMS[problem](schemes) });
+    });
 
 /** Free-form JSON bounds: deep enough for any real context, shallow enough to store and serialise. */
 export const JSON_LIMITS = { maxDepth: 32, maxBytes: 64 * 1024 } as const;

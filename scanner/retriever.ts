@@ -13,7 +13,7 @@ import { probeMiddlewareBypass } from './nextjs-middleware.ts';
 import { detectSitePlatform } from './site-platform.ts';
 import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
-import { parseWebUrl, type WebUrlProblem } from './web-url.ts';
+import { parseWebUrl, WEB_URL_PROBLEMS } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
@@ -42,15 +42,9 @@ interface Chain {
 
 const NO_CHAIN: Chain = { hops: [], final: null, tooManyRedirects: false };
 
-const TARGET_PROBLEMS: Record<WebUrlProblem, (raw: string) => string> = {
-  unparsable: (raw) => `Ongeldige URL: ${raw}`,
-  scheme: () => "Alleen http:// en https:// URL's kunnen worden gescand.",
-  credentials: () => 'Een URL met inloggegevens kan niet worden gescand.',
-};
-
 export function parseTarget(raw: string): URL {
   const { url, problem } = parseWebUrl(raw);
-  if (problem) throw new InvalidTargetError(TARGET_PROBLEMS[problem](raw));
+  if (problem) throw new InvalidTargetError(`Kan ${raw.slice(0, 200)} niet scannen: ${WEB_URL_PROBLEMS[problem](['http:', 'https:'])}`);
   return url;
 }
 

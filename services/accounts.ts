@@ -47,8 +47,14 @@ function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) throw new Invalid(`password: minimaal ${MIN_PASSWORD_LENGTH} tekens.`);
 }
 
+/** Who calls before logging in: a browser at an address, with no account yet. */
+export interface Visitor {
+  address: string;
+}
+
 /** Sign-up: a tenant on the free plan with its first user as owner, logged in at once. */
-export async function signUp({ db }: ServiceDeps, input: { email: string; password: string; organisation: string }, now = Date.now()) {
+export async function signUp({ db }: ServiceDeps, _visitor: Visitor, input: { email: string; password: string; organisation: string }) {
+  const now = Date.now();
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
@@ -63,9 +69,9 @@ export async function signUp({ db }: ServiceDeps, input: { email: string; passwo
  * Log-in with email and password. Limited per account and per client address; a blocked user, a
  * suspended tenant, an unknown address and a wrong password all get the same answer.
  */
-export async function logIn({ db }: ServiceDeps, limiter: CounterStore, input: { email: string; password: string; address: string }, now = Date.now()): Promise<NewSession> {
+export async function logIn({ db, counters }: ServiceDeps & { counters: CounterStore }, visitor: Visitor, input: { email: string; password: string }): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  const [account, address] = await Promise.all([limiter.increment(`login:${email}`, LOGIN_ATTEMPTS.windowMs), limiter.increment(`login-ip:${input.address}`, LOGIN_ATTEMPTS.windowMs)]);
+  const [account, address] = await Promise.all([counters.increment(`login:${email}`, LOGIN_ATTEMPTS.windowMs), counters.increment(`login-ip:${visitor.address}`, LOGIN_ATTEMPTS.windowMs)]);
   const refused = account.count > LOGIN_ATTEMPTS.perAccount ? account : address.count > LOGIN_ATTEMPTS.perAddress ? address : null;
   if (refused) {
     const seconds = Math.max(1, Math.ceil(refused.ttlMs / 1000));
@@ -74,15 +80,16 @@ export async function logIn({ db }: ServiceDeps, limiter: CounterStore, input: {
   const user = await findUserByEmail(db, email);
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
   if (!user || !user.password_hash || !valid || user.blocked_at) throw new Unauthenticated(WRONG_CREDENTIALS);
-  return startSession(db, user.id, now);
+  return startSession(db, user.id, Date.now());
 }
 
-export async function logOut({ db }: ServiceDeps, token: string): Promise<void> {
-  await deleteSession(db, secretDigest(token));
+export async function logOut({ db }: ServiceDeps, _visitor: Visitor, input: { token: string }): Promise<void> {
+  await deleteSession(db, secretDigest(input.token));
 }
 
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
-export async function acceptInvitation({ db }: ServiceDeps, input: { token: string; password: string }, now = Date.now()) {
+export async function acceptInvitation({ db }: ServiceDeps, _visitor: Visitor, input: { token: string; password: string }) {
+  const now = Date.now();
   checkPassword(input.password);
   const tokenHash = secretDigest(input.token);
   const invite = await findInvite(db, tokenHash);
@@ -97,13 +104,13 @@ export async function acceptInvitation({ db }: ServiceDeps, input: { token: stri
 }
 
 /** A new password ends every session of the user, this one included; a fresh one is returned. */
-export async function changePassword({ db }: ServiceDeps, user: UserPrincipal, input: { current: string; next: string }, now = Date.now()): Promise<NewSession> {
+export async function changePassword({ db }: ServiceDeps, user: UserPrincipal, input: { current: string; next: string }): Promise<NewSession> {
   checkPassword(input.next);
   const row = await findUserByEmail(db, user.email);
   if (!row?.password_hash || !(await verifyPassword(input.current, row.password_hash))) throw new Invalid('current: het huidige wachtwoord klopt niet.');
   await setPasswordHash(db, row.id, await hashPassword(input.next));
   await deleteSessionsOfUser(db, row.id);
-  return startSession(db, row.id, now);
+  return startSession(db, row.id, Date.now());
 }
 
 /** Team management is the owner's. */

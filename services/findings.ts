@@ -8,10 +8,11 @@ import { findingStatusHistory } from './finding-status.ts';
 import { findingView } from './views.ts';
 
 /** The tenant's findings across scans: filtered, searched, most severe first, with a summary. */
-export async function searchFindings(deps: ServiceDeps, actor: Actor, filters: FindingFilters, page: Page) {
+export async function searchFindings(deps: ServiceDeps, actor: Actor, input: Page & Omit<FindingFilters, 'siteId'> & { site_id?: string }) {
   assertPermission(actor, 'read_findings');
-  const { rows, summary, total } = await listFindingRows(deps.db, actor.tenantId, filters, page);
-  return { findings: rows.map(findingView), summary, pagination: pageOf(total, page) };
+  const filters: FindingFilters = { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search };
+  const { rows, summary, total } = await listFindingRows(deps.db, actor.tenantId, filters, input);
+  return { findings: rows.map(findingView), summary, pagination: pageOf(total, input) };
 }
 
 /** Scans listed on a finding's page. */

@@ -23,9 +23,10 @@ export async function recordReview(db: DB, suggestionId: string, status: ReviewS
 }
 
 /** Suggestions of every tenant for the service's team, oldest pending first. */
-export async function reviewQueue(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, status: SuggestionStatus | undefined, page: Page) {
+export async function reviewQueue(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: Page & { status?: SuggestionStatus }) {
   assertStaff(staff);
-  const { rows, total } = await reviewQueueRows(deps.db, status, page);
+  const page = input;
+  const { rows, total } = await reviewQueueRows(deps.db, input.status, page);
   return {
     suggestions: rows.map((row) => ({
       ...suggestionListItem(row),

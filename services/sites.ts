@@ -1,6 +1,5 @@
 import { countSites, findSiteWithLatestScan, insertSite, listSites as listSiteRows, type SiteFilters } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
-import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -8,10 +7,10 @@ import { pageOf, type Page } from './pagination.ts';
 import { siteView } from './views.ts';
 
 /** A page of the tenant's sites with their latest scan. */
-export async function listSites(deps: ServiceDeps, actor: Actor, filters: SiteFilters, page: Page) {
+export async function listSites(deps: ServiceDeps, actor: Actor, input: Page & SiteFilters) {
   assertPermission(actor, 'read_scans');
-  const { rows, total } = await listSiteRows(deps.db, actor.tenantId, filters, page);
-  return { sites: rows.map(siteView), pagination: pageOf(total, page) };
+  const { rows, total } = await listSiteRows(deps.db, actor.tenantId, { platform: input.platform }, input);
+  return { sites: rows.map(siteView), pagination: pageOf(total, input) };
 }
 
 /** One site of the tenant; another tenant's site is as absent as a missing one. */
@@ -22,17 +21,11 @@ export async function getSite(deps: ServiceDeps, actor: Actor, siteId: string) {
   return siteView(site);
 }
 
-const SITE_URL_PROBLEMS: Record<WebUrlProblem, string> = {
-  unparsable: 'url: ongeldige URL.',
-  scheme: 'url: een site-URL begint met http:// of https://.',
-  credentials: 'url: inloggegevens in de URL zijn niet toegestaan.',
-};
-
 /** Adds a site to the tenant, within the plan's number of sites. */
 export async function addSite(deps: Pick<ServiceDeps, 'db'>, actor: Actor, input: { name: string; url: string }) {
   assertPermission(actor, 'write_config');
-  const { url, problem } = parseWebUrl(input.url);
-  if (problem) throw new Invalid(SITE_URL_PROBLEMS[problem]);
+  // The routers' webUrl schema has checked it.
+  const url = new URL(input.url);
   const name = input.name.trim();
   if (!name) throw new Invalid('name: geef de site een naam.');
   const plan = await planOfTenant(deps.db, actor.tenantId);

@@ -15,9 +15,9 @@ export async function submitSuggestion(deps: ServiceDeps, actor: Actor, input: N
   return { id, type, title, status, created_at };
 }
 
-export async function listSuggestions(deps: ServiceDeps, actor: Actor, status: SuggestionStatus | undefined, page: Page) {
+export async function listSuggestions(deps: ServiceDeps, actor: Actor, input: Page & { status?: SuggestionStatus }) {
   assertPermission(actor, 'suggest_fixes');
   await assertFeatureEnabled(deps.db, 'suggestions', actor.tenantId);
-  const { rows, total } = await listSuggestionRows(deps.db, actor.tenantId, status, page);
-  return { suggestions: rows.map(suggestionListItem), pagination: pageOf(total, page) };
+  const { rows, total } = await listSuggestionRows(deps.db, actor.tenantId, input.status, input);
+  return { suggestions: rows.map(suggestionListItem), pagination: pageOf(total, input) };
 }

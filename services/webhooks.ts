@@ -7,7 +7,6 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { bareHost, refusalReason } from '../scanner/address-policy.ts';
-import { parseWebUrl, type WebUrlProblem } from '../scanner/web-url.ts';
 import type { ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
 import { secretBoxFor, type SecretBox } from './secret-encryption.ts';
@@ -17,19 +16,13 @@ function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-const RECEIVER_PROBLEMS: Record<WebUrlProblem, string> = {
-  unparsable: 'url: ongeldige URL.',
-  scheme: 'url: een webhook-URL moet met https:// beginnen.',
-  credentials: 'url: inloggegevens in de URL zijn niet toegestaan.',
-};
-
 /**
- * A receiver URL must be https and must not name a local or internal host literally. No DNS look-up
- * happens here: the delivery applies the connect-time guard to the resolved address.
+ * A receiver (an https URL, as the routers' webUrl schema has checked) must not name a local or
+ * internal host literally. No DNS look-up happens here: the delivery applies the connect-time guard
+ * to the resolved address.
  */
 function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string {
-  const { url, problem } = parseWebUrl(raw, ['https:']);
-  if (problem) throw new Invalid(RECEIVER_PROBLEMS[problem]);
+  const url = new URL(raw);
   // "localhost." is localhost: the trailing dot of a fully qualified name changes nothing.
   const host = bareHost(url.hostname).toLowerCase().replace(/\.+$/, '');
   if (!allowPrivateTargets && (host === 'localhost' || host.endsWith('.localhost'))) {

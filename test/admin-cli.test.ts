@@ -82,7 +82,7 @@ describe('admin CLI', () => {
     const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'geblokkeerd@example.nl');
     const bad = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_everything');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/permission must be one of/);
+    expect(bad.stderr).toMatch(/--permissions: Ongeldige optie/);
     await json('user', 'block', '--id', user.id);
     const refused = await adminCli('key', 'create', '--user', user.id, '--name', 'x', '--permissions', 'read_scans');
     expect(refused.code).toBe(1);
@@ -119,7 +119,7 @@ describe('admin CLI', () => {
       await db.destroy();
     }
     expect(await json('suggestion', 'review', '--id', suggestionId, '--status', 'approved', '--notes', 'Prima')).toMatchObject({ id: suggestionId, status: 'approved', review_notes: 'Prima', reviewed_at: expect.any(String) });
-    expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(/status must be one of: approved, rejected, applied/);
+    expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(/--status: Ongeldige optie: verwacht één van "approved"|"rejected"|"applied"/);
     expect((await adminCli('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).stderr).toMatch(/reden/);
     expect(await json('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK', '--reason', 'Alleen intern bereikbaar')).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
     const hooks = await json('webhook', 'list', '--tenant', tenant.id);
@@ -135,7 +135,7 @@ describe('admin CLI', () => {
     expect((await adminCli('flag', 'set', '--key', 'nope')).code).toBe(1);
     expect((await adminCli('tenant', 'create')).stderr).toMatch(/--name is required/);
     expect((await adminCli('frobnicate')).code).toBe(2);
-    expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(/plan must be one of/);
+    expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(/--plan: Ongeldige optie/);
   });
 
   it('revokes a key from another process: the very next request of a running service is 401', async () => {

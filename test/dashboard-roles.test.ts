@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertWebhook } from '../db/webhooks.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { scanResult } from './support/scan-results.ts';
 import { recordScan } from '../db/scans.ts';
@@ -27,7 +28,7 @@ async function trpc(path: string, input: unknown, options: { cookie?: string; ke
 
 async function logIn(tenantId: string, role: 'owner' | 'admin' | 'member', staff = false): Promise<[string, string]> {
   const email = `${role}${staff ? '-staff' : ''}-${randomUUID().slice(0, 8)}@example.nl`;
-  const user = (await admin.createUser(api.db, tenantId, email, { role, staff, login: true })) as { id: string; initial_password: string };
+  const user = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: tenantId, email, role, staff, login: true });
   const response = await fetch(`${api.url}/trpc/account.logIn`, { method: 'POST', headers: { origin: api.url, 'content-type': 'application/json' }, body: JSON.stringify({ email, password: user.initial_password }) });
   expect(response.status).toBe(200);
   return [response.headers.get('set-cookie')!.split(';')[0]!, user.id];
@@ -42,7 +43,7 @@ beforeAll(async () => {
   await api.db.transaction().execute((trx) => recordScan(trx, other.tenantId, other.siteId, result, 'api'));
   for (const role of ['owner', 'admin', 'member'] as const) [cookies[role], people[role]] = await logIn(home.tenantId, role);
   // Staff belong to the service's own tenant and are ordinary members there.
-  const team = await admin.createTenant(api.db, 'De dienst', 'enterprise');
+  const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, { name: 'De dienst', plan: 'enterprise' });
   [cookies.staff, people.staff] = await logIn(team.id, 'member', true);
 });
 afterAll(() => api.close());

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite } from '../scanner/scan.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { startApi, type TestApi } from './support/api.ts';
 import { buildDashboard, launchChromium, requireChromiumOrSkip, screenshot, seriousViolations, type AxeViolation } from './support/browser.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
@@ -189,18 +190,18 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
   it("lets staff approve a tenant's suggestion; the tenant's webhook receives suggestion_reviewed", async () => {
     const tenantId = (await api.db.selectFrom('users').select('tenant_id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()).tenant_id;
     const userId = (await api.db.selectFrom('users').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()).id;
-    const agent = await admin.createKey(api.db, { userId, name: 'agent', permissions: ['suggest_fixes'] });
+    const agent = await admin.createKey({ db: api.db, config: api.config }, ADMIN_CLI, { user_id: userId, name: 'agent', permissions: ['suggest_fixes'] });
     const submitted = await fetch(`${api.url}/api/agent/suggestions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'config_change', title: 'HSTS aanzetten', description: 'Voeg de header toe in nginx.', file_path: 'nginx.conf', diff: '--- a/nginx.conf\n+++ b/nginx.conf\n@@ -1 +1,2 @@\n server {\n+  add_header Strict-Transport-Security "max-age=63072000" always;' }),
     });
     expect(submitted.status).toBe(201);
-    const team = await admin.createTenant(api.db, 'De dienst', 'enterprise');
-    const staff = await admin.createUser(api.db, team.id, 'staf@dienst.example', { staff: true });
+    const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, { name: 'De dienst', plan: 'enterprise' });
+    const staff = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: team.id, email: 'staf@dienst.example', staff: true });
     const staffContext = await browser.newContext({ baseURL: api.url });
     try {
-      const staffPage = await logIn(staffContext, 'staf@dienst.example', (staff as { initial_password: string }).initial_password);
+      const staffPage = await logIn(staffContext, 'staf@dienst.example', String(staff.initial_password));
       await nav(staffPage, 'Suggesties');
       const item = staffPage.getByRole('listitem').filter({ hasText: 'HSTS aanzetten' });
       await item.getByLabel('Voorgestelde wijziging').getByText('+  add_header Strict-Transport-Security').waitFor();

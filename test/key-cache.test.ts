@@ -2,8 +2,9 @@ import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { CachedKeyLookup } from '../services/auth.ts';
-import { seedTenant } from './support/api.ts';
+import { seedTenant, TEST_CONFIG } from './support/api.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 // The service's key cache must notice a commit made elsewhere - the admin CLI or the dashboard in
@@ -52,7 +53,7 @@ describe('CachedKeyLookup', () => {
       expect(await keys.authenticate(tenant.key)).toMatchObject({ tenantId: tenant.tenantId, actor: { id: tenant.keyId } });
       // Cached first (on PostgreSQL once its LISTEN connection is up), so the revocation must clear it.
       expect(await answersFromCache(keys, tenant.key)).toBe(true);
-      await admin.revokeKey(elsewhere, tenant.keyId);
+      await admin.revokeKey({ db: elsewhere, config: TEST_CONFIG }, ADMIN_CLI, { key_id: tenant.keyId });
       await nextTurn();
       expect(await settled(async () => keys.authenticate(tenant.key), (answer) => answer === null)).toBeNull();
     } finally {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import { monthOf, secondsUntilNextMonth } from '../services/limits/quotas.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite } from './support/sites.ts';
@@ -160,26 +161,27 @@ describe('key caps', () => {
   });
   afterAll(() => api.close());
 
-  const caps = { activePerUser: 2, activePerTenant: 3, createdPerUserPerDay: 4 };
-  const newKey = (userId: string) => admin.createKey(api.db, { userId, name: 'k', permissions: ['read_scans'] }, caps);
+  const capped = () => ({ db: api.db, config: { ...api.config, MAX_ACTIVE_KEYS_PER_USER: 2, MAX_ACTIVE_KEYS_PER_TENANT: 3, MAX_KEYS_CREATED_PER_USER_PER_DAY: 4 } });
+  const newKey = (userId: string) => admin.createKey(capped(), ADMIN_CLI, { user_id: userId, name: 'k', permissions: ['read_scans'] });
+  const newUser = (tenantId: string, email: string) => admin.createUser(capped(), ADMIN_CLI, { tenant_id: tenantId, email });
 
   it('caps active keys per user and per tenant, and keys created per user per day', async () => {
-    const tenant = await admin.createTenant(api.db, 'Caps', 'pro');
-    const user = await admin.createUser(api.db, tenant.id, 'caps@example.nl');
+    const tenant = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, { name: 'Caps', plan: 'pro' });
+    const user = await newUser(tenant.id, 'caps@example.nl');
     const first = await newKey(user.id);
     await newKey(user.id);
     await expect(newKey(user.id)).rejects.toThrow(/Maximaal 2 actieve sleutels per gebruiker/);
-    await admin.revokeKey(api.db, first.key_id);
+    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: first.key_id });
     const replacement = await newKey(user.id);
-    await admin.revokeKey(api.db, replacement.key_id);
+    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: replacement.key_id });
     const fourth = await newKey(user.id);
-    await admin.revokeKey(api.db, fourth.key_id);
+    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: fourth.key_id });
     await expect(newKey(user.id)).rejects.toThrow(/Maximaal 4 nieuwe sleutels per gebruiker per dag/);
 
-    const colleague = await admin.createUser(api.db, tenant.id, 'collega@example.nl');
+    const colleague = await newUser(tenant.id, 'collega@example.nl');
     await newKey(colleague.id);
     await newKey(colleague.id);
-    const third = await admin.createUser(api.db, tenant.id, 'derde@example.nl');
+    const third = await newUser(tenant.id, 'derde@example.nl');
     await expect(newKey(third.id)).rejects.toThrow(/Maximaal 3 actieve sleutels per account/);
   });
 });

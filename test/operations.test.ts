@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
-import { createSite } from '../services/admin.ts';
-import { startApi, seedTenant } from './support/api.ts';
+import { ADMIN_CLI, createSite } from '../services/admin.ts';
+import { startApi, seedTenant, TEST_CONFIG } from './support/api.ts';
 import { rawSite } from './support/hostile-sites.ts';
 import { listeningPort } from './support/net.ts';
 import { killWithThisProcess } from './support/orphan-guard.ts';
@@ -100,7 +100,7 @@ describe('operations', () => {
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'term.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', SCANNER_DEADLINE: '4s', LOG_LEVEL: 'info' };
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, slow.url);
-    await createSite(db, tenant.tenantId, 'Traag', slow.url);
+    await createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Traag', url: slow.url });
     await db.destroy();
     // Its own process group: npm's child is the server, and the guard kills both.
     const npm = killWithThisProcess(spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }), { group: true });

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
-import { seedTenant, type Tenant } from './support/api.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
+import { seedTenant, type Tenant, TEST_CONFIG } from './support/api.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { listeningPort } from './support/net.ts';
 import { createDatabase, postgresAvailable, startPostgres, type TestPostgres } from './support/postgres.ts';
@@ -95,7 +96,7 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
 
   it('runs each due scheduled scan once', async () => {
     const tenant = await seedTenant(db, site.url);
-    const siteIds = [tenant.siteId, (await admin.createSite(db, tenant.tenantId, 'Twee', site.url)).id, (await admin.createSite(db, tenant.tenantId, 'Drie', site.url)).id];
+    const siteIds = [tenant.siteId, (await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Twee', url: site.url })).id, (await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Drie', url: site.url })).id];
     for (const [i, siteId] of siteIds.entries()) expect((await call(i, tenant, 'PATCH', `/api/agent/sites/${siteId}`, { scan_interval_hours: 12 })).status).toBe(200);
     await db.updateTable('sites').set({ next_scan_at: new Date(Date.now() - 1000).toISOString() }).where('id', 'in', siteIds).execute();
     const scheduled = () => db.selectFrom('scans').select(['site_id']).where('tenant_id', '=', tenant.tenantId).where('trigger', '=', 'schedule').execute();

@@ -39,14 +39,14 @@ describe('services with an explicit actor', () => {
     const stranger = systemActor(other.tenantId, 'scheduler');
     await expect(getScan(deps(), stranger, recorded.scan.id)).rejects.toBeInstanceOf(NotFound);
     await expect(triggerScan(deps(), stranger, { site_id: tenant.siteId })).rejects.toBeInstanceOf(NotFound);
-    expect((await listScans(deps(), stranger, {}, { limit: 20, offset: 0 })).scans).toEqual([]);
+    expect((await listScans(deps(), stranger, { limit: 20, offset: 0 })).scans).toEqual([]);
   });
 
   it('refuses an actor without the permission, whatever its kind', async () => {
     const reader: Actor = { tenantId: tenant.tenantId, actor: { kind: 'user', id: tenant.userId }, permissions: ['read_scans'] };
     await expect(triggerScan(deps(), reader, { site_id: tenant.siteId })).rejects.toBeInstanceOf(Forbidden);
-    await expect(searchFindings(deps(), reader, {}, { limit: 5, offset: 0 })).rejects.toThrow(/read_findings/);
-    expect((await listScans(deps(), reader, {}, { limit: 1, offset: 0 })).pagination.total).toBeGreaterThan(0);
+    await expect(searchFindings(deps(), reader, { limit: 5, offset: 0 })).rejects.toThrow(/read_findings/);
+    expect((await listScans(deps(), reader, { limit: 1, offset: 0 })).pagination.total).toBeGreaterThan(0);
   });
 
   it('answers a rule the schema cannot express with Invalid', async () => {

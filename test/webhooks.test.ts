@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
+import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { listeningPort } from './support/net.ts';
@@ -110,7 +111,7 @@ describe('event delivery', () => {
 
   it('sends suggestion_reviewed with the reviewed list item', async () => {
     const created = (await api.call('POST', '/api/agent/suggestions', { key: tenant.key, body: { type: 'code_fix', title: 'Verwijder .env', description: 'Haal .env uit de webroot' } })).body.suggestion;
-    await admin.review(api.db, created.id, 'rejected', 'Niet nodig');
+    await admin.review({ db: api.db, config: api.config }, ADMIN_CLI, { suggestion_id: created.id, status: 'rejected', notes: 'Niet nodig' });
     const [reviewed] = await waitFor(() => ofType(all, 'suggestion_reviewed').length > 0 && ofType(all, 'suggestion_reviewed'));
     expect(reviewed!.json.data).toMatchObject({ id: created.id, status: 'rejected', review_notes: 'Niet nodig', reviewed_at: expect.any(String) });
   });
@@ -135,7 +136,7 @@ describe('retries, failure counting and disabling', () => {
       expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 204]);
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
       await waitFor(async () => (await webhookOf(tenant, hook.id)).failure_count === 0);
-      const attempts = (await admin.deliveriesOfWebhook(api.db, hook.id)).map((a) => a.status_code);
+      const attempts = (await admin.deliveriesOfWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id })).map((a) => a.status_code);
       expect(attempts.sort()).toEqual([204, 500, 500]);
     } finally {
       await receiver.close();
@@ -156,7 +157,7 @@ describe('retries, failure counting and disabling', () => {
       const pending = await api.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '=', 'pending').execute();
       expect(pending).toEqual([]);
       expect(receiver.received).toHaveLength(2);
-      await admin.enableWebhook(api.db, hook.id);
+      await admin.enableWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id });
       expect(await webhookOf(tenant, hook.id)).toMatchObject({ enabled: true, failure_count: 0 });
     } finally {
       await receiver.close();

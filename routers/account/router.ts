@@ -13,7 +13,7 @@ export const accountRouter = router({
     .input(SignUpInput)
     .output(Ok)
     .mutation(async ({ ctx, input }) => {
-      const { session } = await signUp(ctx, input);
+      const { session } = await signUp(ctx, { address: ctx.clientAddress }, input);
       ctx.session.set(session);
       return { ok: true as const };
     }),
@@ -22,12 +22,12 @@ export const accountRouter = router({
     .input(LogInInput)
     .output(Ok)
     .mutation(async ({ ctx, input }) => {
-      ctx.session.set(await logIn(ctx, ctx.counters, { ...input, address: ctx.clientAddress }));
+      ctx.session.set(await logIn(ctx, { address: ctx.clientAddress }, input));
       return { ok: true as const };
     }),
 
   logOut: publicProcedure.output(Ok).mutation(async ({ ctx }) => {
-    if (ctx.session.token) await logOut(ctx, ctx.session.token);
+    if (ctx.session.token) await logOut(ctx, { address: ctx.clientAddress }, { token: ctx.session.token });
     ctx.session.clear();
     return { ok: true as const };
   }),
@@ -37,7 +37,7 @@ export const accountRouter = router({
     .input(AcceptInviteInput)
     .output(Ok)
     .mutation(async ({ ctx, input }) => {
-      ctx.session.set(await acceptInvitation(ctx, input));
+      ctx.session.set(await acceptInvitation(ctx, { address: ctx.clientAddress }, input));
       return { ok: true as const };
     }),
 

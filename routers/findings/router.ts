@@ -21,7 +21,7 @@ export const findingsRouter = router({
     .input(listOperation.input)
     .output(listOperation.output)
     .query(({ ctx, input }) =>
-      searchFindings(ctx, ctx.actor, { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search }, input),
+      searchFindings(ctx, ctx.actor, input),
     ),
 
   /** Dashboard only: a person triages a finding; who, when and why are recorded. */

@@ -64,7 +64,7 @@ export const scansRouter = router({
     .meta(listOperation.meta)
     .input(listOperation.input)
     .output(listOperation.output)
-    .query(({ ctx, input }) => listScans(ctx, ctx.actor, { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until }, input)),
+    .query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
 
   get: protectedProcedure
     .meta(getOperation.meta)

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
 import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
-import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
+import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, webUrl, Timestamp, Uuid } from '../common.ts';
 import { Finding } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
   site_id: RequiredUuid,
-  url: text().max(2048).optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
+  url: webUrl().optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
 const FailedChecks = z.array(z.enum(CHECK_NAMES)).meta({

@@ -38,7 +38,7 @@ export const sitesRouter = router({
     .meta(listOperation.meta)
     .input(listOperation.input)
     .output(listOperation.output)
-    .query(({ ctx, input }) => listSites(ctx, ctx.actor, { platform: input.platform }, input)),
+    .query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
   get: protectedProcedure
     .meta(getOperation.meta)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
-import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp } from '../common.ts';
+import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp, webUrl } from '../common.ts';
 
 export const SiteListInput = z.object({
   ...pageParams(20, 100),
@@ -32,4 +32,4 @@ export const SiteUpdateInput = z.object({
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });
 
-export const SiteCreateInput = z.object({ name: text().trim().min(1).max(200), url: text().trim().min(1).max(2048) });
+export const SiteCreateInput = z.object({ name: text().trim().min(1).max(200), url: webUrl() });

@@ -38,5 +38,5 @@ export const suggestionsRouter = router({
     .meta(listOperation.meta)
     .input(listOperation.input)
     .output(listOperation.output)
-    .query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input.status, input)),
+    .query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input)),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../domain/vocabulary.ts';
-import { Count, Id, RequiredUuid, text, Timestamp } from '../common.ts';
+import { Count, Id, RequiredUuid, webUrl, Timestamp } from '../common.ts';
 
 /** Standard Webhooks secret: "whsec_" + base64 of 24 to 64 random bytes. */
 export const WebhookSecret = z
@@ -15,7 +15,7 @@ export const WebhookSecret = z
   );
 
 export const WebhookCreateInput = z.object({
-  url: text().max(2048).meta({ description: 'HTTPS-URL die meldingen ontvangt' }),
+  url: webUrl(['https:']).meta({ description: 'HTTPS-URL die meldingen ontvangt' }),
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
   secret: WebhookSecret.optional().meta({ description: 'Ondertekeningsgeheim (whsec_…); wordt gegenereerd als het ontbreekt' }),
 });

@@ -1,5 +1,5 @@
 import { openApiDocument } from '../../openapi/document.ts';
-import { createSite } from '../../services/admin.ts';
+import { ADMIN_CLI, createSite } from '../../services/admin.ts';
 import { startApi, seedTenant, type TestApi } from '../support/api.ts';
 import type { FuzzTarget } from './fuzzer.ts';
 
@@ -11,7 +11,7 @@ export async function fuzzTarget(env: Record<string, string> = {}): Promise<{ ap
   const api = await startApi({ MAX_CONCURRENT_SCANS: '64', MAX_CONCURRENT_SCANS_PER_TENANT: '64', SCANNER_REQUEST_TIMEOUT: '1s', SCANNER_DEADLINE: '3s', ...env });
   const own = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise', rateLimit: 100_000 });
   const other = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise', rateLimit: 100_000 });
-  const extraSite = await createSite(api.db, own.tenantId, 'IPv6', 'https://[::1]:9/');
+  const extraSite = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: own.tenantId, name: 'IPv6', url: 'https://[::1]:9/' });
   const webhook = await api.call('POST', '/api/agent/webhooks', { key: own.key, body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] } });
   return {
     api,

@@ -5,8 +5,9 @@ import { buildApp } from '../../server/app.ts';
 import { databaseLocation, loadConfig, type Config } from '../../services/config.ts';
 import { freshDatabase } from './database.ts';
 import * as admin from '../../services/admin.ts';
+import { ADMIN_CLI } from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
-import { PERMISSIONS, type Permission } from '../../domain/vocabulary.ts';
+import { PERMISSIONS, type Permission, type PlanTier } from '../../domain/vocabulary.ts';
 
 export interface TestApi {
   url: string;
@@ -69,6 +70,9 @@ export async function startApi(env: Record<string, string> = {}, options: { logS
   };
 }
 
+/** The settings of a service started with no environment, for service calls made beside a test's API. */
+export const TEST_CONFIG: Config = loadConfig({ LOG_LEVEL: 'silent' });
+
 export interface Tenant {
   tenantId: string;
   userId: string;
@@ -78,11 +82,11 @@ export interface Tenant {
 }
 
 /** A tenant with a user, a key (all permissions unless given) and one site. */
-export async function seedTenant(db: DB, siteUrl: string, options: { permissions?: Permission[]; plan?: string; rateLimit?: number } = {}): Promise<Tenant> {
-  const tenant = await admin.createTenant(db, `Tenant ${Math.random().toString(36).slice(2, 8)}`, options.plan ?? 'pro');
-  const user = await admin.createUser(db, tenant.id, `u${Math.random().toString(36).slice(2, 10)}@example.nl`);
-  const key = await admin.createKey(db, { userId: user.id, name: 'test agent', permissions: options.permissions ?? [...PERMISSIONS], rateLimit: options.rateLimit });
-  const site = await admin.createSite(db, tenant.id, 'Testsite', siteUrl);
+export async function seedTenant(db: DB, siteUrl: string, options: { permissions?: Permission[]; plan?: PlanTier; rateLimit?: number } = {}): Promise<Tenant> {
+  const tenant = await admin.createTenant({ db, config: TEST_CONFIG }, ADMIN_CLI, { name: `Tenant ${Math.random().toString(36).slice(2, 8)}`, plan: options.plan ?? 'pro' });
+  const user = await admin.createUser({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, email: `u${Math.random().toString(36).slice(2, 10)}@example.nl` });
+  const key = await admin.createKey({ db, config: TEST_CONFIG }, ADMIN_CLI, { user_id: user.id, name: 'test agent', permissions: options.permissions ?? [...PERMISSIONS], rate_limit: options.rateLimit });
+  const site = await admin.createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, name: 'Testsite', url: siteUrl });
   return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
 }
 
