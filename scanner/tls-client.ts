@@ -102,14 +102,26 @@ function handshake(host: string, port: number, version: TlsVersion, options: Tls
   );
 }
 
+/** A renegotiation takes one round trip more than nothing: a server silent for this long has not renegotiated. */
+export const renegotiationWaitMs = (handshakeMs: number) => Math.max(1_000, 4 * handshakeMs);
+
 /**
  * Whether the server lets the client renegotiate a TLS 1.2 connection. A refusing server answers
- * with a no_renegotiation alert, which ends the renegotiation with an error.
+ * with a no_renegotiation alert, which ends the renegotiation with an error; one that ignores the
+ * request (OpenSSL's warning alert, or nothing) is refused once a few handshake times have passed.
  */
 function clientRenegotiation(host: string, port: number, options: TlsProbeOptions): Promise<boolean | null> {
+  const started = Date.now();
   return connectTls(host, port, contextFor('TLSv1', 'TLSv1.2'), options, (socket, settle) => {
-    const started = socket.renegotiate({ rejectUnauthorized: false }, (error) => settle(() => !error));
-    if (!started) settle(() => false);
+    const wait = setTimeout(() => settle(() => false), renegotiationWaitMs(Date.now() - started));
+    const asked = socket.renegotiate({ rejectUnauthorized: false }, (error) => {
+      clearTimeout(wait);
+      settle(() => !error);
+    });
+    if (!asked) {
+      clearTimeout(wait);
+      settle(() => false);
+    }
   });
 }
 

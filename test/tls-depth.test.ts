@@ -1,4 +1,9 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type tls from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
+import { renegotiationWaitMs } from '../scanner/tls-client.ts';
+import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
 import { offer, type OfferOptions } from '../scanner/client-hello.ts';
 import { scanSite } from '../scanner/index.ts';
 import { ncscVerdict } from '../scanner/scoring.ts';
@@ -32,6 +37,25 @@ const scanTls = async (name: string) => {
   return scanSite(site.url, { allowPrivateTargets: true, probeExposures: false });
 };
 const actual = (result: Awaited<ReturnType<typeof scanSite>>, type: string) => result.findings.find((f) => f.finding_type === type)?.actual_value;
+
+describe('client-initiated renegotiation', () => {
+  it('is refused without waiting out the time-out when the server ignores the request', { timeout: 15_000 }, async () => {
+    // Node's disableRenegotiation() drops the request: the client hears nothing back.
+    const cert = certificate();
+    const server = https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS, secureOptions: 0 }, (_req, res) => res.end('ok'));
+    server.on('secureConnection', (socket: tls.TLSSocket) => socket.disableRenegotiation());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    sites.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+    const { port } = server.address() as AddressInfo;
+    // A request bound of a minute: a probe that waited it out would fail this test by its time-out.
+    const result = await scanSite(`https://127.0.0.1:${port}/`, { allowPrivateTargets: true, probeExposures: false, requestTimeoutMs: 60_000 });
+    expect(result.findings.map((f) => f.finding_type)).not.toContain('tls_client_renegotiation_allowed');
+  });
+
+  it('waits for a renegotiation a few handshake times, at least a second', () => {
+    expect([renegotiationWaitMs(5), renegotiationWaitMs(400)]).toEqual([1_000, 1_600]);
+  });
+});
 
 describe('TLS checks at testssl.sh depth and the NCSC-NL guideline, against real TLS servers', () => {
   it.each(TLS_CASES)('$name', async (tlsCase) => {

@@ -276,7 +276,8 @@ export const SSL_TLS_CATALOG = {
     'Geen TLS-compressie',
   ),
   tls_client_renegotiation_allowed: {
-    severity: 'LOW',
+    // testssl.sh rates it HIGH ("DoS threat") and SSL Labs warns: more than a footnote.
+    severity: 'MEDIUM',
     title: 'Server accepteert renegotiation die de client start',
     description: 'De server laat een client een bestaande TLS 1.2-verbinding opnieuw onderhandelen.',
     impact: 'Elke renegotiation kost de server veel rekenwerk; een aanvaller kan de server daarmee met weinig middelen overbelasten.',

@@ -107,6 +107,8 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
           cert: [tls.certificate, ...(tls.chain ?? [])].map((c) => c.certPem).join(''),
           minVersion: tls.minVersion,
           maxVersion: tls.maxVersion,
+          // Client renegotiation off unless a case turns it on (as servers ship today).
+          secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
           ...(tls.ciphers ? { ciphers: tls.ciphers } : tls.minVersion === 'TLSv1' ? { ciphers: 'DEFAULT@SECLEVEL=0' } : HARDENED_TLS),
           ...tls.options,
         },

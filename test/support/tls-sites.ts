@@ -204,7 +204,7 @@ export const TLS_CASES: TlsCase[] = [
   {
     name: 'client-initiated renegotiation accepted',
     tls: () => ({ certificate: certificate(), options: { ...HARDENED_TLS, secureOptions: 0 } }),
-    expected: [],
+    expected: ['tls_client_renegotiation_allowed'],
     ncsc: 'Uit te faseren',
   },
 ];
