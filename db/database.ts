@@ -20,6 +20,7 @@ import * as statementCountTriggers from './migrations/0011_statement_count_trigg
 import * as dashboard from './migrations/0012_dashboard.ts';
 import * as keyChangeNotify from './migrations/0013_key_change_notify.ts';
 import * as retentionIndexes from './migrations/0014_retention_indexes.ts';
+import * as scanDetectedServer from './migrations/0015_scan_detected_server.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_dashboard': dashboard,
   '0013_key_change_notify': keyChangeNotify,
   '0014_retention_indexes': retentionIndexes,
+  '0015_scan_detected_server': scanDetectedServer,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

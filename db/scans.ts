@@ -66,6 +66,7 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
     low_count: counts.low,
     scanned_at: result.scanned_at,
     failed_checks: JSON.stringify(result.failed_checks),
+    detected_server: result.detected_server,
     trigger,
   };
   await trx.insertInto('scans').values(scan).execute();
@@ -178,7 +179,7 @@ const SCAN_LIST_COLUMNS = [
 ] as const;
 
 /** One scan in full: the list's columns plus what only its detail shows. */
-const SCAN_COLUMNS = [...SCAN_LIST_COLUMNS, 'scans.url', 'scans.failed_checks'] as const;
+const SCAN_COLUMNS = [...SCAN_LIST_COLUMNS, 'scans.url', 'scans.failed_checks', 'scans.detected_server'] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();

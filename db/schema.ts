@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, SitePlatform, Severity, SuggestionStatus, SuggestionType, WebhookEvent } from '../domain/vocabulary.ts';
+import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, SitePlatform, Severity, SuggestionStatus, SuggestionType, WebhookEvent, WebServer } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.
@@ -125,6 +125,8 @@ export interface ScansTable {
   scanned_at: string;
   /** JSON array of check names whose findings are missing from this scan; '[]' by default. */
   failed_checks: Generated<string>;
+  /** Null for scans stored before servers were detected, or when none was recognised. */
+  detected_server: WebServer | null;
   trigger: Generated<ScanTrigger>;
 }
 

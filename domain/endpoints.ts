@@ -6,6 +6,7 @@ export const API_PATHS = {
   scan_sarif: '/api/agent/scans/{scan_id}/sarif',
   scan_trigger: '/api/agent/scan',
   findings: '/api/agent/findings',
+  finding: '/api/agent/findings/{finding_id}',
   suggestions: '/api/agent/suggestions',
   docs: '/api/agent/docs',
   config: '/api/agent/config',

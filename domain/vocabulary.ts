@@ -1,7 +1,7 @@
 // Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
 // column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
-export { CATEGORIES, GRADES, SITE_PLATFORMS, SEVERITIES } from '../scanner/vocabulary.ts';
-export type { Category, Grade, SitePlatform, Severity } from '../scanner/vocabulary.ts';
+export { CATEGORIES, GRADES, SITE_PLATFORMS, SEVERITIES, WEB_SERVERS } from '../scanner/vocabulary.ts';
+export type { Category, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';
 export type { FindingType } from '../scanner/catalog/index.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 

@@ -29,6 +29,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'get_scan', procedure: 'scans.get', annotations: READ },
   { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
   { name: 'search_findings', procedure: 'findings.list', annotations: READ },
+  { name: 'get_finding', procedure: 'findings.get', annotations: READ },
   { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },
   { name: 'list_suggestions', procedure: 'suggestions.list', annotations: READ },
   { name: 'get_config', procedure: 'config.get', annotations: READ },

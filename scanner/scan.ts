@@ -5,7 +5,8 @@ import { detectSitePlatform } from './site-platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
 import { computeScores } from './scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
-import type { Grade, SitePlatform } from './vocabulary.ts';
+import { detectServer } from './server-detection.ts';
+import type { Grade, SitePlatform, WebServer } from './vocabulary.ts';
 
 export interface ScanResult {
   url: string;
@@ -15,6 +16,8 @@ export interface ScanResult {
   headers_score: number;
   endpoints_score: number;
   detected_platform: SitePlatform | null;
+  /** The web server or edge platform that answered, by its headers or its own not-found page. */
+  detected_server: WebServer | null;
   scanned_at: string;
   findings: ScanFinding[];
   /** Checks whose findings are missing from this result because they failed or ran out of time. */
@@ -50,6 +53,15 @@ const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = 
 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
+/** Server detection is a label, never a reason to lose the scan. */
+function detectServerSafely(evidence: ScanEvidence): WebServer | null {
+  try {
+    return detectServer(evidence);
+  } catch {
+    return null;
+  }
+}
+
 /** Scans one website over the network and scores what it finds. */
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
   const target = parseTarget(url);
@@ -82,6 +94,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     url: target.href,
     ...computeScores(findings),
     detected_platform: platform,
+    detected_server: detectServerSafely(evidence),
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
     failed_checks: [...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])])],

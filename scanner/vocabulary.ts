@@ -18,6 +18,10 @@ export type Grade = (typeof GRADE_THRESHOLDS)[number][0];
 export const GRADES: readonly Grade[] = GRADE_THRESHOLDS.map(([grade]) => grade);
 
 export const SITE_PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
+
+/** The web servers and edge platforms a scan recognises (detected_server); a fix table exists for each. */
+export const WEB_SERVERS = ['nginx', 'apache', 'caddy', 'iis', 'litespeed', 'cloudflare', 'vercel', 'netlify'] as const;
+export type WebServer = (typeof WEB_SERVERS)[number];
 export type SitePlatform = (typeof SITE_PLATFORMS)[number];
 
 /** The twelve tests of Mozilla's HTTP Observatory; catalog entries name the one they concern. */

@@ -1,3 +1,5 @@
+import { findScan } from '../db/scans.ts';
+import { fixesFor } from '../scanner/fixes/index.ts';
 import { findFinding, listFindings as listFindingRows, scansOfFinding, type FindingFilters } from '../db/findings.ts';
 import { suggestionsNaming } from '../db/suggestions.ts';
 import { NotFound } from '../domain/errors.ts';
@@ -23,13 +25,21 @@ const SCANS_SHOWN = 20;
  * the tenant's suggestions that name it (its id in their title, description or metadata).
  */
 export async function findingDetail(deps: ServiceDeps, actor: Actor, findingId: string) {
-  assertPermission(actor, 'read_findings');
-  const row = await findFinding(deps.db, findingId);
-  if (!row || row.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
+  const finding = await getFinding(deps, actor, { finding_id: findingId });
   const [history, scans, suggestions] = await Promise.all([
     findingStatusHistory(deps, actor, [findingId]),
     scansOfFinding(deps.db, actor.tenantId, findingId, SCANS_SHOWN),
     suggestionsNaming(deps.db, actor.tenantId, findingId),
   ]);
-  return { finding: findingView(row), history, scans, suggestions };
+  return { finding, history, scans, suggestions };
+}
+
+/** One finding of the tenant with its fixes, ordered for the server and platform its latest scan saw. */
+export async function getFinding(deps: ServiceDeps, actor: Actor, input: { finding_id: string }) {
+  assertPermission(actor, 'read_findings');
+  const row = await findFinding(deps.db, input.finding_id);
+  if (!row || row.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
+  const scan = await findScan(deps.db, actor.tenantId, row.scan_id);
+  const finding = findingView(row);
+  return { ...finding, fixes: fixesFor(finding.finding_type, scan?.detected_server ?? null, scan?.detected_platform ?? null) };
 }

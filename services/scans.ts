@@ -8,7 +8,9 @@ import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
 import type { DB } from '../db/database.ts';
 import { scanSite, ScanError } from '../scanner/index.ts';
+import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/sarif.ts';
+import { scoreBreakdown } from '../scanner/scoring.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import type { ServiceDeps } from './deps.ts';
 import { isFeatureEnabled } from './feature-flags.ts';
@@ -124,6 +126,11 @@ export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, scanId);
   if (!scan) throw new NotFound('Scan');
-  const findings = await findingsOfScan(deps.db, actor.tenantId, scan.id);
-  return { ...scan, failed_checks: failedChecksOf(scan), findings: findings.map(findingView) };
+  const findings = (await findingsOfScan(deps.db, actor.tenantId, scan.id)).map(findingView);
+  return {
+    ...scan,
+    score_breakdown: scoreBreakdown(findings),
+    failed_checks: failedChecksOf(scan),
+    findings: findings.map((finding) => ({ ...finding, fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform) })),
+  };
 }

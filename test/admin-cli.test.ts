@@ -111,7 +111,7 @@ describe('admin CLI', () => {
     try {
       suggestionId = (await insertSuggestion(db, tenant.id, { kind: 'api_key', id: key.key_id }, { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' })).id;
       const finding = toFinding({ type: 'hsts_missing', endpoint: 'https://beheer.example/', actual_value: null });
-      const result = { url: 'https://beheer.example/', score: 92, grade: 'uitstekend' as const, ssl_score: 92, headers_score: 100, endpoints_score: 100, detected_platform: null, scanned_at: new Date().toISOString(), findings: [finding], failed_checks: [], requests_made: 1 };
+      const result = { url: 'https://beheer.example/', score: 92, grade: 'uitstekend' as const, ssl_score: 92, headers_score: 100, endpoints_score: 100, detected_platform: null, detected_server: null, scanned_at: new Date().toISOString(), findings: [finding], failed_checks: [], requests_made: 1 };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;
       webhookId = (await insertWebhook(db, tenant.id, 'https://hooks.example.nl/', ['scan_completed'], `whsec_${Buffer.alloc(32, 3).toString('base64')}`)).id;

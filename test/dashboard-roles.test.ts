@@ -61,7 +61,7 @@ const MATRIX: Array<[string, boolean, () => unknown, Role[]]> = [
   ['sites.update', false, () => ({ site_id: home.siteId, scan_interval_hours: 24 }), ['owner', 'admin']],
   ['findings.setStatus', false, () => ({ finding_id: randomUUID(), status: 'IN_PROGRESS' }), ['owner', 'admin']],
   ['findings.history', true, () => ({ finding_ids: [randomUUID()] }), EVERYONE],
-  ['findings.get', true, () => ({ finding_id: randomUUID() }), EVERYONE],
+  ['findings.page', true, () => ({ finding_id: randomUUID() }), EVERYONE],
   ['webhooks.deliveries', true, () => ({ id: randomUUID() }), EVERYONE],
   ['webhooks.enable', false, () => ({ id: randomUUID() }), ['owner', 'admin']],
   ['webhooks.create', false, () => ({ url: 'https://hooks.example/x', events: ['scan_completed'] }), ['owner', 'admin']],
@@ -113,7 +113,7 @@ describe("another tenant's ids", () => {
     expect((await trpc('team.setBlocked', { user_id: other.userId, blocked: true }, owner)).status).toBe(404);
     expect((await trpc('team.setRole', { user_id: other.userId, role: 'member' }, owner)).status).toBe(404);
     expect((await trpc('findings.setStatus', { finding_id: foreignFinding!.id, status: 'RESOLVED' }, owner)).status).toBe(404);
-    expect((await trpc('findings.get', { finding_id: foreignFinding!.id }, { ...owner, query: true })).status).toBe(404);
+    expect((await trpc('findings.page', { finding_id: foreignFinding!.id }, { ...owner, query: true })).status).toBe(404);
     expect(await api.db.selectFrom('findings').select('status').where('id', '=', foreignFinding!.id).executeTakeFirstOrThrow()).toEqual({ status: 'OPEN' });
     const foreignKey = await api.db.selectFrom('api_keys').select('revoked_at').where('id', '=', other.keyId).executeTakeFirstOrThrow();
     expect(foreignKey.revoked_at).toBeNull();

@@ -1,10 +1,10 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { findingDetail, searchFindings } from '../../services/findings.ts';
+import { findingDetail, getFinding, searchFindings } from '../../services/findings.ts';
 import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { protectedProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
-import { FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput } from './schemas.ts';
+import { FindingDetailInput, FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput, FindingWithFixes } from './schemas.ts';
 
 const listOperation = restOperation('findings.list', {
   meta: {
@@ -13,6 +13,23 @@ const listOperation = restOperation('findings.list', {
   },
   input: FindingListInput,
   output: FindingListOutput,
+});
+
+const getOperation = restOperation('findings.get', {
+  meta: {
+    permission: 'read_findings',
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.finding,
+      tags: ['findings'],
+      summary: 'Eén bevinding met kopieerbare oplossingen',
+      description: 'De bevinding zoals de lijst haar toont, met fixes: per server en platform een fragment dat werkt zoals gegeven, die van de gevonden server eerst.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: FindingDetailInput,
+  output: FindingWithFixes,
 });
 
 export const findingsRouter = router({
@@ -30,8 +47,13 @@ export const findingsRouter = router({
     .input(FindingStatusInput)
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
 
+  get: protectedProcedure
+    .meta(getOperation.meta)
+    .input(getOperation.input)
+    .output(getOperation.output)
+    .query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
-  get: userProcedure
+  page: userProcedure
     .meta({ permission: 'read_findings' })
     .input(FindingGetInput)
     .query(({ ctx, input }) => findingDetail(ctx, ctx.actor, input.finding_id)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES, FINDING_STATUSES, SEVERITIES } from '../../domain/vocabulary.ts';
-import { Id, pageParams, Pagination, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
+import { FIX_TARGETS } from '../../scanner/fixes/index.ts';
+import { Id, pageParams, Pagination, RequiredUuid, SeverityCounts, text, Timestamp, Uuid } from '../common.ts';
 
 export const Finding = z.object({
   id: Id,
@@ -22,6 +23,22 @@ export const Finding = z.object({
   reference_url: z.string(),
   created_at: Timestamp,
 }).meta({ id: 'Finding' });
+
+export const Fix = z
+  .object({
+    target: z.enum(FIX_TARGETS).meta({ description: 'Waar de oplossing hoort: een server, een platform, of dns/certificate/security_txt' }),
+    title: z.string(),
+    language: z.string().meta({ description: 'Taal van het fragment: nginx, apache, caddyfile, javascript, json, php, sql, dns, shell, html of text' }),
+    snippet: z.string().meta({ description: 'Kopieerbaar fragment; vervangt de directives met dezelfde naam' }),
+    context: z.string().optional().meta({ description: 'nginx: server of http; Apache: virtualhost of server (hoofdconfiguratie)' }),
+    notes: z.string().optional(),
+  })
+  .meta({ id: 'Fix' });
+
+/** A finding with its fixes, detected server first (scan detail and finding detail; the list keeps the spec's shape). */
+export const FindingWithFixes = Finding.extend({ fixes: z.array(Fix) }).meta({ id: 'FindingWithFixes' });
+
+export const FindingDetailInput = z.object({ finding_id: RequiredUuid });
 
 export const FindingListInput = z.object({
   ...pageParams(50, 200),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
-import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS } from '../../domain/vocabulary.ts';
+import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, webUrl, Timestamp, Uuid } from '../common.ts';
-import { Finding } from '../findings/schemas.ts';
+import { FindingWithFixes } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
   site_id: RequiredUuid,
@@ -66,4 +66,18 @@ export const SarifLog = z
   })
   .meta({ id: 'SarifLog', description: 'SARIF 2.1.0 (OASIS); zie https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html' });
 
-export const ScanDetail = ScanListItem.extend({ url: z.string(), failed_checks: FailedChecks, findings: z.array(Finding) }).meta({ id: 'ScanDetail' });
+const ScoreBreakdown = z
+  .object({
+    start: Score,
+    items: z.array(z.object({ finding_id: Id, finding_type: z.string(), points: z.number().int().max(0) })),
+    caps: z.array(z.object({ reason: z.string(), max: Score })),
+  })
+  .meta({ id: 'ScoreBreakdown', description: 'start plus de som van points, begrensd op 0-100 en daarna op de laagste caps.max, is precies score' });
+
+export const ScanDetail = ScanListItem.extend({
+  url: z.string(),
+  detected_server: z.enum(WEB_SERVERS).nullable().meta({ description: 'De webserver of het randplatform dat antwoordde, uit Server, Via en leverancierheaders of de eigen 404-pagina' }),
+  score_breakdown: ScoreBreakdown,
+  failed_checks: FailedChecks,
+  findings: z.array(FindingWithFixes),
+}).meta({ id: 'ScanDetail' });

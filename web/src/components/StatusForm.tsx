@@ -5,7 +5,7 @@ import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
 import { STATUS_LABELS } from './Grade.tsx';
 
-type Finding = Outputs['findings']['get']['finding'];
+type Finding = Outputs['findings']['page']['finding'];
 type Status = (typeof FINDING_STATUSES)[number];
 
 /** One finding's status form; ACCEPTED_RISK asks for the reason the service requires. */

@@ -12,7 +12,7 @@ const when = (moment: string) => new Date(moment).toLocaleString('nl-NL');
 /** One finding, with what an owner needs to fix it: impact, remedy, found against expected, reference. */
 export function FindingPage({ findingId }: { findingId: string }) {
   const trpc = useTRPC();
-  const detail = useQuery(trpc.findings.get.queryOptions({ finding_id: findingId }));
+  const detail = useQuery(trpc.findings.page.queryOptions({ finding_id: findingId }));
   if (detail.error) return <ErrorText error={detail.error} />;
   if (!detail.data) return <p className="loading">Laden…</p>;
   const { finding, history, scans, suggestions } = detail.data;
@@ -46,7 +46,24 @@ export function FindingPage({ findingId }: { findingId: string }) {
       </dl>
       <p>{finding.description}</p>
       {section('impact', 'Impact', <p>{finding.impact}</p>)}
-      {section('oplossing', 'Oplossing', <p>{finding.remediation}</p>)}
+      {section(
+        'oplossing',
+        'Oplossing',
+        <>
+          <p>{finding.remediation}</p>
+          {finding.fixes.map((fix, i) => (
+            <div key={`${fix.target}-${i}`}>
+              <h3>
+                {fix.title} <span className="muted">({fix.target}{fix.context ? `, ${fix.context}` : ''})</span>
+              </h3>
+              <pre className="break">
+                <code>{fix.snippet}</code>
+              </pre>
+              {fix.notes && <p className="muted">{fix.notes}</p>}
+            </div>
+          ))}
+        </>,
+      )}
       {section('gevonden', 'Gevonden waarde', <p className="break">{finding.actual_value ?? 'Niet vastgelegd bij deze controle.'}</p>)}
       {section('verwacht', 'Verwachte waarde', <p className="break">{finding.expected_value}</p>)}
       {section(

@@ -1,0 +1,43 @@
+import type { FindingType } from '../catalog/index.ts';
+import type { SitePlatform, WebServer } from '../vocabulary.ts';
+import { APACHE_FIXES } from './apache.ts';
+import { CADDY_FIXES } from './caddy.ts';
+import { CERTIFICATE_FIXES, DNS_FIXES, SECURITY_TXT_FIXES } from './common.ts';
+import { COMMON_TARGETS, FIX_TARGETS, type Fix, type FixTable, type FixTarget } from './fix.ts';
+import { NGINX_FIXES } from './nginx.ts';
+import { CLOUDFLARE_FIXES, NETLIFY_FIXES, NEXTJS_FIXES, SUPABASE_FIXES, VERCEL_FIXES, WEBFLOW_FIXES, WORDPRESS_FIXES } from './platforms.ts';
+
+export { FIX_TARGETS, type Fix, type FixTarget };
+
+/** Every target's table; a target without one (IIS, LiteSpeed; Lovable, whose backend is the common Supabase table) gets the common fixes only. */
+export const FIX_TABLES: Partial<Record<FixTarget, FixTable>> = {
+  nginx: NGINX_FIXES,
+  apache: APACHE_FIXES,
+  caddy: CADDY_FIXES,
+  cloudflare: CLOUDFLARE_FIXES,
+  vercel: VERCEL_FIXES,
+  netlify: NETLIFY_FIXES,
+  nextjs: NEXTJS_FIXES,
+  wordpress: WORDPRESS_FIXES,
+  webflow: WEBFLOW_FIXES,
+  supabase: SUPABASE_FIXES,
+  dns: DNS_FIXES,
+  certificate: CERTIFICATE_FIXES,
+  security_txt: SECURITY_TXT_FIXES,
+};
+
+/**
+ * The fixes of one finding type: the detected server's first, then the detected platform's, then
+ * the common ones (DNS, certificates, security.txt, Supabase); with no server detected, every
+ * server's, so the owner picks theirs.
+ */
+export function fixesFor(type: FindingType, server: WebServer | null, platform: SitePlatform | null): Fix[] {
+  const servers = FIX_TARGETS.filter((t) => !COMMON_TARGETS.includes(t) && t !== platform && t !== server && !['nextjs', 'wordpress', 'webflow', 'lovable'].includes(t));
+  const order: FixTarget[] = [...(server ? [server] : servers), ...(platform ? [platform] : []), ...COMMON_TARGETS];
+  const fixes: Fix[] = [];
+  for (const target of new Set(order)) {
+    const entry = FIX_TABLES[target]?.[type];
+    if (entry) fixes.push({ target, ...entry });
+  }
+  return fixes;
+}
