@@ -156,7 +156,7 @@ describe('docs', () => {
         'POST /api/agent/auth', 'POST /api/agent/scan', 'GET /api/agent/scans', 'GET /api/agent/scans/{scan_id}', 'GET /api/agent/findings',
         'POST /api/agent/suggestions', 'GET /api/agent/suggestions', 'GET /api/agent/config', 'POST /api/agent/webhooks',
         'GET /api/agent/webhooks', 'DELETE /api/agent/webhooks', 'GET /api/agent/docs', 'GET /api/agent/sites', 'GET /api/agent/sites/{site_id}',
-        'PATCH /api/agent/sites/{site_id}', 'GET /api/agent/scans/{scan_id}/sarif',
+        'PATCH /api/agent/sites/{site_id}', 'GET /api/agent/scans/{scan_id}/sarif', 'GET /api/agent/findings/{finding_id}',
       ].sort(),
     );
     expect(Object.keys(body.paths['/api/agent/scan'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '429']));

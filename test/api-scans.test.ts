@@ -138,10 +138,21 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
     const created = (await scan(owner)).body;
     const { status, body } = await api.call('GET', `/api/agent/scans/${created.scan_id}`, { key: owner.key });
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual([...LIST_ITEM_KEYS, 'url', 'failed_checks', 'findings'].sort());
+    expect(Object.keys(body).sort()).toEqual([...LIST_ITEM_KEYS, 'url', 'detected_server', 'score_breakdown', 'failed_checks', 'findings'].sort());
     expect(body.failed_checks).toEqual([]);
     expect(body.findings).toHaveLength(created.findings_count);
-    expect(Object.keys(body.findings[0]).sort()).toEqual(FINDING_KEYS);
+    expect(Object.keys(body.findings[0]).sort()).toEqual([...FINDING_KEYS, 'fixes'].sort());
+    // The breakdown names every finding and adds up to the score.
+    const { start, items, caps } = body.score_breakdown as { start: number; items: Array<{ finding_id: string; points: number }>; caps: Array<{ max: number }> };
+    expect(items.map((i) => i.finding_id).sort()).toEqual(body.findings.map((f: { id: string }) => f.id).sort());
+    expect(Math.min(Math.max(0, Math.min(100, start + items.reduce((sum, i) => sum + i.points, 0))), ...caps.map((c) => c.max))).toBe(body.score);
+    // The finding detail gives the same finding with its fixes; the list keeps the spec's shape.
+    const detail = await api.call('GET', `/api/agent/findings/${body.findings[0].id}`, { key: owner.key });
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: body.findings[0].id, fixes: body.findings[0].fixes });
+    expect((await api.call('GET', `/api/agent/findings/${body.findings[0].id}`, { key: stranger.key })).status).toBe(404);
+    const list = await api.call('GET', '/api/agent/findings', { key: owner.key });
+    expect(Object.keys(list.body.findings[0]).sort()).toEqual(FINDING_KEYS);
     expect(body.findings.every((f: { scan_id: string }) => f.scan_id === created.scan_id)).toBe(true);
   });
 

@@ -85,7 +85,8 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
     try {
       const { tools } = await client.listTools();
       const scanId = (await call(client, 'list_scans')).structuredContent!.scans[0]?.id ?? (await call(client, 'scan_site', { site_id: owner.siteId })).structuredContent!.scan_id;
-      const args: Record<string, Record<string, unknown>> = { get_site: { site_id: owner.siteId }, get_scan: { scan_id: scanId }, get_scan_sarif: { scan_id: scanId }, scan_site: { site_id: owner.siteId } };
+      const findingId = (await call(client, 'search_findings')).structuredContent!.findings[0].id;
+      const args: Record<string, Record<string, unknown>> = { get_site: { site_id: owner.siteId }, get_scan: { scan_id: scanId }, get_scan_sarif: { scan_id: scanId }, scan_site: { site_id: owner.siteId }, get_finding: { finding_id: findingId } };
       for (const tool of tools.filter((t) => !['submit_suggestion', 'create_webhook', 'delete_webhook'].includes(t.name))) {
         const result = await call(client, tool.name, args[tool.name] ?? {});
         expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
