@@ -70,23 +70,27 @@ export interface Observed {
   failedChecks: CheckName[];
 }
 
-/** Runs every check over the evidence; a check that throws is listed, the others stand. */
-export function runChecks(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS): Observed {
+/** Told of a check or retrieval phase that failed, with its error (the caller logs it). */
+export type CheckFailureReport = (check: string, error: unknown) => void;
+
+/** Runs every check over the evidence; a check that throws is listed and reported, the others stand. */
+export function runChecks(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS, report?: CheckFailureReport): Observed {
   const observations: Observation[] = [];
   const failedChecks: CheckName[] = [];
   for (const [name, check] of Object.entries(checks) as Array<[CheckName, Check]>) {
     try {
       observations.push(...check(ctx));
-    } catch {
+    } catch (error) {
       failedChecks.push(name);
+      report?.(name, error);
     }
   }
   return { observations, failedChecks };
 }
 
 /** Findings sorted by severity, one per (type, endpoint), and the checks that could not run. */
-export function analyze(ctx: AnalysisContext, checks?: Partial<Record<CheckName, Check>>): { findings: ScanFinding[]; failedChecks: CheckName[] } {
-  const { observations, failedChecks } = runChecks(ctx, checks);
+export function analyze(ctx: AnalysisContext, checks?: Partial<Record<CheckName, Check>>, report?: CheckFailureReport): { findings: ScanFinding[]; failedChecks: CheckName[] } {
+  const { observations, failedChecks } = runChecks(ctx, checks, report);
   const unique = new Map<string, ScanFinding>();
   for (const observation of observations) {
     const key = `${observation.type} ${observation.endpoint}`;

@@ -17,6 +17,8 @@ import { parseWebUrl, WEB_URL_PROBLEMS } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
+  /** Told of a retrieval phase that failed (its checks become failed checks), with its error. */
+  onPhaseFailure?: (phase: string, error: unknown) => void;
   requestTimeoutMs: number;
   /** Requests in flight at once against the probed host. */
   concurrency: number;
@@ -176,12 +178,13 @@ function caaLookup(target: URL, options: RetrieveOptions): Promise<ScanEvidence[
  * A phase that failed costs its own findings only; undefined tells the caller it failed (the scan
  * lists its checks in failed_checks). A refused address still ends the scan as it would anywhere.
  */
-async function failureAsUndefined<T>(phase: Promise<T>): Promise<T | undefined> {
+async function failureAsUndefined<T>(name: string, phase: Promise<T>, report?: (phase: string, error: unknown) => void): Promise<T | undefined> {
   try {
     return await phase;
   } catch (error) {
     const refusal = refusalIn(error);
     if (refusal) throw refusal;
+    report?.(name, error);
     return undefined;
   }
 }
@@ -233,8 +236,8 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([
       options.probeExposures ? probeExposures(client, target, pageResponse, html, options) : { notFoundBaselines: [], probeEvidence: [] },
       tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
-      facts ? failureAsUndefined(readClientCode(client, pageResponse.url, facts, options)) : null,
-      facts && detectSitePlatform(page, facts) === 'nextjs' ? failureAsUndefined(probeMiddlewareBypass(client, pageResponse.url, facts)) : null,
+      facts ? failureAsUndefined('client_code', readClientCode(client, pageResponse.url, facts, options), options.onPhaseFailure) : null,
+      facts && detectSitePlatform(page, facts) === 'nextjs' ? failureAsUndefined('nextjs_middleware', probeMiddlewareBypass(client, pageResponse.url, facts), options.onPhaseFailure) : null,
     ]);
 
     const evidence: ScanEvidence = {

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { analyze, contextFor, type CheckName } from './analyze.ts';
+import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
 import { TargetUnreachableError } from './errors.ts';
 import { detectSitePlatform } from './site-platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
@@ -43,6 +43,8 @@ export interface ScanOptions {
   onProgress?: (message: string) => void;
   /** Cloud Storage for Firebase's API origin; tests point it at a loopback stand-in. */
   firebaseStorageApi?: string;
+  /** Told of every check or retrieval phase that failed (listed in failed_checks), with its error, for the log. */
+  onCheckFailure?: CheckFailureReport;
 }
 
 /** The checks that judge what a retrieval phase gathered: when the phase fails, they are failed checks. */
@@ -54,10 +56,11 @@ const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
 /** Server detection is a label, never a reason to lose the scan. */
-function detectServerSafely(evidence: ScanEvidence): WebServer | null {
+function detectServerSafely(evidence: ScanEvidence, report?: CheckFailureReport): WebServer | null {
   try {
     return detectServer(evidence);
-  } catch {
+  } catch (error) {
+    report?.('detected_server', error);
     return null;
   }
 }
@@ -78,23 +81,25 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     probeExposures: options.probeExposures ?? true,
     onProgress: options.onProgress,
     firebaseStorageApi: options.firebaseStorageApi,
+    onPhaseFailure: options.onCheckFailure,
   });
   if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
   const ctx = contextFor(evidence);
-  const { findings, failedChecks } = analyze(ctx);
+  const { findings, failedChecks } = analyze(ctx, undefined, options.onCheckFailure);
   // Probes cut off by the deadline are unknown, not "not exposed".
   const cutOff: CheckName[] = deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
   let platform = null;
   try {
     platform = detectSitePlatform(evidence.page, ctx.html);
-  } catch {
+  } catch (error) {
     // Site platform detection is a label, never a reason to lose the scan.
+    options.onCheckFailure?.('site_platform', error);
   }
   return {
     url: target.href,
     ...computeScores(findings),
     detected_platform: platform,
-    detected_server: detectServerSafely(evidence),
+    detected_server: detectServerSafely(evidence, options.onCheckFailure),
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
     failed_checks: [...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])])],

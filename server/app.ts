@@ -163,6 +163,7 @@ export async function buildApp(
   const contextOf = (request: FastifyRequest, reply: FastifyReply): Context => ({
     db: deps.db,
     config: deps.config,
+    log: request.log,
     actor: request.principal ?? request.user,
     user: request.user,
     openApiDocument,

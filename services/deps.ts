@@ -5,4 +5,11 @@ import type { Config } from './config.ts';
 export interface ServiceDeps {
   db: DB;
   config: Config;
+  /** Where a service reports what went wrong without failing the call (a scanner check that threw). */
+  log?: ServiceLog;
+}
+
+/** The part of the service's logger (pino) a service writes to. */
+export interface ServiceLog {
+  warn(details: object, message: string): void;
 }

@@ -78,6 +78,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,
+      onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
     });
   } catch (error) {
     if (error instanceof ScanError) {

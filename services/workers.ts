@@ -39,7 +39,7 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     log,
   );
   const scheduler = new ScanScheduler(
-    deps,
+    { ...deps, log: deps.log ?? log },
     {
       workerId,
       pollIntervalMs: config.SCHEDULER_POLL_INTERVAL,

@@ -115,6 +115,10 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Blootgestelde endpoints').waitFor();
+    // What cost how many points and which cap applied.
+    await page.getByText(`Hoe de score ${scan.score} tot stand kwam`).click();
+    await page.getByRole('rowheader', { name: 'Na aftrek' }).waitFor();
+    await page.getByText(/^Webserver: /).waitFor();
     await fitsPhone(page, 'site');
     await nav(page, 'Overzicht');
     await page.getByRole('link', { name: 'Winkel' }).waitFor();

@@ -6,7 +6,7 @@ import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
-import { useTRPC } from '../trpc.ts';
+import { useTRPC, type Outputs } from '../trpc.ts';
 
 const INTERVALS = [
   ['', 'Uit'],
@@ -49,6 +49,41 @@ function Schedule({ siteId, interval, nextScanAt }: { siteId: string; interval: 
   );
 }
 
+type Scan = Outputs['scans']['get'];
+
+/** What cost how many points, and which cap held the score down. */
+function ScoreBreakdown({ breakdown, findings, score }: { breakdown: Scan['score_breakdown']; findings: Scan['findings']; score: number }) {
+  const titleOf = new Map(findings.map((f) => [f.id, f.title]));
+  const costs = breakdown.items.filter((item) => item.points < 0);
+  const total = breakdown.start + costs.reduce((sum, item) => sum + item.points, 0);
+  return (
+    <details className="breakdown">
+      <summary>Hoe de score {score} tot stand kwam</summary>
+      <table>
+        <caption className="muted">Begin {breakdown.start}; elke bevinding kost punten naar ernst en categorie.</caption>
+        <tbody>
+          {costs.map((item) => (
+            <tr key={item.finding_id}>
+              <td>{titleOf.get(item.finding_id) ?? item.finding_type}</td>
+              <td className="number">{item.points}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Na aftrek</th>
+            <td className="number">{Math.max(0, total)}</td>
+          </tr>
+          {breakdown.caps.map((cap) => (
+            <tr key={cap.reason}>
+              <th scope="row">Begrensd door {cap.reason}</th>
+              <td className="number">max. {cap.max}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
 export function SitePage({ siteId }: { siteId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -87,6 +122,8 @@ export function SitePage({ siteId }: { siteId: string }) {
             {latest.data.failed_checks.length > 0 && (
               <p role="note">Niet gecontroleerd in deze scan (de controle faalde of de scan liep uit de tijd): {latest.data.failed_checks.join(', ')}.</p>
             )}
+            <p>Webserver: {latest.data.detected_server ?? 'niet herkend'}</p>
+            <ScoreBreakdown breakdown={latest.data.score_breakdown} findings={latest.data.findings} score={latest.data.score} />
           </>
         )}
         <button type="button" onClick={() => scan.mutate({ site_id: siteId })} disabled={scan.isPending}>
