@@ -72,7 +72,7 @@ const atOrAbove = (result: ScanResult, threshold: Severity) => result.findings.s
 
 function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
   if (format === 'json') return JSON.stringify(result, null, 2);
-  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri: `http://${config.HOST}:${config.PORT}/api/agent/docs` }), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri: `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/api/agent/docs` }), null, 2);
   return report(result);
 }
 

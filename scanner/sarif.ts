@@ -96,7 +96,8 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
     const finding = firstOf(type);
     return {
       id: type,
-      name: type,
+      // A readable name beside the id (SARIF1001 warns when they are equal).
+      name: type.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(''),
       shortDescription: { text: finding.title },
       fullDescription: { text: `${finding.description} ${finding.impact}` },
       help: { text: finding.remediation, markdown: `**Oplossing:** ${finding.remediation}\n\n**Verwacht:** ${finding.expected_value}\n\n[Meer informatie](${finding.reference_url})` },

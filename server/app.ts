@@ -173,7 +173,7 @@ export async function buildApp(
     session: sessionCookie(request, reply),
   });
   registerRestRoutes(app, contextOf);
-  registerMcp(app, { contextOf, admission });
+  registerMcp(app, { contextOf, admission, publicUrl: deps.config.PUBLIC_URL });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {

@@ -114,18 +114,27 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
   return server;
 }
 
-/** MCP requires the Origin of browser clients to be checked (DNS rebinding): the service's own origin only. */
-function originAllowed(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * DNS rebinding: a page that rebinds its own name to this server controls both Host and Origin, so
+ * comparing them with each other proves nothing. Both must name the configured public origin
+ * (PUBLIC_URL) or a loopback name.
+ */
+export function hostAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  const allowed = new Set(LOOPBACK_NAMES);
+  if (publicUrl) allowed.add(new URL(publicUrl).hostname.toLowerCase());
+  const hostname = (value: string) => new URL(`http://${value}`).hostname.toLowerCase();
   try {
-    return new URL(origin).host === request.host;
+    if (!allowed.has(hostname(request.host))) return false;
+    const origin = request.headers.origin;
+    return origin === undefined || allowed.has(new URL(origin).hostname.toLowerCase());
   } catch {
     return false;
   }
 }
 
-export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: FastifyRequest, reply: FastifyReply) => Context; admission: Admission }): void {
+export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: FastifyRequest, reply: FastifyReply) => Context; admission: Admission; publicUrl: string | undefined }): void {
   const handler = createMcpHandler(({ requestInfo, authInfo }) => {
     const session = authInfo?.extra?.session as CallSession | undefined;
     if (!session) throw new Error(`MCP request without a session (${requestInfo?.url ?? 'unknown'})`);
@@ -139,7 +148,8 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
     scope.setErrorHandler((error, request, reply) => {
       const answer = httpErrorAnswer(error);
       if (answer.internal) request.log.error({ err: answer.cause }, 'MCP request failed');
-      if (answer.status === 401) reply.header('www-authenticate', 'Bearer realm="mcp"');
+      // RFC 6750: a key that was sent but is wrong or revoked is invalid_token; no key at all has no error code.
+      if (answer.status === 401) reply.header('www-authenticate', request.headers.authorization ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"');
       return reply.code(answer.status).headers(answer.headers).send({ error: answer.message });
     });
     scope.route({
@@ -147,7 +157,7 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
       url: MCP_PATH,
       config: { protect: true, chargePerCall: true },
       handler: async (request, reply) => {
-        if (!originAllowed(request)) return reply.code(403).send({ error: 'Deze Origin mag de MCP-server niet gebruiken.' });
+        if (!hostAllowed(request, deps.publicUrl)) return reply.code(403).send({ error: 'Deze Host of Origin mag de MCP-server niet gebruiken (zie PUBLIC_URL).' });
         const principal = request.principal!;
         const session: CallSession = { context: deps.contextOf(request, reply), request: Object.assign(request, { principal }) };
         // The SDK writes the answer to the raw response: carry over what onRequest set (request id,

@@ -40,6 +40,12 @@ const dnsServerList = z
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** The address clients use (https://scanner.example.nl): the MCP server accepts this Host and Origin besides loopback, SARIF links its docs. */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, { message: 'expected an origin such as https://scanner.example.nl' })
+    .transform((value) => value.replace(/\/$/, ''))
+    .optional(),
   DATABASE_PATH: z.string().min(1).default('./data/scanner.db'),
   /** postgres://user:password@host:port/database: PostgreSQL instead of the SQLite file. */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, { message: 'expected postgres://user:password@host:port/database' }).optional(),

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -143,13 +144,35 @@ describe('/mcp over plain HTTP', () => {
   const post = (headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) =>
     fetch(endpoint(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
 
-  it('answers a missing or invalid key 401 with WWW-Authenticate: Bearer and the error shape', async () => {
-    for (const headers of [{}, { authorization: 'Bearer sak_ongeldig' }] as Array<Record<string, string>>) {
+  it('answers a missing or invalid key 401 with WWW-Authenticate: Bearer (invalid_token for a wrong key) and the error shape', async () => {
+    const expected: Array<[Record<string, string>, string]> = [
+      [{}, 'Bearer realm="mcp"'],
+      [{ authorization: 'Bearer sak_ongeldig' }, 'Bearer realm="mcp", error="invalid_token"'],
+    ];
+    for (const [headers, challenge] of expected) {
       const response = await post(headers);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     }
+    // No OAuth metadata is advertised: clients then use the configured header.
+    expect((await fetch(new URL('/.well-known/oauth-protected-resource', endpoint()))).status).toBe(404);
+  });
+
+  it('refuses DNS rebinding: a foreign Host with a matching Origin is 403, whatever the key', async () => {
+    const url = new URL(endpoint());
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example.com', origin: 'http://evil.example.com', ...headersFor(owner.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+    });
+    expect(status).toBe(403);
   });
 
   it("refuses a foreign Origin with 403, and carries the service's headers on answers", async () => {
