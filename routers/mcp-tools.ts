@@ -11,6 +11,8 @@ export interface McpToolDefinition {
   name: string;
   procedure: ProcedureName;
   annotations: ToolAnnotations;
+  /** A list: the answer also says `total` and `next_offset`. */
+  list?: true;
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -21,19 +23,19 @@ const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, id
  * description (server/mcp.ts builds the tool from them). Making another procedure a tool is one line.
  */
 export const MCP_TOOLS: readonly McpToolDefinition[] = [
-  { name: 'list_sites', procedure: 'sites.list', annotations: READ },
+  { name: 'list_sites', procedure: 'sites.list', annotations: READ, list: true },
   { name: 'get_site', procedure: 'sites.get', annotations: READ },
   // A scan reaches out to the site: the open world.
   { name: 'scan_site', procedure: 'scans.trigger', annotations: { ...WRITE, openWorldHint: true } },
-  { name: 'list_scans', procedure: 'scans.list', annotations: READ },
+  { name: 'list_scans', procedure: 'scans.list', annotations: READ, list: true },
   { name: 'get_scan', procedure: 'scans.get', annotations: READ },
   { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
-  { name: 'search_findings', procedure: 'findings.list', annotations: READ },
+  { name: 'search_findings', procedure: 'findings.list', annotations: READ, list: true },
   { name: 'get_finding', procedure: 'findings.get', annotations: READ },
   { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },
-  { name: 'list_suggestions', procedure: 'suggestions.list', annotations: READ },
+  { name: 'list_suggestions', procedure: 'suggestions.list', annotations: READ, list: true },
   { name: 'get_config', procedure: 'config.get', annotations: READ },
-  { name: 'list_webhooks', procedure: 'webhooks.list', annotations: READ },
+  { name: 'list_webhooks', procedure: 'webhooks.list', annotations: READ, list: true },
   // Webhook deliveries go to the receiver's URL, outside this service.
   { name: 'create_webhook', procedure: 'webhooks.create', annotations: { ...WRITE, openWorldHint: true } },
   { name: 'delete_webhook', procedure: 'webhooks.delete', annotations: { ...WRITE, destructiveHint: true, idempotentHint: true } },

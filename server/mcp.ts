@@ -58,31 +58,52 @@ interface BuiltTool {
   wrapsList: boolean;
 }
 
+/** Where a list answer stands: every list tool says how many there are and where the next page starts. */
+const LIST_POSITION = {
+  total: z.number().int().min(0).meta({ description: 'Aantal resultaten in totaal' }),
+  next_offset: z.number().int().min(0).nullable().meta({ description: 'offset voor de volgende pagina; null als dit de laatste is' }),
+};
+
 function buildTool(definition: McpToolDefinition): BuiltTool {
   const procedure = PROCEDURES_BY_NAME.get(definition.procedure);
   if (!procedure) throw new Error(`MCP tool ${definition.name}: ${definition.procedure} is not a REST operation`);
   const { summary, description } = procedure.meta.openapi;
   const wrapsList = !isObjectSchema(procedure.output);
+  const output = wrapsList ? z.object({ [LIST_WRAPPER]: procedure.output }) : procedure.output;
   return {
     definition,
     procedure,
     description: [summary, description, procedure.meta.permission ? `Vereist de permissie ${procedure.meta.permission}.` : ''].filter(Boolean).join(' '),
     input: describedOnly(procedure.input),
-    output: wrapsList ? z.object({ [LIST_WRAPPER]: procedure.output }) : procedure.output,
+    output: definition.list && output instanceof z.ZodObject ? output.extend(LIST_POSITION) : output,
     wrapsList,
   };
 }
 
 const TOOLS: readonly BuiltTool[] = MCP_TOOLS.map(buildTool);
 
-/** A short text beside the structured result: counts of lists and the first plain values. */
-function summaryOf(name: string, result: Record<string, unknown>): string {
-  const parts = Object.entries(result).flatMap(([key, value]) => {
-    if (Array.isArray(value)) return [`${key}: ${value.length}`];
-    if (value === null || typeof value !== 'object') return [`${key}: ${String(value)}`];
-    return [];
-  });
-  return `${name} — ${parts.slice(0, 8).join(', ')}`;
+/** total and next_offset from a list answer's pagination, or from its one array for a list without pages. */
+function listPosition(result: Record<string, unknown>): { total: number; next_offset: number | null } {
+  const pagination = result.pagination as { total: number; limit: number; offset: number; has_more: boolean } | undefined;
+  if (pagination) return { total: pagination.total, next_offset: pagination.has_more ? pagination.offset + pagination.limit : null };
+  const items = Object.values(result).find(Array.isArray) ?? [];
+  return { total: items.length, next_offset: null };
+}
+
+/** Text blocks stay under the 5,000 characters an MCP client may be given in one string. */
+const TEXT_BLOCK_CHARS = 4_000;
+
+/**
+ * The structured result as JSON text for clients that read only text (the specification's SHOULD),
+ * in blocks of at most TEXT_BLOCK_CHARS, with Markdown image and link syntax from site text escaped
+ * (`![` and `](` cannot occur outside JSON strings, and \u escapes keep the value) so no client
+ * renders or follows a URL a scanned site planted.
+ */
+export function textBlocks(result: Record<string, unknown>): Array<{ type: 'text'; text: string }> {
+  const json = JSON.stringify(result).replaceAll('![', '!\\u005b').replaceAll('](', ']\\u0028');
+  const blocks: Array<{ type: 'text'; text: string }> = [];
+  for (let at = 0; at < json.length || blocks.length === 0; at += TEXT_BLOCK_CHARS) blocks.push({ type: 'text', text: json.slice(at, at + TEXT_BLOCK_CHARS) });
+  return blocks;
 }
 
 /** A refused call: the Dutch text REST would answer in { error }, as a tool error. */
@@ -101,8 +122,9 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
           // Each call counts like one API call: the key's limit per minute and the monthly quota.
           await charge(session.request, 1);
           const data = await tool.procedure.call(session.context, input ?? {});
-          const structured = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
-          return { content: [{ type: 'text', text: summaryOf(tool.definition.name, structured) }], structuredContent: structured };
+          const answer = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
+          const structured = tool.definition.list ? { ...answer, ...listPosition(answer) } : answer;
+          return { content: textBlocks(structured), structuredContent: structured };
         } catch (error) {
           const answer = errorAnswer(error);
           if (answer.internal) log.error({ err: answer.cause, tool: tool.definition.name }, 'MCP tool failed');

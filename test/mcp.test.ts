@@ -69,7 +69,8 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
       const scanned = await call(client, 'scan_site', { site_id: owner.siteId });
       expect(scanned.isError).toBeFalsy();
       expect(scanned.structuredContent).toMatchObject({ scan_id: expect.any(String), grade: expect.stringMatching(/zwak|kritiek/) });
-      expect(scanned.content[0]!.text).toMatch(/scan_site/);
+      // The same JSON as text, in blocks of at most 4,000 characters, for clients that read only text.
+      expect(JSON.parse(scanned.content.map((block) => block.text).join(''))).toEqual(scanned.structuredContent);
       const scan = await call(client, 'get_scan', { scan_id: scanned.structuredContent!.scan_id });
       expect(scan.structuredContent!.findings.map((f: { finding_type: string }) => f.finding_type)).toEqual(expect.arrayContaining(['exposed_git_config', 'exposed_env_file']));
       const findings = await call(client, 'search_findings', { severity: 'CRITICAL' });
@@ -94,6 +95,11 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         expect(typeof result.structuredContent, tool.name).toBe('object');
         const schema = z.fromJSONSchema(tool.outputSchema as Record<string, unknown>);
         expect(schema.safeParse(result.structuredContent).success, tool.name).toBe(true);
+        for (const block of result.content) expect(block.text!.length, tool.name).toBeLessThanOrEqual(5_000);
+        expect(JSON.parse(result.content.map((block) => block.text).join('')), tool.name).toEqual(result.structuredContent);
+        if (tool.name.startsWith('list_') || tool.name === 'search_findings') {
+          expect(result.structuredContent, tool.name).toMatchObject({ total: expect.any(Number), next_offset: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number') });
+        }
       }
     } finally {
       await client.close();
