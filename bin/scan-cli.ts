@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../services/config.ts';
-import { scanSite, ScanError, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
+import { scanSite, ScanError, SCAN_STAGE_LABELS, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
 import { toSarif } from '../scanner/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
@@ -100,7 +100,7 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
       dnsServers: config.SCANNER_DNS_SERVERS,
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
-      onProgress: (message) => io.stderr.write(`… ${message}\n`),
+      onProgress: (stage) => io.stderr.write(`… ${SCAN_STAGE_LABELS[stage]}\n`),
     });
     io.stdout.write(`${render(result, options.format, config)}\n`);
     return options.failOn && atOrAbove(result, options.failOn) ? EXIT.findingsAtThreshold : EXIT.ok;

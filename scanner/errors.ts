@@ -19,6 +19,11 @@ export class TargetUnreachableError extends ScanError {
   override name = 'TargetUnreachableError';
 }
 
+/** The caller stopped the scan before it ended (its signal aborted); nothing was scored. */
+export class ScanCancelledError extends ScanError {
+  override name = 'ScanCancelledError';
+}
+
 /** Finds a TargetRefusedError anywhere in an error's cause chain (got wraps lookup errors). */
 export function refusalIn(error: unknown): TargetRefusedError | null {
   let current: unknown = error;

@@ -15,6 +15,7 @@ import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, WEB_URL_PROBLEMS } from './web-url.ts';
 import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
+import type { ScanStage } from './vocabulary.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   /** Told of a retrieval phase that failed (its checks become failed checks), with its error. */
@@ -25,7 +26,8 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   signal: AbortSignal;
   /** Run the exposed-endpoint probes (feature flag exposure_probes). */
   probeExposures: boolean;
-  onProgress?: (message: string) => void;
+  /** Told when a stage starts (no site text: the stage's name only). */
+  onProgress?: (stage: ScanStage) => void;
 }
 
 /** Browsers give up after 20 redirects (Chromium and Firefox alike); so does the scanner. */
@@ -134,7 +136,6 @@ async function probeExposures(client: HttpClient, target: URL, page: FetchedResp
   const pageUrl = new URL(page.url);
   const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
   const probeOrigin = (ownSite ? pageUrl : target).origin;
-  options.onProgress?.(`Blootgestelde bestanden controleren op ${probeOrigin}`);
   // The baselines are only compared after all answers are in, so they share the probes' pool.
   const baselines = Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
   const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, html) : [])];
@@ -199,7 +200,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
   try {
     const scannedAt = new Date();
     const pageHeaders = { origin: CORS_TEST_ORIGIN };
-    progress(`Pagina ophalen: ${target.href}`);
+    progress('page');
     const [main, plain] = await Promise.all([
       followChain(client, target.href, pageHeaders),
       target.protocol === 'https:' ? followChain(client, sameHost(target, 'http:').href, {}) : Promise.resolve(NO_CHAIN),
@@ -210,7 +211,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const ownFinal = siteOf(finalUrl.hostname) === siteOf(target.hostname);
     const ownHttps = target.protocol === 'https:' ? target : sameHost(target, 'https:');
     const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
-    progress(`TLS-handshakes met ${httpsUrl.host}`);
+    progress('tls');
     const probed = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
       ...options,
       timeoutMs: Math.min(5_000, options.requestTimeoutMs),
@@ -231,6 +232,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const contentType = firstHeader(pageResponse.headers, 'content-type');
     const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
     const facts = html !== null ? parseHtml(html) : null;
+    progress('probes');
     const page = { url: pageResponse.url, status: pageResponse.status, headers: pageResponse.headers, html, requestOrigin: CORS_TEST_ORIGIN };
 
     const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([

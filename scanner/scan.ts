@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
-import { TargetUnreachableError } from './errors.ts';
+import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
 import { detectSitePlatform } from './site-platform.ts';
 import { parseTarget, retrieve } from './retriever.ts';
 import { computeScores } from './scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
 import { detectServer } from './server-detection.ts';
-import type { Grade, SitePlatform, WebServer } from './vocabulary.ts';
+import type { Grade, ScanStage, SitePlatform, WebServer } from './vocabulary.ts';
 
 export interface ScanResult {
   url: string;
@@ -40,7 +40,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Probe for exposed files and endpoints. Default true. */
   probeExposures?: boolean;
-  onProgress?: (message: string) => void;
+  /** Told when each stage starts (page, tls, probes, analysis), in that order. */
+  onProgress?: (stage: ScanStage) => void;
   /** Cloud Storage for Firebase's API origin; tests point it at a loopback stand-in. */
   firebaseStorageApi?: string;
   /** Told of every check or retrieval phase that failed (listed in failed_checks), with its error, for the log. */
@@ -83,7 +84,10 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     firebaseStorageApi: options.firebaseStorageApi,
     onPhaseFailure: options.onCheckFailure,
   });
+  // Stopped by the caller (a cancelled tool call, a client that went away): no result to score.
+  if (options.signal?.aborted) throw new ScanCancelledError('De scan is afgebroken.');
   if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
+  options.onProgress?.('analysis');
   const ctx = contextFor(evidence);
   const { findings, failedChecks } = analyze(ctx, undefined, options.onCheckFailure);
   // Probes cut off by the deadline are unknown, not "not exposed".

@@ -19,6 +19,16 @@ export const GRADES: readonly Grade[] = GRADE_THRESHOLDS.map(([grade]) => grade)
 
 export const SITE_PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
 
+/** The stages a scan reports while it runs, in order, with Dutch labels that hold no text of the site. */
+export const SCAN_STAGES = ['page', 'tls', 'probes', 'analysis'] as const;
+export type ScanStage = (typeof SCAN_STAGES)[number];
+export const SCAN_STAGE_LABELS: Record<ScanStage, string> = {
+  page: 'Pagina ophalen',
+  tls: 'TLS-handshakes',
+  probes: 'Blootgestelde bestanden, clientcode en backends controleren',
+  analysis: 'Bevindingen beoordelen',
+};
+
 /** The web servers and edge platforms a scan recognises (detected_server); a fix table exists for each. */
 export const WEB_SERVERS = ['nginx', 'apache', 'caddy', 'iis', 'litespeed', 'cloudflare', 'vercel', 'netlify'] as const;
 export type WebServer = (typeof WEB_SERVERS)[number];

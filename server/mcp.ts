@@ -1,5 +1,6 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { SCAN_STAGE_LABELS, SCAN_STAGES, type ScanStage } from '../scanner/vocabulary.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Context } from '../routers/context.ts';
@@ -23,7 +24,19 @@ export const MCP_PATH = '/mcp';
 interface CallSession {
   context: Context;
   request: FastifyRequest & { principal: ApiKeyPrincipal };
+  /** Aborted by notifications/cancelled for this call (on any request of the same key) or when the client goes away. */
+  cancel: AbortController;
 }
+
+/**
+ * Calls in progress by key and JSON-RPC id. Stateless: a cancellation arrives on an HTTP request of
+ * its own, so it is matched here; a key can only cancel its own calls.
+ */
+const running = new Map<string, AbortController>();
+const callKey = (keyId: string, requestId: unknown) => `${keyId}\n${JSON.stringify(requestId)}`;
+
+type JsonRpcMessage = { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+const messagesIn = (body: unknown): JsonRpcMessage[] => (Array.isArray(body) ? body : [body]).filter((m): m is JsonRpcMessage => typeof m === 'object' && m !== null);
 
 /**
  * The SDK validates tool input itself, in English; the procedure validates it again with the API's
@@ -117,11 +130,21 @@ function serverFor(session: CallSession, charge: Admission['charge'], log: Fasti
     server.registerTool(
       tool.definition.name,
       { title: tool.procedure.meta.openapi.summary, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.definition.annotations },
-      async (input: unknown): Promise<CallToolResult> => {
+      async (input: unknown, ctx: ServerContext): Promise<CallToolResult> => {
         try {
           // Each call counts like one API call: the key's limit per minute and the monthly quota.
           await charge(session.request, 1);
-          const data = await tool.procedure.call(session.context, input ?? {});
+          const progressToken = ctx.mcpReq._meta?.progressToken;
+          const scanControl = {
+            signal: AbortSignal.any([ctx.mcpReq.signal, session.cancel.signal]),
+            // Stage names only: no text of the scanned site goes into a notification.
+            onProgress: (stage: ScanStage) => {
+              if (progressToken === undefined) return;
+              const progress = SCAN_STAGES.indexOf(stage) + 1;
+              void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: SCAN_STAGES.length, message: SCAN_STAGE_LABELS[stage] } }).catch(() => {});
+            },
+          };
+          const data = await tool.procedure.call({ ...session.context, scanControl }, input ?? {});
           const answer = (tool.wrapsList ? { [LIST_WRAPPER]: data } : data) as Record<string, unknown>;
           const structured = tool.definition.list ? { ...answer, ...listPosition(answer) } : answer;
           return { content: textBlocks(structured), structuredContent: structured };
@@ -181,7 +204,18 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
       handler: async (request, reply) => {
         if (!hostAllowed(request, deps.publicUrl)) return reply.code(403).send({ error: 'Deze Host of Origin mag de MCP-server niet gebruiken (zie PUBLIC_URL).' });
         const principal = request.principal!;
-        const session: CallSession = { context: deps.contextOf(request, reply), request: Object.assign(request, { principal }) };
+        const messages = messagesIn(request.body);
+        for (const message of messages) {
+          if (message.method === 'notifications/cancelled') running.get(callKey(principal.actor.id, message.params?.requestId))?.abort();
+        }
+        const cancel = new AbortController();
+        const calls = messages.filter((m) => m.method === 'tools/call' && m.id !== undefined).map((m) => callKey(principal.actor.id, m.id));
+        for (const key of calls) running.set(key, cancel);
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) cancel.abort();
+          for (const key of calls) if (running.get(key) === cancel) running.delete(key);
+        });
+        const session: CallSession = { context: deps.contextOf(request, reply), request: Object.assign(request, { principal }), cancel };
         // The SDK writes the answer to the raw response: carry over what onRequest set (request id,
         // security headers) before Fastify lets go of it.
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);

@@ -34,8 +34,13 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
         // The answer is returned for Fastify to send, not sent here and the reply returned: a Reply
         // is thenable, and the handler's promise would then wait on it for one more turn.
+        // A client that goes away stops what it started (a scan in progress): nothing is stored then.
+        const disconnected = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) disconnected.abort();
+        });
         try {
-          const data = await call(contextOf(request, reply), input);
+          const data = await call({ ...contextOf(request, reply), scanControl: { signal: disconnected.signal } }, input);
           reply.code(meta.successStatus ?? 200);
           if (meta.responseContentType) reply.type(meta.responseContentType);
           return data;

@@ -7,7 +7,7 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
 import type { DB } from '../db/database.ts';
-import { scanSite, ScanError } from '../scanner/index.ts';
+import { scanSite, ScanCancelledError, ScanError, type ScanStage } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/sarif.ts';
 import { scoreBreakdown } from '../scanner/scoring.ts';
@@ -31,6 +31,10 @@ export interface TriggerOptions {
   trigger?: ScanTrigger;
   /** Runs inside the transaction that stores the scan, so a job can finish atomically with it. */
   withinTransaction?: (trx: DB, recorded: RecordedScan) => Promise<void>;
+  /** Stops the scan (a cancelled tool call, a client that disconnected): nothing is stored then. */
+  signal?: AbortSignal;
+  /** Told when each stage of the scan starts. */
+  onProgress?: (stage: ScanStage) => void;
 }
 
 const TRIGGER_OF_ACTOR: Record<ActorKind, ScanTrigger> = { api_key: 'api', user: 'dashboard', system: 'schedule' };
@@ -79,10 +83,12 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,
       onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
+      signal: options.signal,
+      onProgress: options.onProgress,
     });
   } catch (error) {
     if (error instanceof ScanError) {
-      scansTotal.inc({ grade: 'error' });
+      scansTotal.inc({ grade: error instanceof ScanCancelledError ? 'cancelled' : 'error' });
       throw new TargetRefused(error.message);
     }
     throw error;

@@ -58,7 +58,7 @@ export const scansRouter = router({
     .meta(triggerOperation.meta)
     .input(triggerOperation.input)
     .output(triggerOperation.output)
-    .mutation(async ({ ctx, input }) => scanCreatedView((await triggerScan(ctx, ctx.actor, input)).scan)),
+    .mutation(async ({ ctx, input }) => scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan)),
 
   list: protectedProcedure
     .meta(listOperation.meta)
