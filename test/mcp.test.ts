@@ -70,7 +70,7 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
       expect(scanned.isError).toBeFalsy();
       expect(scanned.structuredContent).toMatchObject({ scan_id: expect.any(String), grade: expect.stringMatching(/zwak|kritiek/) });
       // The same JSON as text, in blocks of at most 4,000 characters, for clients that read only text.
-      expect(JSON.parse(scanned.content.map((block) => block.text).join(''))).toEqual(scanned.structuredContent);
+      expect(JSON.parse(scanned.content.filter((block) => block.type === 'text').map((block) => block.text).join(''))).toEqual(scanned.structuredContent);
       const scan = await call(client, 'get_scan', { scan_id: scanned.structuredContent!.scan_id });
       expect(scan.structuredContent!.findings.map((f: { finding_type: string }) => f.finding_type)).toEqual(expect.arrayContaining(['exposed_git_config', 'exposed_env_file']));
       const findings = await call(client, 'search_findings', { severity: 'CRITICAL' });
@@ -95,8 +95,9 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         expect(typeof result.structuredContent, tool.name).toBe('object');
         const schema = z.fromJSONSchema(tool.outputSchema as Record<string, unknown>);
         expect(schema.safeParse(result.structuredContent).success, tool.name).toBe(true);
-        for (const block of result.content) expect(block.text!.length, tool.name).toBeLessThanOrEqual(5_000);
-        expect(JSON.parse(result.content.map((block) => block.text).join('')), tool.name).toEqual(result.structuredContent);
+        const text = result.content.filter((block) => block.type === 'text');
+        for (const block of text) expect(block.text!.length, tool.name).toBeLessThanOrEqual(5_000);
+        expect(JSON.parse(text.map((block) => block.text).join('')), tool.name).toEqual(result.structuredContent);
         if (tool.name.startsWith('list_') || tool.name === 'search_findings') {
           expect(result.structuredContent, tool.name).toMatchObject({ total: expect.any(Number), next_offset: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number') });
         }
@@ -195,5 +196,41 @@ describe('/mcp over plain HTTP', () => {
     const body = await response.text();
     expect(body).toMatch(/"id":7,"error":\{"code":-32\d{3}/);
     expect(body).not.toMatch(/isError/);
+  });
+});
+
+describe('scan reports as resources', () => {
+  it('offers scan://{scan_id}/report and /sarif, links them from scan_site and get_scan, and answers -32602 for a scan that is not the key\'s', async () => {
+    const client = new ClientV2({ name: 'test-agent', version: '2.0.0' });
+    await client.connect(new TransportV2(endpoint(), { requestInit: { headers: headersFor(owner.key) } }));
+    try {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]).sort()).toEqual([
+        ['scan://{scan_id}/report', 'application/json'],
+        ['scan://{scan_id}/sarif', 'application/sarif+json'],
+      ]);
+      const scanned = (await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } })) as ToolResult & { content: Array<{ type: string; uri?: string }> };
+      const scanId = scanned.structuredContent!.scan_id as string;
+      expect(scanned.content.filter((block) => block.type === 'resource_link').map((block) => block.uri)).toEqual([`scan://${scanId}/report`, `scan://${scanId}/sarif`]);
+      const got = (await client.callTool({ name: 'get_scan', arguments: { scan_id: scanId } })) as { content: Array<{ type: string; uri?: string }> };
+      expect(got.content.some((block) => block.type === 'resource_link' && block.uri === `scan://${scanId}/report`)).toBe(true);
+
+      const report = await client.readResource({ uri: `scan://${scanId}/report` });
+      expect(JSON.parse((report.contents[0] as { text: string }).text)).toMatchObject({ id: scanId, findings: expect.any(Array) });
+      const sarif = await client.readResource({ uri: `scan://${scanId}/sarif` });
+      expect(sarif.contents[0]!.mimeType).toBe('application/sarif+json');
+      expect(JSON.parse((sarif.contents[0] as { text: string }).text)).toMatchObject({ version: '2.1.0' });
+
+      const stranger = new ClientV2({ name: 'test-agent', version: '2.0.0' });
+      await stranger.connect(new TransportV2(endpoint(), { requestInit: { headers: headersFor(readOnly.key) } }));
+      try {
+        await expect(stranger.readResource({ uri: `scan://${scanId}/report` })).rejects.toMatchObject({ code: -32602 });
+        await expect(client.readResource({ uri: 'scan://00000000-0000-4000-8000-000000000000/report' })).rejects.toMatchObject({ code: -32602 });
+      } finally {
+        await stranger.close();
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
