@@ -1,6 +1,7 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer, ResourceNotFoundError, ResourceTemplate, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { SARIF_CONTENT_TYPE } from '../scanner/sarif.ts';
+import { httpRequestDuration } from '../services/metrics.ts';
 import { callProcedure } from '../routers/procedures.ts';
 import { SCAN_STAGE_LABELS, SCAN_STAGES, type ScanStage } from '../scanner/vocabulary.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -247,6 +248,8 @@ export function registerMcp(app: FastifyInstance, deps: { contextOf: (request: F
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) cancel.abort();
           for (const key of calls) if (running.get(key) === cancel) running.delete(key);
+          // A hijacked reply skips Fastify's onResponse hook: counted here with the same labels.
+          httpRequestDuration.observe({ method: request.method, route: MCP_PATH, status: String(reply.raw.statusCode) }, reply.elapsedTime / 1000);
         });
         const session: CallSession = { context: deps.contextOf(request, reply), request: Object.assign(request, { principal }), cancel };
         // The SDK writes the answer to the raw response: carry over what onRequest set (request id,

@@ -209,7 +209,7 @@ describe('scan reports as resources', () => {
         ['scan://{scan_id}/report', 'application/json'],
         ['scan://{scan_id}/sarif', 'application/sarif+json'],
       ]);
-      const scanned = (await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } })) as ToolResult & { content: Array<{ type: string; uri?: string }> };
+      const scanned = (await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } })) as Omit<ToolResult, 'content'> & { content: Array<{ type: string; uri?: string }> };
       const scanId = scanned.structuredContent!.scan_id as string;
       expect(scanned.content.filter((block) => block.type === 'resource_link').map((block) => block.uri)).toEqual([`scan://${scanId}/report`, `scan://${scanId}/sarif`]);
       const got = (await client.callTool({ name: 'get_scan', arguments: { scan_id: scanId } })) as { content: Array<{ type: string; uri?: string }> };

@@ -82,10 +82,14 @@ describe('operations', () => {
       const tenant = await seedTenant(api.db, site.url);
       await api.call('GET', '/api/agent/scans', { key: tenant.key });
       const scan = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
+      // MCP answers are hijacked from Fastify; they are counted all the same.
+      const mcp = await api.call('POST', '/mcp', { key: tenant.key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } } });
+      expect(mcp.status).toBe(200);
       const metrics = await api.call('GET', '/metrics');
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/agent\/scans",status="200"\} [1-9]/);
+      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/mcp",status="200"\} [1-9]/);
       expect(metrics.body).toContain(`scanner_scans_total{grade="${scan.body.grade}"}`);
       expect(metrics.body).toContain('# TYPE webhook_deliveries_total counter');
       expect(metrics.body).toMatch(/nodejs_eventloop_lag_p99_seconds \d/);
