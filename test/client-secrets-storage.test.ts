@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +27,8 @@ beforeAll(async () => {
   site = await lovableSite({ supabaseUrl: backend.url, publicKey: anonKey, appCode });
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  api = await startApi({ LOG_LEVEL: 'trace' }, { logStream });
+  // A file of its own: the search below is of the SQLite file, whichever engine the run's other suites use.
+  api = await startApi({ LOG_LEVEL: 'trace', DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'secrets-storage-')), 'scanner.db') }, { logStream });
   tenant = await seedTenant(api.db, site.url);
   receiver = await startReceiver();
 });
