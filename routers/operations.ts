@@ -1,6 +1,15 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
-import type { Meta } from './trpc.ts';
+import type { Permission } from '../domain/vocabulary.ts';
+
+export type Meta = {
+  /** HTTP status of a successful REST call (default 200). */
+  successStatus?: 200 | 201;
+  /** Permission the caller needs, checked before the input is read; absent for the public auth endpoint. */
+  permission?: Permission;
+  /** Content-Type of a successful REST answer when it is not application/json. */
+  responseContentType?: string;
+};
 
 export type RestMeta = Meta & { openapi: NonNullable<OpenApiMeta['openapi']> };
 

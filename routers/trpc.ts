@@ -2,18 +2,11 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { assertPermission } from '../domain/actor.ts';
 import { DomainError, ERRORS, Unauthenticated } from '../domain/errors.ts';
-import type { Permission } from '../domain/vocabulary.ts';
+import type { z } from 'zod';
 import type { Context } from './context.ts';
+import type { Meta, RestOperation } from './operations.ts';
 import { errorAnswer, toTrpcError } from './errors.ts';
 
-export type Meta = {
-  /** HTTP status of a successful REST call (default 200). */
-  successStatus?: 200 | 201;
-  /** Permission the caller needs, checked before the input is read; absent for the public auth endpoint. */
-  permission?: Permission;
-  /** Content-Type of a successful REST answer when it is not application/json. */
-  responseContentType?: string;
-};
 
 const t = initTRPC
   .context<Context>()
@@ -60,3 +53,7 @@ export const userProcedure = publicProcedure.use(({ ctx, meta, next }) => {
   if (meta?.permission) assertPermission(user, meta.permission);
   return next({ ctx: { actor: user, user } });
 });
+
+/** A protected procedure that takes its meta and schemas from its REST operation (routers/operations.ts). */
+export const operationProcedure = <I extends z.ZodType, O extends z.ZodType>(operation: RestOperation<I, O>) =>
+  protectedProcedure.meta(operation.meta).input(operation.input).output(operation.output);

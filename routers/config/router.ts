@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { serviceConfiguration } from '../../services/service-configuration.ts';
 import { NoInput, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { ConfigOutput } from './schemas.ts';
 
@@ -15,9 +15,6 @@ const getOperation = restOperation('config.get', {
 });
 
 export const configRouter = router({
-  get: protectedProcedure
-    .meta(getOperation.meta)
-    .input(getOperation.input)
-    .output(getOperation.output)
+  get: operationProcedure(getOperation)
     .query(({ ctx }) => serviceConfiguration(ctx, ctx.actor)),
 });

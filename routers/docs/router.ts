@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { NoInput, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 
 const getOperation = restOperation('docs.get', {
@@ -14,10 +14,7 @@ const getOperation = restOperation('docs.get', {
 });
 
 export const docsRouter = router({
-  get: protectedProcedure
-    .meta(getOperation.meta)
-    .input(getOperation.input)
-    .output(getOperation.output)
+  get: operationProcedure(getOperation)
     // The document is generated from these routers by openapi/; the transport hands it in.
     .query(({ ctx }) => ctx.openApiDocument()),
 });

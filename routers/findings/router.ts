@@ -2,7 +2,7 @@ import { API_PATHS } from '../../domain/endpoints.ts';
 import { findingDetail, getFinding, searchFindings } from '../../services/findings.ts';
 import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { FindingDetailInput, FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput, FindingWithFixes } from './schemas.ts';
 
@@ -33,10 +33,7 @@ const getOperation = restOperation('findings.get', {
 });
 
 export const findingsRouter = router({
-  list: protectedProcedure
-    .meta(listOperation.meta)
-    .input(listOperation.input)
-    .output(listOperation.output)
+  list: operationProcedure(listOperation)
     .query(({ ctx, input }) =>
       searchFindings(ctx, ctx.actor, input),
     ),
@@ -47,10 +44,7 @@ export const findingsRouter = router({
     .input(FindingStatusInput)
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
 
-  get: protectedProcedure
-    .meta(getOperation.meta)
-    .input(getOperation.input)
-    .output(getOperation.output)
+  get: operationProcedure(getOperation)
     .query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
   page: userProcedure

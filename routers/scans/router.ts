@@ -3,7 +3,7 @@ import { SARIF_CONTENT_TYPE } from '../../scanner/sarif.ts';
 import { getScan, getScanSarif, listScans, triggerScan } from '../../services/scans.ts';
 import { scanCreatedView } from '../../services/views.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { SarifLog, ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
 
@@ -54,27 +54,15 @@ const sarifOperation = restOperation('scans.sarif', {
 });
 
 export const scansRouter = router({
-  trigger: protectedProcedure
-    .meta(triggerOperation.meta)
-    .input(triggerOperation.input)
-    .output(triggerOperation.output)
+  trigger: operationProcedure(triggerOperation)
     .mutation(async ({ ctx, input }) => scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan)),
 
-  list: protectedProcedure
-    .meta(listOperation.meta)
-    .input(listOperation.input)
-    .output(listOperation.output)
+  list: operationProcedure(listOperation)
     .query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
 
-  get: protectedProcedure
-    .meta(getOperation.meta)
-    .input(getOperation.input)
-    .output(getOperation.output)
+  get: operationProcedure(getOperation)
     .query(({ ctx, input }) => getScan(ctx, ctx.actor, input.scan_id)),
 
-  sarif: protectedProcedure
-    .meta(sarifOperation.meta)
-    .input(sarifOperation.input)
-    .output(sarifOperation.output)
+  sarif: operationProcedure(sarifOperation)
     .query(({ ctx, input }) => getScanSarif(ctx, ctx.actor, input.scan_id, `${ctx.publicOrigin()}${API_PATHS.docs}`)),
 });

@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { addSite, getSite, listSites } from '../../services/sites.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
 import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
@@ -34,22 +34,13 @@ const updateOperation = restOperation('sites.update', {
 });
 
 export const sitesRouter = router({
-  list: protectedProcedure
-    .meta(listOperation.meta)
-    .input(listOperation.input)
-    .output(listOperation.output)
+  list: operationProcedure(listOperation)
     .query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
-  get: protectedProcedure
-    .meta(getOperation.meta)
-    .input(getOperation.input)
-    .output(getOperation.output)
+  get: operationProcedure(getOperation)
     .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
 
-  update: protectedProcedure
-    .meta(updateOperation.meta)
-    .input(updateOperation.input)
-    .output(updateOperation.output)
+  update: operationProcedure(updateOperation)
     .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */

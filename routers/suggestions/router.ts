@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { listSuggestions, submitSuggestion } from '../../services/suggestions.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router } from '../trpc.ts';
+import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { SuggestionCreated, SuggestionCreateInput, SuggestionListInput, SuggestionListOutput } from './schemas.ts';
 
@@ -25,18 +25,12 @@ const listOperation = restOperation('suggestions.list', {
 });
 
 export const suggestionsRouter = router({
-  create: protectedProcedure
-    .meta(createOperation.meta)
-    .input(createOperation.input)
-    .output(createOperation.output)
+  create: operationProcedure(createOperation)
     .mutation(async ({ ctx, input }) => ({
       suggestion: await submitSuggestion(ctx, ctx.actor, input),
       message: `Voorstel ontvangen: het team beoordeelt het en de status is te volgen via GET ${API_PATHS.suggestions}.`,
     })),
 
-  list: protectedProcedure
-    .meta(listOperation.meta)
-    .input(listOperation.input)
-    .output(listOperation.output)
+  list: operationProcedure(listOperation)
     .query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input)),
 });

@@ -1,7 +1,7 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { deleteWebhook, listWebhooks, reenableWebhook, registerWebhook, webhookDeliveries } from '../../services/webhooks.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
-import { protectedProcedure, router, userProcedure } from '../trpc.ts';
+import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookIdInput, WebhookListOutput } from './schemas.ts';
 
@@ -34,25 +34,16 @@ const deleteOperation = restOperation('webhooks.delete', {
 });
 
 export const webhooksRouter = router({
-  create: protectedProcedure
-    .meta(createOperation.meta)
-    .input(createOperation.input)
-    .output(createOperation.output)
+  create: operationProcedure(createOperation)
     .mutation(async ({ ctx, input }) => ({
       webhook: await registerWebhook(ctx, ctx.actor, input),
       message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
     })),
 
-  list: protectedProcedure
-    .meta(listOperation.meta)
-    .input(listOperation.input)
-    .output(listOperation.output)
+  list: operationProcedure(listOperation)
     .query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
 
-  delete: protectedProcedure
-    .meta(deleteOperation.meta)
-    .input(deleteOperation.input)
-    .output(deleteOperation.output)
+  delete: operationProcedure(deleteOperation)
     .mutation(async ({ ctx, input }) => {
       await deleteWebhook(ctx, ctx.actor, input.id);
       return { message: 'Webhook verwijderd.' };

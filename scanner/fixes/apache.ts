@@ -1,20 +1,15 @@
 import { forEach, type FixTable } from './fix.ts';
-import { GOOD_CIPHERS, GOOD_CURVES, GOOD_SIGNATURE_ALGORITHMS, HEADER_NOTE, HEADER_VALUES, REDIRECT_FINDINGS, TLS_FINDINGS } from './shared.ts';
+import { cspNote, GOOD_CIPHERS, GOOD_CURVES, GOOD_SIGNATURE_ALGORITHMS, headerTable, REDIRECT_FINDINGS, TLS_FINDINGS } from './shared.ts';
 
 // Debian's Apache 2.4 with mod_ssl and mod_headers (a2enmod ssl headers): directives replace those
 // of the same name in the VirtualHost, or in the main configuration where Apache allows them only there.
-const headers: FixTable = Object.fromEntries(
-  Object.entries(HEADER_VALUES).map(([type, header]) => [
-    type,
-    {
-      title: `${header.name} meesturen`,
-      language: 'apache',
-      context: 'virtualhost',
-      snippet: `Header always set ${header.name} "${header.value}"`,
-      notes: `Vereist mod_headers (a2enmod headers).${header.name === 'Content-Security-Policy' ? ` ${HEADER_NOTE}` : ''}`,
-    },
-  ]),
-);
+const headers = headerTable((header) => ({
+  title: `${header.name} meesturen`,
+  language: 'apache',
+  context: 'virtualhost',
+  snippet: `Header always set ${header.name} "${header.value}"`,
+  notes: ['Vereist mod_headers (a2enmod headers).', cspNote(header)].filter(Boolean).join(' '),
+}));
 
 export const APACHE_FIXES: FixTable = {
   ...headers,

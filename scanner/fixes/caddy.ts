@@ -1,13 +1,8 @@
 import { forEach, type FixTable } from './fix.ts';
-import { HEADER_NOTE, HEADER_VALUES, TLS_FINDINGS } from './shared.ts';
+import { cspNote, headerTable, TLS_FINDINGS } from './shared.ts';
 
 export const CADDY_FIXES: FixTable = {
-  ...Object.fromEntries(
-    Object.entries(HEADER_VALUES).map(([type, header]) => [
-      type,
-      { title: `${header.name} meesturen`, language: 'caddyfile', snippet: `header ${header.name} "${header.value}"`, notes: header.name === 'Content-Security-Policy' ? HEADER_NOTE : undefined },
-    ]),
-  ),
+  ...headerTable((header) => ({ title: `${header.name} meesturen`, language: 'caddyfile', snippet: `header ${header.name} "${header.value}"`, notes: cspNote(header) })),
   ...forEach(TLS_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'caddyfile',

@@ -1,19 +1,14 @@
 import { forEach, type FixTable } from './fix.ts';
-import { GOOD_CIPHERS, GOOD_CURVES, GOOD_SIGNATURE_ALGORITHMS, HEADER_NOTE, HEADER_VALUES, REDIRECT_FINDINGS, TLS_FINDINGS } from './shared.ts';
+import { cspNote, GOOD_CIPHERS, GOOD_CURVES, GOOD_SIGNATURE_ALGORITHMS, headerTable, REDIRECT_FINDINGS, TLS_FINDINGS } from './shared.ts';
 
 // Debian's nginx 1.22 with OpenSSL 3: directives replace those of the same name in the server block.
-const headers: FixTable = Object.fromEntries(
-  Object.entries(HEADER_VALUES).map(([type, header]) => [
-    type,
-    {
-      title: `${header.name} meesturen`,
-      language: 'nginx',
-      context: 'server',
-      snippet: `add_header ${header.name} "${header.value}" always;`,
-      notes: `Een add_header in een location-blok vervangt alle add_header-regels van het server-blok: herhaal ze daar.${header.name === 'Content-Security-Policy' ? ` ${HEADER_NOTE}` : ''}`,
-    },
-  ]),
-);
+const headers = headerTable((header) => ({
+  title: `${header.name} meesturen`,
+  language: 'nginx',
+  context: 'server',
+  snippet: `add_header ${header.name} "${header.value}" always;`,
+  notes: ['Een add_header in een location-blok vervangt alle add_header-regels van het server-blok: herhaal ze daar.', cspNote(header)].filter(Boolean).join(' '),
+}));
 
 export const NGINX_FIXES: FixTable = {
   ...headers,

@@ -1,11 +1,8 @@
 import { CLIENT_CODE_CATALOG } from '../catalog/client-code.ts';
 import type { FindingType } from '../catalog/index.ts';
-import { forEach, type FixEntry, type FixTable } from './fix.ts';
-import { HEADER_NOTE, HEADER_VALUES, TLS_FINDINGS, type HeaderValue } from './shared.ts';
+import { forEach, type FixTable } from './fix.ts';
+import { cspNote, headerTable, TLS_FINDINGS } from './shared.ts';
 
-/** A header table for a platform, written by its template. */
-const headerTable = (entry: (header: HeaderValue) => FixEntry): FixTable => Object.fromEntries(Object.entries(HEADER_VALUES).map(([type, header]) => [type, entry(header)]));
-const cspNote = (header: HeaderValue) => (header.name === 'Content-Security-Policy' ? HEADER_NOTE : undefined);
 
 /** A whole next.config.mjs: Next.js sends the headers from headers() for every path. */
 export const NEXTJS_FIXES: FixTable = headerTable((header) => ({

@@ -1,4 +1,5 @@
 import type { FindingType } from '../catalog/index.ts';
+import type { FixEntry, FixTable } from './fix.ts';
 
 /**
  * The header values every target sets, each one the scanner accepts: what the fix tables of the
@@ -52,6 +53,12 @@ export const HEADER_VALUES: Partial<Record<FindingType, HeaderValue>> = {
   corp_invalid: CORP,
   coep_invalid: COEP,
 };
+
+/** A target's header fixes: every header finding, written by the target's template. */
+export const headerTable = (entry: (header: HeaderValue) => FixEntry): FixTable => Object.fromEntries(Object.entries(HEADER_VALUES).map(([type, header]) => [type, entry(header)]));
+
+/** The CSP's extra word of caution, for the targets that add notes. */
+export const cspNote = (header: HeaderValue) => (header.name === 'Content-Security-Policy' ? HEADER_NOTE : undefined);
 
 export const HEADER_NOTE = 'Een Content-Security-Policy die alleen de eigen site toestaat blokkeert scripts, stijlen en beelden van andere domeinen: voeg die per soort toe (script-src, style-src, img-src) voordat u hem aanzet.';
 
