@@ -20,8 +20,8 @@ a finding at or above that severity, without it the scan could not run; 2 wrong 
 --fail-on the scan could not run (bad URL, refused address, unreachable site).
 
 Settings from the environment (or .env): SCANNER_ALLOW_PRIVATE_TARGETS, SCANNER_REQUEST_TIMEOUT,
-SCANNER_DEADLINE, SCANNER_DNS_SERVERS; HOST and PORT name the service whose API docs the SARIF log
-links to.`;
+SCANNER_DEADLINE, SCANNER_DNS_SERVERS; PUBLIC_URL (or else HOST and PORT) names the service whose
+API docs the SARIF log links to.`;
 
 /** Exit codes (see USAGE). */
 const EXIT = { ok: 0, findingsAtThreshold: 1, scanFailed: 1, usage: 2, scanFailedWithGate: 2 } as const;
