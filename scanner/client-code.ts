@@ -15,19 +15,7 @@ const SCRIPT_CONCURRENCY = 4;
 const MAX_SUPABASE_BACKENDS = 2;
 const MAX_FIREBASE_TARGETS = 3;
 
-export interface ClientScript {
-  url: string;
-  inline: boolean;
-  /** Bytes read (decompressed). */
-  bytes: number;
-  /** The script was larger than what was read. */
-  truncated: boolean;
-}
-
 export interface ClientCodeEvidence {
-  scripts: ClientScript[];
-  /** Scripts left unread because of the bounds. */
-  skipped: number;
   /** Credentials by the script they were found in, redacted. */
   secrets: Array<{ url: string; secret: RedactedSecret }>;
   supabase: SupabaseEvidence[];
@@ -80,7 +68,6 @@ function pageScriptUrls(pageUrl: string, facts: HtmlFacts): string[] {
  * secrets and backend references. Then asks the backends it found what anyone may read.
  */
 export async function readClientCode(client: HttpClient, pageUrl: string, facts: HtmlFacts, options: ClientCodeOptions = {}): Promise<ClientCodeEvidence> {
-  const scripts: ClientScript[] = [];
   const secrets: ClientCodeEvidence['secrets'] = [];
   const references: BackendReferences[] = [];
   const record = (url: string, found: Inspected) => {
@@ -91,14 +78,12 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
   for (const script of facts.inlineScripts) {
     if (!READ_TYPES.has(script.type) || !script.text.trim()) continue;
     record(pageUrl, await inspect(script.text, null));
-    scripts.push({ url: pageUrl, inline: true, bytes: Buffer.byteLength(script.text), truncated: false });
   }
 
   const queue = pageScriptUrls(pageUrl, facts);
   const seen = new Set(queue);
   const site = siteOf(new URL(pageUrl).hostname);
   let fetched = 0;
-  let skipped = 0;
   // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
   let used = 0;
   let reserved = 0;
@@ -112,7 +97,6 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
     while (queue.length > 0) {
       const room = CLIENT_CODE_LIMITS.totalBytes - used - reserved;
       if (fetched >= CLIENT_CODE_LIMITS.scripts || (room <= 0 && reserved === 0)) {
-        skipped += queue.length;
         queue.length = 0;
         return;
       }
@@ -125,10 +109,10 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       fetched += 1;
       const maxBytes = Math.min(CLIENT_CODE_LIMITS.scriptBytes, room);
       reserved += maxBytes;
-      const answer = await client.fetch(url, { maxBytes: maxBytes + 1 }).finally(() => {
+      const answer = await client.fetch(url, { maxBytes }).finally(() => {
         reserved -= maxBytes;
       });
-      const body = answer?.body.subarray(0, maxBytes);
+      const body = answer?.body;
       used += body?.length ?? 0;
       release();
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
@@ -136,7 +120,6 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const found = await inspect(decodeBody(body, contentType), url);
       record(url, found);
-      scripts.push({ url, inline: false, bytes: body.length, truncated: answer.body.length > maxBytes });
       for (const chunk of found.imports) {
         if (seen.has(chunk) || siteOf(new URL(chunk).hostname) !== site) continue;
         seen.add(chunk);
@@ -148,7 +131,7 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
   await Promise.all(Array.from({ length: SCRIPT_CONCURRENCY }, worker));
 
   const [supabase, firebase] = await Promise.all([probeSupabaseBackends(client, references), probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API)]);
-  return { scripts, skipped, secrets, supabase, ...firebase };
+  return { secrets, supabase, ...firebase };
 }
 
 /** A backend the scanner may not reach (the address policy) is left out, not a reason to fail. */

@@ -9,7 +9,6 @@ export interface ScriptTag {
 export interface InlineScript {
   /** The type attribute, lowercased; null when absent (classic JavaScript). */
   type: string | null;
-  id: string | null;
   text: string;
 }
 
@@ -86,7 +85,7 @@ export function parseHtml(html: string): HtmlFacts {
         if (attrs.id) facts.elementIds.add(attrs.id);
         if (name === 'script') {
           if (attrs.src) facts.scripts.push({ src: attrs.src.trim(), integrity: attrs.integrity ?? null });
-          else inline = { type: attrs.type?.trim().toLowerCase() || null, id: attrs.id ?? null, text: '' };
+          else inline = { type: attrs.type?.trim().toLowerCase() || null, text: '' };
         }
         if (name === 'meta') {
           const equiv = attrs['http-equiv'];

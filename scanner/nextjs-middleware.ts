@@ -9,8 +9,6 @@ import type { HttpClient } from './http-client.ts';
  * header, GET only; a 200 with content means the guard was skipped.
  */
 export interface MiddlewareBypassEvidence {
-  /** Paths that answered as protected without the header. */
-  protectedPaths: Array<{ url: string; status: number }>;
   /** Protected paths that answered 200 with the header. */
   bypassed: Array<{ url: string; header: string; status: number; bytes: number }>;
 }
@@ -55,15 +53,15 @@ function guards(status: number, location: string | null): boolean {
 
 export async function probeMiddlewareBypass(client: HttpClient, pageUrl: string, facts: HtmlFacts): Promise<MiddlewareBypassEvidence> {
   const origin = new URL(pageUrl).origin;
-  const protectedPaths: MiddlewareBypassEvidence['protectedPaths'] = [];
+  const protectedPaths: string[] = [];
   for (const path of candidatePaths(pageUrl, facts)) {
     if (protectedPaths.length >= MAX_PROTECTED) break;
     const url = new URL(path, origin).href;
     const answer = await client.fetch(url, { maxBytes: PROBE_BYTES });
-    if (answer && guards(answer.status, firstHeader(answer.headers, 'location'))) protectedPaths.push({ url, status: answer.status });
+    if (answer && guards(answer.status, firstHeader(answer.headers, 'location'))) protectedPaths.push(url);
   }
   const bypassed: MiddlewareBypassEvidence['bypassed'] = [];
-  for (const { url } of protectedPaths) {
+  for (const url of protectedPaths) {
     for (const header of SUBREQUEST_HEADER_VALUES) {
       const answer = await client.fetch(url, { maxBytes: PROBE_BYTES, headers: { 'x-middleware-subrequest': header } });
       if (answer?.status === 200 && answer.body.length > 0) {
@@ -72,5 +70,5 @@ export async function probeMiddlewareBypass(client: HttpClient, pageUrl: string,
       }
     }
   }
-  return { protectedPaths, bypassed };
+  return { bypassed };
 }

@@ -6,7 +6,7 @@ import { isLocalhostName, lookupCaa } from './dns.ts';
 import { InvalidTargetError, refusalIn, TargetUnreachableError } from './errors.ts';
 import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
 import { firstHeader } from './headers.ts';
-import { isHtmlContentType, parseHtml } from './html.ts';
+import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';
 import { HttpClient } from './http-client.ts';
 import { readClientCode, type ClientCodeOptions } from './client-code.ts';
 import { probeMiddlewareBypass } from './nextjs-middleware.ts';
@@ -91,11 +91,11 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
-function sourceMapProbes(page: FetchedResponse, html: string | null): ExposureProbe[] {
-  if (!html) return [];
+function sourceMapProbes(page: FetchedResponse, facts: HtmlFacts | null): ExposureProbe[] {
+  if (!facts) return [];
   const origin = new URL(page.url).origin;
   const scripts: URL[] = [];
-  for (const script of parseHtml(html).scripts) {
+  for (const script of facts.scripts) {
     try {
       scripts.push(new URL(script.src, page.url));
     } catch {
@@ -132,13 +132,13 @@ const notFoundPaths = () => {
  * apex to www), and on the target's own origin when it redirected elsewhere: another party's
  * host is never probed.
  */
-async function probeExposures(client: HttpClient, target: URL, page: FetchedResponse, html: string | null, options: RetrieveOptions) {
+async function probeExposures(client: HttpClient, target: URL, page: FetchedResponse, facts: HtmlFacts | null, options: RetrieveOptions) {
   const pageUrl = new URL(page.url);
   const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
   const probeOrigin = (ownSite ? pageUrl : target).origin;
   // The baselines are only compared after all answers are in, so they share the probes' pool.
   const baselines = Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
-  const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, html) : [])];
+  const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, facts) : [])];
   const probing = mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
     const url = new URL(probe.path, probeOrigin).href;
     const response = await client.fetch(url, {
@@ -236,7 +236,7 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const page = { url: pageResponse.url, status: pageResponse.status, headers: pageResponse.headers, html, requestOrigin: CORS_TEST_ORIGIN };
 
     const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([
-      options.probeExposures ? probeExposures(client, target, pageResponse, html, options) : { notFoundBaselines: [], probeEvidence: [] },
+      options.probeExposures ? probeExposures(client, target, pageResponse, facts, options) : { notFoundBaselines: [], probeEvidence: [] },
       tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
       facts ? failureAsUndefined('client_code', readClientCode(client, pageResponse.url, facts, options), options.onPhaseFailure) : null,
       facts && detectSitePlatform(page, facts) === 'nextjs' ? failureAsUndefined('nextjs_middleware', probeMiddlewareBypass(client, pageResponse.url, facts), options.onPhaseFailure) : null,

@@ -56,12 +56,12 @@ const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = 
 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
-/** Server detection is a label, never a reason to lose the scan. */
-function detectServerSafely(evidence: ScanEvidence, report?: CheckFailureReport): WebServer | null {
+/** A label (site platform, web server) is never a reason to lose the scan: a failure is reported and the label is null. */
+function label<T>(name: string, detect: () => T | null, report?: CheckFailureReport): T | null {
   try {
-    return detectServer(evidence);
+    return detect();
   } catch (error) {
-    report?.('detected_server', error);
+    report?.(name, error);
     return null;
   }
 }
@@ -92,18 +92,11 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
   const { findings, failedChecks } = analyze(ctx, undefined, options.onCheckFailure);
   // Probes cut off by the deadline are unknown, not "not exposed".
   const cutOff: CheckName[] = deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
-  let platform = null;
-  try {
-    platform = detectSitePlatform(evidence.page, ctx.html);
-  } catch (error) {
-    // Site platform detection is a label, never a reason to lose the scan.
-    options.onCheckFailure?.('site_platform', error);
-  }
   return {
     url: target.href,
     ...computeScores(findings),
-    detected_platform: platform,
-    detected_server: detectServerSafely(evidence, options.onCheckFailure),
+    detected_platform: label('site_platform', () => detectSitePlatform(evidence.page, ctx.html), options.onCheckFailure),
+    detected_server: label('detected_server', () => detectServer(evidence), options.onCheckFailure),
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
     failed_checks: [...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])])],

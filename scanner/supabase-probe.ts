@@ -24,12 +24,9 @@ export interface SupabaseEvidence {
   /** The project URL as the client uses it. */
   backend: string;
   keyKind: 'publishable' | 'anon';
-  /** The PostgREST OpenAPI document at /rest/v1/ answered to the public key. */
-  schemaDocument: boolean;
   tables: SupabaseTableEvidence[];
   /** A schema document, a counted read or a refusal as PostgREST gives them: this is a Supabase backend. */
   answeredAsPostgrest: boolean;
-  requests: number;
 }
 
 /** Requests one backend may receive from a scan, all probes together. */
@@ -120,5 +117,5 @@ export async function probeSupabase(
       }
     }
   }
-  return { backend, keyKind: key.kind, schemaDocument: schema !== null, tables, answeredAsPostgrest: postgrest(), requests };
+  return { backend, keyKind: key.kind, tables, answeredAsPostgrest: postgrest() };
 }

@@ -5,7 +5,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { pingDatabase } from '../db/database.ts';
-import { ERRORS } from '../domain/errors.ts';
+import { DomainError, ERRORS } from '../domain/errors.ts';
 import { errorAnswer } from '../routers/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
@@ -150,7 +150,9 @@ export async function buildApp(
   app.setErrorHandler((error, request, reply) => {
     const answer = httpErrorAnswer(error);
     if (answer.internal) request.log.error({ err: answer.cause }, 'request failed');
-    return reply.code(answer.status).headers(answer.headers).send(request.url.startsWith('/trpc') ? trpcEnvelope(answer) : { error: answer.message });
+    // A refusal of a /trpc call before tRPC's handler (limits, keys) in tRPC's envelope; anything else in the API's shape.
+    const envelope = request.url.startsWith('/trpc') && error instanceof DomainError;
+    return reply.code(answer.status).headers(answer.headers).send(envelope ? trpcEnvelope(answer) : { error: answer.message });
   });
   // Closing closes the connections idle at that moment; one whose request finishes later would stay
   // open for the whole keep-alive time and hold the shutdown, so they are closed as they go idle.

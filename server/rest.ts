@@ -12,6 +12,15 @@ declare module 'fastify' {
   }
 }
 
+/** Aborted when the client goes away before its answer: what it started (a scan) stops, and nothing is stored. */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const disconnected = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) disconnected.abort();
+  });
+  return disconnected.signal;
+}
+
 /**
  * One Fastify route per procedure, from the procedures' openapi meta, each calling its procedure by
  * reference (middlewares and validation included): real per-endpoint routes, our status codes and
@@ -34,13 +43,8 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
         // The answer is returned for Fastify to send, not sent here and the reply returned: a Reply
         // is thenable, and the handler's promise would then wait on it for one more turn.
-        // A client that goes away stops what it started (a scan in progress): nothing is stored then.
-        const disconnected = new AbortController();
-        reply.raw.once('close', () => {
-          if (!reply.raw.writableFinished) disconnected.abort();
-        });
         try {
-          const data = await call({ ...contextOf(request, reply), scanControl: { signal: disconnected.signal } }, input);
+          const data = await call(usesBody ? { ...contextOf(request, reply), scanControl: { signal: disconnectSignal(reply) } } : contextOf(request, reply), input);
           reply.code(meta.successStatus ?? 200);
           if (meta.responseContentType) reply.type(meta.responseContentType);
           return data;

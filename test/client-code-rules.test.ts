@@ -65,13 +65,12 @@ describe('secrets', () => {
 
   it('runs in linear time over hostile script text (3 MiB runs of each pattern prefix)', async () => {
     const prefixes = ['x', 'a.from("', 'eyJ', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'xoxb-1-', 'secretAccessKey:"', 'import("./'];
+    // A quadratic pattern would take hours on these, not the test's 30 s; none of them is a credential or a table.
     for (const prefix of prefixes) {
       const code = `const a="${prefix.repeat(Math.floor((3 * 1024 * 1024) / prefix.length))}";`;
-      readBackendReferences(code);
-      await findSecrets(code);
+      expect(readBackendReferences(code).tables, prefix).toEqual([]);
+      expect(await findSecrets(code), prefix).toEqual([]);
     }
-    // Reaching this line is the assertion: a quadratic pattern would take hours, not the test's 30 s.
-    expect(prefixes).toHaveLength(13);
   });
 });
 
@@ -105,9 +104,7 @@ describe('verdicts over evidence', () => {
             {
               backend: 'https://db.acme.nl',
               keyKind: 'anon',
-              schemaDocument: false,
               answeredAsPostgrest: true,
-              requests: 5,
               tables: [table('messages', 'readable', 0, ['email']), table('orders', 'denied', null), table('gone', 'missing', null), table('profiles', 'readable', 2, ['id', 'email']), table('posts', 'readable', null, ['title'])],
             },
           ],

@@ -4,7 +4,7 @@ import { changeFindingStatus, findingStatusHistory } from '../../services/findin
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
-import { FindingDetailInput, FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput, FindingWithFixes } from './schemas.ts';
+import { FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput, FindingWithFixes } from './schemas.ts';
 
 const listOperation = restOperation('findings.list', {
   meta: {
@@ -28,7 +28,7 @@ const getOperation = restOperation('findings.get', {
       errorResponses: [...PROTECTED_ERRORS, 404],
     },
   },
-  input: FindingDetailInput,
+  input: FindingGetInput,
   output: FindingWithFixes,
 });
 

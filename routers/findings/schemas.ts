@@ -42,8 +42,6 @@ export const Fix = z
 /** A finding with its fixes, detected server first (scan detail and finding detail; the list keeps the spec's shape). */
 export const FindingWithFixes = Finding.extend({ fixes: z.array(Fix) }).meta({ id: 'FindingWithFixes' });
 
-export const FindingDetailInput = z.object({ finding_id: RequiredUuid });
-
 export const FindingListInput = z.object({
   ...pageParams(50, 200),
   severity: z.enum(SEVERITIES).optional(),
@@ -65,6 +63,6 @@ export const FindingStatusInput = z.object({
   reason: text({ multiline: true }).max(2000).optional().meta({ description: 'Verplicht bij ACCEPTED_RISK' }),
 });
 
-export const FindingGetInput = z.object({ finding_id: Uuid });
+export const FindingGetInput = z.object({ finding_id: RequiredUuid });
 
 export const FindingHistoryInput = z.object({ finding_ids: z.array(Uuid).min(1).max(200) });

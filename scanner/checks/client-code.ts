@@ -1,10 +1,11 @@
-import { displayText } from '../display-text.ts';
 import { looksLikePeople, looksPersonal } from '../personal-data.ts';
 import { SECRET_KINDS, secretFindingType } from '../secret-kinds.ts';
 import type { Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 
 const count = (n: number) => n.toLocaleString('nl-NL');
+
+// Site text (URLs, table and key names) goes out raw: toFinding cleans every observation alike.
 
 /** One finding per kind of credential and script; the value names the kind, a redacted preview and the length. */
 export const checkClientSecrets: Check = (ctx) => {
@@ -16,7 +17,7 @@ export const checkClientSecrets: Check = (ctx) => {
     byFinding.set(key, entry);
   }
   return [...byFinding.values()].map(({ url, kind, shown }) =>
-    observe(secretFindingType(kind), displayText(url, 500), shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; ')),
+    observe(secretFindingType(kind), url, shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; ')),
   );
 };
 
@@ -30,7 +31,7 @@ export const checkSupabaseTables: Check = (ctx) => {
       const rows = table.rows === null ? 'een onbekend aantal rijen' : `${count(table.rows)} ${table.rows === 1 ? 'rij' : 'rijen'}`;
       const key = backend.keyKind === 'publishable' ? 'publishable key' : 'anon key';
       const value = personal.length > 0 ? `tabel ${table.name}: ${rows} leesbaar met de ${key}; kolommen met persoonsgegevens: ${personal.join(', ')}` : `tabel ${table.name}: ${rows} leesbaar met de ${key}`;
-      found.push(observe(personal.length > 0 ? 'supabase_table_personal_data_readable' : 'supabase_table_readable', displayText(table.url, 500), displayText(value, 1000)));
+      found.push(observe(personal.length > 0 ? 'supabase_table_personal_data_readable' : 'supabase_table_readable', table.url, value));
     }
   }
   return found;
@@ -43,15 +44,15 @@ export const checkFirebase: Check = (ctx) => {
     if (!database.open) continue;
     const people = database.keys.filter(looksLikePeople);
     const keys = database.keys.length > 0 ? `; namen op het hoogste niveau: ${database.keys.slice(0, 10).join(', ')}${database.keys.length > 10 ? ', …' : ''}` : '';
-    found.push(observe(people.length > 0 ? 'firebase_database_open_personal' : 'firebase_database_open', displayText(database.url, 500), displayText(`HTTP ${database.status} zonder inloggen${keys}`, 1000)));
+    found.push(observe(people.length > 0 ? 'firebase_database_open_personal' : 'firebase_database_open', database.url, `HTTP ${database.status} zonder inloggen${keys}`));
   }
   for (const storage of code?.firebaseStorage ?? []) {
-    if (storage.listable) found.push(observe('firebase_storage_listable', displayText(storage.url, 500), displayText(`bucket ${storage.bucket}: bestandslijst zonder inloggen (HTTP ${storage.status})`, 1000)));
+    if (storage.listable) found.push(observe('firebase_storage_listable', storage.url, `bucket ${storage.bucket}: bestandslijst zonder inloggen (HTTP ${storage.status})`));
   }
   return found;
 };
 
 export const checkNextMiddleware: Check = (ctx) =>
   (ctx.evidence.middleware?.bypassed ?? []).map((bypass) =>
-    observe('nextjs_middleware_bypass', displayText(bypass.url, 500), `HTTP ${bypass.status} (${bypass.bytes} bytes) met x-middleware-subrequest: ${bypass.header}, zonder die header afgeschermd (CVE-2025-29927)`),
+    observe('nextjs_middleware_bypass', bypass.url, `HTTP ${bypass.status} (${bypass.bytes} bytes) met x-middleware-subrequest: ${bypass.header}, zonder die header afgeschermd (CVE-2025-29927)`),
   );

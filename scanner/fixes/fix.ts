@@ -1,11 +1,12 @@
 import type { FindingType } from '../catalog/index.ts';
-
-/** Where a fix is applied: a server, a platform, or what no configuration file holds (DNS, certificates, files). */
-export const FIX_TARGETS = ['nginx', 'apache', 'caddy', 'iis', 'litespeed', 'cloudflare', 'vercel', 'netlify', 'nextjs', 'wordpress', 'webflow', 'lovable', 'supabase', 'dns', 'certificate', 'security_txt'] as const;
-export type FixTarget = (typeof FIX_TARGETS)[number];
+import { SITE_PLATFORMS, WEB_SERVERS } from '../vocabulary.ts';
 
 /** Targets that are not a server or a site platform: they come last, for every site. */
-export const COMMON_TARGETS: readonly FixTarget[] = ['supabase', 'dns', 'certificate', 'security_txt'];
+export const COMMON_TARGETS = ['supabase', 'dns', 'certificate', 'security_txt'] as const;
+
+/** Where a fix is applied: a web server, a site platform, or what no configuration file holds (DNS, certificates, files). */
+export const FIX_TARGETS = [...WEB_SERVERS, ...SITE_PLATFORMS, ...COMMON_TARGETS] as const;
+export type FixTarget = (typeof FIX_TARGETS)[number];
 
 export interface Fix {
   target: FixTarget;

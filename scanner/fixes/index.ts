@@ -1,5 +1,5 @@
 import type { FindingType } from '../catalog/index.ts';
-import type { SitePlatform, WebServer } from '../vocabulary.ts';
+import { WEB_SERVERS, type SitePlatform, type WebServer } from '../vocabulary.ts';
 import { APACHE_FIXES } from './apache.ts';
 import { CADDY_FIXES } from './caddy.ts';
 import { CERTIFICATE_FIXES, DNS_FIXES, SECURITY_TXT_FIXES } from './common.ts';
@@ -32,10 +32,9 @@ export const FIX_TABLES: Partial<Record<FixTarget, FixTable>> = {
  * server's, so the owner picks theirs.
  */
 export function fixesFor(type: FindingType, server: WebServer | null, platform: SitePlatform | null): Fix[] {
-  const servers = FIX_TARGETS.filter((t) => !COMMON_TARGETS.includes(t) && t !== platform && t !== server && !['nextjs', 'wordpress', 'webflow', 'lovable'].includes(t));
-  const order: FixTarget[] = [...(server ? [server] : servers), ...(platform ? [platform] : []), ...COMMON_TARGETS];
+  const order: FixTarget[] = [...(server ? [server] : WEB_SERVERS), ...(platform ? [platform] : []), ...COMMON_TARGETS];
   const fixes: Fix[] = [];
-  for (const target of new Set(order)) {
+  for (const target of order) {
     const entry = FIX_TABLES[target]?.[type];
     if (entry) fixes.push({ target, ...entry });
   }

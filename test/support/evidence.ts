@@ -117,7 +117,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
     caa: o.caa === undefined ? { host: new URL(url).hostname, domain: new URL(url).hostname, foundAt: new URL(url).hostname, records: ['0 issue "letsencrypt.org"'] } : o.caa,
     notFoundBaselines: [o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 })],
     probes: (o.probes ?? []).map((p) => ({ type: p.type, url: `${origin}${p.path}`, response: response(`${origin}${p.path}`, p.response) })),
-    clientCode: { scripts: [], skipped: 0, secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
+    clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
     middleware: o.middleware ?? null,
     failedPhases: [],
   };
