@@ -1,60 +1,103 @@
 import { lintSource } from '@secretlint/core';
-import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
-import { OWN_SECRET_RULES } from './secret-rules.ts';
-import { kindOfRule, type SecretKind } from './secret-kinds.ts';
+import { isPlaceholder } from './secret-placeholders.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES, type Near, type SecretKind, type SecretRule } from './secret-rules.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
 export interface RedactedSecret {
   kind: SecretKind;
-  /** At most the first 8 and the last 4 characters, e.g. `sk_live_…a9Qz`. */
+  /** At most the first 8 and the last 4 characters of the credential, e.g. `sk_live_…a9Qz`. */
   preview: string;
   length: number;
 }
 
-const CONFIG: SecretLintCoreConfig = {
-  rules: [
-    {
-      id: '@secretlint/secretlint-rule-preset-recommend',
-      rule: recommendedPreset,
-      // A site's own comments must not switch detection off for its code.
-      rules: [{ id: '@secretlint/secretlint-rule-filter-comments', disabled: true }],
-    },
-    ...OWN_SECRET_RULES.map((rule) => ({ id: rule.meta.id, rule })),
-  ],
+const RULES = SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind] as SecretRule] as const);
+
+/** The preset's rules for the kinds the table leaves to secretlint; its other rules are the table's. */
+const SECRETLINT_KIND = new Map<string, SecretKind>(RULES.flatMap(([kind, rule]) => (rule.secretlint ?? []).map((id) => [id, kind] as const)));
+const SECRETLINT_CONFIG: SecretLintCoreConfig = {
+  rules: recommendedRules.filter((rule) => SECRETLINT_KIND.has(rule.meta.id)).map((rule) => ({ id: rule.meta.id, rule })),
 };
 
-/**
- * Documentation examples and placeholders: AWS's EXAMPLE keys, runs of x, "your-…-here", template
- * markers and values with hardly any distinct characters are no one's live credential.
- */
-const PLACEHOLDER = /EXAMPLE|x{6,}|X{6,}|\*{4,}|\.\.\.|…|<[^>]*>|\$\{|\{\{|your[-_ ]?(api[-_ ]?)?(key|token|secret)|placeholder|dummy|redacted|changeme|replace[-_]?me|\/\/(user(name)?|root|admin):(pass(word)?|secret|changeme)@/i;
+// The `d` flag gives the offsets of the `secret` group; compiled once.
+const PATTERNS = new Map(
+  RULES.map(([kind, rule]) => [
+    kind,
+    (rule.patterns ?? []).map((entry) => {
+      const { regex, near } = entry instanceof RegExp ? { regex: entry, near: rule.near } : entry;
+      return { regex: new RegExp(regex.source, `${regex.flags}d`), near: near ?? [] };
+    }),
+  ]),
+);
 
-function isPlaceholder(secret: string): boolean {
-  if (PLACEHOLDER.test(secret)) return true;
-  const body = secret.replace(/^[a-z]+(_[a-z]+)*_/i, '');
-  return new Set(body).size < 8;
+interface Candidate {
+  kind: SecretKind;
+  start: number;
+  end: number;
+  /** The credential as a program would use it (JS string escapes undone). */
+  secret: string;
+  /** Not a placeholder, structurally valid, with the context its format needs. */
+  accepted: boolean;
 }
 
-/** At most the first 8 and the last 4 characters, fewer for short secrets, so no more than a third shows. */
+const unescape = (text: string) => text.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
+
+function hasContext(content: string, start: number, end: number, near: readonly Near[]): boolean {
+  return near.every(({ pattern, within }) => pattern.test(within === undefined ? content : content.slice(Math.max(0, start - within), end + within)));
+}
+
+function* candidates(content: string, lower: string, kind: SecretKind, rule: SecretRule): Iterable<Candidate> {
+  if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
+  const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
+    const secret = unescape(content.slice(start, end));
+    const accepted = !isPlaceholder(secret, body, rule.entropy) && (rule.valid?.(secret) ?? true) && hasContext(content, start, end, near);
+    return { kind, start, end, secret, accepted };
+  };
+  for (const { regex, near } of PATTERNS.get(kind)!) {
+    for (const match of content.matchAll(regex)) {
+      const [start, end] = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length];
+      yield judge(start, end, match.groups?.body, near);
+    }
+  }
+  if (rule.find) for (const block of rule.find(content)) yield judge(block.start, block.end, block.body, rule.near ?? []);
+}
+
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+
+/** At most the first 8 and the last 4 characters (fewer of a short value), so at most a third shows. */
 export function redact(secret: string): string {
   const head = Math.min(8, Math.floor(secret.length / 4));
-  const tail = Math.min(4, Math.floor(secret.length / 8));
+  const tail = secret.length >= 16 ? 4 : Math.floor(secret.length / 4);
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
 }
 
-/** Credentials in one script by the maintained rule set plus the scanner's own rules, one per kind and value. */
+/**
+ * Credentials in one script: the table's rows in order, then the secretlint rules the table leaves to
+ * the preset. Text an earlier row claimed is not reported again by a later one; text any row judged
+ * (a placeholder included) is not reported by secretlint.
+ */
 export async function findSecrets(content: string): Promise<RedactedSecret[]> {
+  const lower = content.toLowerCase();
+  const judged: Candidate[] = [];
+  for (const [kind, rule] of RULES) judged.push(...candidates(content, lower, kind, rule));
+  const reported: Candidate[] = [];
+  for (const candidate of judged) {
+    if (candidate.accepted && !reported.some((other) => overlaps(other, candidate))) reported.push(candidate);
+  }
   const result = await lintSource({
     source: { filePath: 'client-code.js', content, ext: '.js', contentType: 'text' },
-    options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
-  const found = new Map<string, RedactedSecret>();
   for (const message of result.messages) {
-    const kind = kindOfRule(message.ruleId);
-    if (!kind) continue;
-    const secret = content.slice(message.range[0], message.range[1]);
-    if (isPlaceholder(secret)) continue;
+    const kind = SECRETLINT_KIND.get(message.ruleId);
+    const [start, end] = message.range;
+    if (!kind || judged.some((other) => overlaps(other, { start, end }))) continue;
+    const secret = content.slice(start, end);
+    if (!isPlaceholder(secret, undefined, undefined)) reported.push({ kind, start, end, secret, accepted: true });
+  }
+  const found = new Map<string, RedactedSecret>();
+  for (const { kind, secret } of reported) {
     const preview = redact(secret);
     found.set(`${kind} ${preview} ${secret.length}`, { kind, preview, length: secret.length });
   }

@@ -55,7 +55,8 @@ describe('what client code reveals', () => {
 describe('secrets', () => {
   it('shows at most the first 8 and the last 4 characters, and less of a short value', () => {
     expect(redact('sk_live_51abcdefghijklmnopqrstuvwxyz0123')).toBe('sk_live_…0123');
-    expect(redact('abcdefghijkl')).toBe('abc…l');
+    expect(redact('abcdefghijkl')).toBe('abc…jkl');
+    expect(redact('AKIAABCDEFGHIJKLMNOP')).toBe('AKIAA…MNOP');
   });
 
   it('ignores documentation examples and placeholders', async () => {
@@ -64,7 +65,12 @@ describe('secrets', () => {
   });
 
   it('runs in linear time over hostile script text (3 MiB runs of each pattern prefix)', async () => {
-    const prefixes = ['x', 'a.from("', 'eyJ', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'xoxb-1-', 'secretAccessKey:"', 'import("./'];
+    const prefixes = [
+      ...['x', 'a.from("', 'eyJ', 'eyJ-', 'ew-', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'postgres://u:p@'],
+      ...['mongodb+srv://', 'xoxb-1-', 'xoxb-12345678-', 'xapp-1-A1-', 'hooks.slack.com/services/', 'secretAccessKey:"', 'import("./', 'sk-', 'sk-proj-', 'sk-ant-api03-'],
+      ...['-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----', 'AKIA', 'M', 'MTIz.', '123456:A', 'key-', 'sk.eyJ', 'ya29.', 'GOCSPX-', 'glpat-', 'SG.', 'sntrys_eyJ'],
+      ...['cohere ', 'algolia admin ', 'AC0123456789abcdef0123456789abcdef ', 'postmark ', 'generativelanguage.googleapis.com AIza', 'service_account -----BEGIN PRIVATE KEY-----\\n'],
+    ];
     // A quadratic pattern would take hours on these, not the test's 30 s; none of them is a credential or a table.
     for (const prefix of prefixes) {
       const code = `const a="${prefix.repeat(Math.floor((3 * 1024 * 1024) / prefix.length))}";`;

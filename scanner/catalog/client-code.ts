@@ -1,4 +1,4 @@
-import { SECRET_KINDS, secretFindingType, type SecretFindingType, type SecretKind } from '../secret-kinds.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES, secretFindingType, type SecretFindingType, type SecretKind } from '../secret-rules.ts';
 import type { CatalogEntry } from './entry.ts';
 import { REF } from './references.ts';
 
@@ -8,7 +8,7 @@ const MOVE_SERVER_SIDE =
   'Zet geheime sleutels nooit in code die de browser laadt: roep de dienst aan vanaf de server (Next.js route handlers of server actions, Supabase Edge Functions, een eigen API) en lees de sleutel daar uit een omgevingsvariabele zonder NEXT_PUBLIC_- of VITE_-voorvoegsel. Bouw en publiceer de site daarna opnieuw.';
 
 function secretEntry(kind: SecretKind): Entry {
-  const { label, severity, rotate } = SECRET_KINDS[kind];
+  const { label, severity, revoke } = SECRET_RULES[kind];
   return {
     severity,
     title: `Geheime sleutel in JavaScript van de site (${label})`,
@@ -17,13 +17,13 @@ function secretEntry(kind: SecretKind): Entry {
       severity === 'CRITICAL'
         ? 'Iedereen die de site bezoekt kan de sleutel gebruiken: kosten maken op uw rekening, betalingen of gegevens inzien en wijzigen, of uw database buiten de beveiliging om lezen en beschrijven.'
         : 'Iedereen die de site bezoekt kan de sleutel gebruiken om namens u de gekoppelde dienst te gebruiken en gegevens te lezen.',
-    remediation: `${rotate}: de sleutel is openbaar geweest, dus verwijderen uit de code alleen is niet genoeg. ${MOVE_SERVER_SIDE}`,
+    remediation: `${revoke}: de sleutel is openbaar geweest, dus verwijderen uit de code alleen is niet genoeg. ${MOVE_SERVER_SIDE}`,
     expected_value: 'Geen geheime sleutels in JavaScript dat de browser laadt (publieke sleutels zoals Stripe pk_ of Supabase publishable zijn wel toegestaan)',
     reference_url: REF.hardCodedCredentials,
   };
 }
 
-const SECRET_CATALOG = Object.fromEntries((Object.keys(SECRET_KINDS) as SecretKind[]).map((kind) => [secretFindingType(kind), secretEntry(kind)])) as Record<SecretFindingType, Entry>;
+const SECRET_CATALOG = Object.fromEntries(SECRET_KIND_NAMES.map((kind) => [secretFindingType(kind), secretEntry(kind)])) as Record<SecretFindingType, Entry>;
 
 const RLS_REMEDIATION =
   'Zet row-level security aan en geef alleen toegang via policies, bijvoorbeeld: `alter table public.<tabel> enable row level security;` en `create policy "eigen rij" on public.<tabel> for select to authenticated using ((select auth.uid()) = user_id);`. Controleer daarna met de publieke sleutel dat anonieme verzoeken 0 rijen of 401 krijgen. Tabellen die echt openbaar mogen zijn krijgen een expliciete policy `for select to anon using (true)`.';

@@ -1,5 +1,5 @@
 import { looksLikePeople, looksPersonal } from '../personal-data.ts';
-import { SECRET_KINDS, secretFindingType } from '../secret-kinds.ts';
+import { SECRET_RULES, secretFindingType, type SecretKind } from '../secret-rules.ts';
 import type { Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 
@@ -9,11 +9,11 @@ const count = (n: number) => n.toLocaleString('nl-NL');
 
 /** One finding per kind of credential and script; the value names the kind, a redacted preview and the length. */
 export const checkClientSecrets: Check = (ctx) => {
-  const byFinding = new Map<string, { url: string; kind: keyof typeof SECRET_KINDS; shown: string[] }>();
+  const byFinding = new Map<string, { url: string; kind: SecretKind; shown: string[] }>();
   for (const { url, secret } of ctx.evidence.clientCode?.secrets ?? []) {
     const key = `${secret.kind} ${url}`;
     const entry = byFinding.get(key) ?? { url, kind: secret.kind, shown: [] };
-    entry.shown.push(`${SECRET_KINDS[secret.kind].label} ${secret.preview} (${secret.length} tekens)`);
+    entry.shown.push(`${SECRET_RULES[secret.kind].label} ${secret.preview} (${secret.length} tekens)`);
     byFinding.set(key, entry);
   }
   return [...byFinding.values()].map(({ url, kind, shown }) =>

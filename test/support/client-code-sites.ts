@@ -1,18 +1,13 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { startSite, type FixtureSite, type Reply } from './fixture-sites.ts';
+import { checksummed, random, supabaseJwt } from './secret-samples.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const random = (length: number, alphabet = ALNUM) => Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
 
-/** A JWT as Supabase signs its legacy API keys (HS256); the signature is random, nobody verifies it here. */
-export function supabaseJwt(role: 'anon' | 'service_role', ref = 'qwertyuiopasdfghjklz'): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const iat = Math.floor(Date.now() / 1000);
-  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iss: 'supabase', ref, role, iat, exp: iat + 10 * 365 * 86_400 })}.${randomBytes(32).toString('base64url')}`;
-}
+export { supabaseJwt };
 
 /** Live-looking credentials in the formats the rules know, new for every run: no test knows them in advance. */
 export function freshSecrets() {
@@ -23,7 +18,7 @@ export function freshSecrets() {
     anthropic: `sk-ant-api03-${random(93)}AA`,
     awsKeyId: `AKIA${random(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`,
     awsSecret: random(40),
-    github: `ghp_${random(36)}`,
+    github: checksummed('ghp_'),
     supabaseSecret: `sb_secret_${random(31)}`,
     serviceRole: supabaseJwt('service_role'),
     sendgrid: `SG.${random(22)}.${random(43)}`,

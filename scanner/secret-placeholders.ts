@@ -1,0 +1,48 @@
+/**
+ * One placeholder filter for every kind of credential: documentation examples (AWS's EXAMPLE keys),
+ * template markers, "your-…-here", runs of x, repeated or sequential characters, and values with too
+ * little entropy for a random key. A live key is random: none of these fit it.
+ */
+const PLACEHOLDER_WORDS =
+  /EXAMPLE|x{6,}|X{6,}|\*{4,}|\.\.\.|…|<[^>]*>|\$\{|\{\{|%s|your[-_ ]?(api[-_ ]?)?(key|token|secret)|your[-_ ][\w-]{0,40}?(key|token|secret)|placeholder|dummy|redacted|changeme|replace[-_]?me|insert[-_]?here|\/\/(user(name)?|root|admin):(pass(word)?|secret|changeme)@/i;
+const DEFAULT_ENTROPY = 3;
+const RUN = 6;
+
+/** Shannon entropy of a value, in bits per character. */
+export function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) bits -= (count / value.length) * Math.log2(count / value.length);
+  return bits;
+}
+
+/** A run of RUN characters that repeat (aaaaaa) or count up or down (123456, abcdef, fedcba). */
+function hasRun(value: string): boolean {
+  let same = 1;
+  let up = 1;
+  let down = 1;
+  for (let i = 1; i < value.length; i += 1) {
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    same = step === 0 ? same + 1 : 1;
+    up = step === 1 ? up + 1 : 1;
+    down = step === -1 ? down + 1 : 1;
+    if (same >= RUN || up >= RUN || down >= RUN) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a credential is a placeholder. `body` is its random part (default: the value after a
+ * lowercase prefix such as `sk_live_`); `minEntropy` the least entropy its format has (0 for
+ * passwords, which are not random).
+ */
+export function isPlaceholder(secret: string, body: string | undefined, minEntropy: number | undefined): boolean {
+  if (PLACEHOLDER_WORDS.test(secret)) return true;
+  if (minEntropy === 0) return false;
+  const random = body ?? secret.replace(/^[a-z0-9]{1,10}(?:[_-][a-z0-9]{1,10}){0,3}[_-]/i, '');
+  // Short values cannot reach the entropy of long ones: the bar is what a random value of that length reaches.
+  const bar = Math.min(minEntropy ?? DEFAULT_ENTROPY, Math.log2(random.length) * 0.6);
+  // Long blobs (private keys) have runs by structure (OpenSSH's zero bytes); tokens do not.
+  return (random.length <= 128 && hasRun(random)) || new Set(random).size < Math.min(8, random.length / 3) || entropy(random) < bar;
+}
