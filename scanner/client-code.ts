@@ -1,7 +1,8 @@
 import { decodeBody } from './charset.ts';
 import { refusalIn } from './errors.ts';
 import { firstHeader } from './headers.ts';
-import type { HtmlFacts } from './html.ts';
+import { linkedPaths, type HtmlFacts } from './html.ts';
+import { chunkReferences, nextBuildManifest, nextChunks } from './chunk-references.ts';
 import type { HttpClient } from './http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import { FIREBASE_STORAGE_API, probeFirebaseDatabase, probeFirebaseStorage, type FirebaseDatabaseEvidence, type FirebaseStorageEvidence } from './firebase-probe.ts';
@@ -9,8 +10,8 @@ import { siteOf } from './registrable-domain.ts';
 import { findSecrets, type RedactedSecret } from './secret-scan.ts';
 import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
 
-/** Bounds of what a scan reads of a site's JavaScript. */
-export const CLIENT_CODE_LIMITS = { scripts: 25, scriptBytes: 3 * 1024 * 1024, totalBytes: 12 * 1024 * 1024 } as const;
+/** Bounds of what a scan reads of a site's JavaScript (scripts and chunks; RSC payloads of other routes apart). */
+export const CLIENT_CODE_LIMITS = { scripts: 60, scriptBytes: 3 * 1024 * 1024, totalBytes: 12 * 1024 * 1024, rscRoutes: 10, rscBytes: 1024 * 1024 } as const;
 const SCRIPT_CONCURRENCY = 4;
 const MAX_SUPABASE_BACKENDS = 2;
 const MAX_FIREBASE_TARGETS = 3;
@@ -30,42 +31,54 @@ export interface ClientCodeOptions {
 
 /** Script types a browser runs as JavaScript, plus JSON data islands such as __NEXT_DATA__. */
 const READ_TYPES = new Set([null, 'text/javascript', 'application/javascript', 'module', 'application/json']);
-// Static and dynamic imports of relative chunks, as Vite and webpack emit them.
-const CHUNK_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"'\s]+?\.m?js)["']/g;
+const FLIGHT_DATA = /self\.__next_f\b/;
 
 interface Inspected {
   secrets: RedactedSecret[];
   references: BackendReferences;
-  imports: string[];
 }
 
-async function inspect(text: string, base: string | null): Promise<Inspected> {
-  const imports: string[] = [];
-  if (base) {
-    for (const match of text.matchAll(CHUNK_IMPORT)) imports.push(new URL(match[1]!, base).href);
-  }
-  return { secrets: await findSecrets(text), references: readBackendReferences(text), imports };
+async function inspect(text: string): Promise<Inspected> {
+  return { secrets: await findSecrets(text), references: readBackendReferences(text) };
 }
 
-/** Same-site http(s) script URLs of the page, in document order: scripts, then preloads. */
-function pageScriptUrls(pageUrl: string, facts: HtmlFacts): string[] {
+function sameSiteScripts(urls: string[], pageUrl: string): string[] {
   const site = siteOf(new URL(pageUrl).hostname);
-  const urls: string[] = [];
-  for (const raw of [...facts.scripts.map((s) => s.src), ...facts.scriptPreloads]) {
+  const kept: string[] = [];
+  for (const raw of urls) {
     try {
       const url = new URL(raw, pageUrl);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && siteOf(url.hostname) === site) urls.push(url.href);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && siteOf(url.hostname) === site) kept.push(url.href);
     } catch {
       // An unparsable src loads nothing.
     }
   }
-  return [...new Set(urls)];
+  return [...new Set(kept)];
 }
 
 /**
- * Reads the JavaScript a visitor's browser runs (inline, then same-site scripts and the chunks they
- * import, within CLIENT_CODE_LIMITS), keeping of each script only what it reveals: redacted
- * secrets and backend references. Then asks the backends it found what anyone may read.
+ * The app router's RSC payloads of up to `rscRoutes` same-origin links (GET with `RSC: 1`, as the
+ * router fetches them on navigation): data every visitor receives, and the chunks those routes load.
+ */
+async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlFacts) {
+  const routes = linkedPaths(pageUrl, facts, CLIENT_CODE_LIMITS.rscRoutes).map((path) => new URL(path, pageUrl).href);
+  const read: Array<{ url: string; text: string }> = [];
+  for (let i = 0; i < routes.length; i += SCRIPT_CONCURRENCY) {
+    const answers = await Promise.all(routes.slice(i, i + SCRIPT_CONCURRENCY).map((url) => client.fetch(url, { headers: { rsc: '1' }, maxBytes: CLIENT_CODE_LIMITS.rscBytes })));
+    for (const answer of answers) {
+      const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
+      if (answer?.status === 200 && !/html/i.test(contentType ?? '')) read.push({ url: answer.url, text: decodeBody(answer.body, contentType) });
+    }
+  }
+  return read;
+}
+
+/**
+ * Reads the JavaScript a visitor's browser runs, keeping of each script only what it reveals:
+ * redacted secrets and backend references. Order, within CLIENT_CODE_LIMITS: inline scripts; the
+ * page's same-site scripts and preloads (the entry chunks); the chunks Next.js's flight data, build
+ * manifest and other routes name; then every chunk a script read refers to (imports, Vite's preload
+ * lists, webpack's chunk function). Then asks the backends it found what anyone may read.
  */
 export async function readClientCode(client: HttpClient, pageUrl: string, facts: HtmlFacts, options: ClientCodeOptions = {}): Promise<ClientCodeEvidence> {
   const secrets: ClientCodeEvidence['secrets'] = [];
@@ -75,14 +88,29 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
     references.push(found.references);
   };
 
+  const manifests: string[] = [];
+  let appRouter = false;
   for (const script of facts.inlineScripts) {
     if (!READ_TYPES.has(script.type) || !script.text.trim()) continue;
-    record(pageUrl, await inspect(script.text, null));
+    record(pageUrl, await inspect(script.text));
+    if (FLIGHT_DATA.test(script.text)) {
+      appRouter = true;
+      manifests.push(...nextChunks(script.text, pageUrl));
+    }
+  }
+  const entries = sameSiteScripts([...facts.scripts.map((s) => s.src), ...facts.scriptPreloads], pageUrl);
+  const nextData = facts.inlineScripts.find((s) => s.type === 'application/json' && /"buildId"/.test(s.text))?.text ?? null;
+  const buildManifest = nextBuildManifest(pageUrl, entries, nextData);
+  if (buildManifest) manifests.push(buildManifest);
+  if (appRouter) {
+    for (const route of await readOtherRoutes(client, pageUrl, facts)) {
+      record(route.url, await inspect(route.text));
+      manifests.push(...nextChunks(route.text, pageUrl));
+    }
   }
 
-  const queue = pageScriptUrls(pageUrl, facts);
+  const queue = sameSiteScripts([...entries, ...manifests], pageUrl);
   const seen = new Set(queue);
-  const site = siteOf(new URL(pageUrl).hostname);
   let fetched = 0;
   // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
   let used = 0;
@@ -118,10 +146,10 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
       // A missing chunk answered with the app's HTML shell is no script.
       if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
-      const found = await inspect(decodeBody(body, contentType), url);
-      record(url, found);
-      for (const chunk of found.imports) {
-        if (seen.has(chunk) || siteOf(new URL(chunk).hostname) !== site) continue;
+      const text = decodeBody(body, contentType);
+      record(url, await inspect(text));
+      for (const chunk of sameSiteScripts(chunkReferences(text, url), pageUrl)) {
+        if (seen.has(chunk)) continue;
         seen.add(chunk);
         queue.push(chunk);
       }

@@ -129,6 +129,24 @@ export function parseHtml(html: string): HtmlFacts {
   return facts;
 }
 
+const STATIC_PATH = /\.(js|css|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|txt|xml|json|pdf)$/i;
+
+/** Same-origin page paths the page refers to (not itself, not assets or /_next/), first `max` in document order. */
+export function linkedPaths(pageUrl: string, facts: HtmlFacts, max: number): string[] {
+  const origin = new URL(pageUrl).origin;
+  const linked = new Set<string>();
+  for (const raw of facts.resourceUrls) {
+    try {
+      const url = new URL(raw, pageUrl);
+      if (url.origin !== origin || url.pathname === '/' || url.pathname.startsWith('/_next/') || STATIC_PATH.test(url.pathname)) continue;
+      linked.add(url.pathname);
+    } catch {
+      // An unparsable link is skipped.
+    }
+  }
+  return [...linked].slice(0, max);
+}
+
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 export function isHtmlContentType(contentType: string | null): boolean {

@@ -1,5 +1,5 @@
 import { firstHeader } from './headers.ts';
-import type { HtmlFacts } from './html.ts';
+import { linkedPaths, type HtmlFacts } from './html.ts';
 import type { HttpClient } from './http-client.ts';
 
 /**
@@ -28,22 +28,10 @@ const MAX_LINKED_PATHS = 6;
 const MAX_PROTECTED = 3;
 const PROBE_BYTES = 64 * 1024;
 const LOGIN_LOCATION = /log-?in|sign-?in|auth|inloggen|aanmelden|session/i;
-const STATIC_PATH = /\.(js|css|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|txt|xml|json|pdf)$/i;
 
 /** Same-origin paths the page links to, then the common ones, each once. */
 export function candidatePaths(pageUrl: string, facts: HtmlFacts): string[] {
-  const origin = new URL(pageUrl).origin;
-  const linked: string[] = [];
-  for (const raw of facts.resourceUrls) {
-    try {
-      const url = new URL(raw, pageUrl);
-      if (url.origin !== origin || url.pathname === '/' || url.pathname.startsWith('/_next/') || STATIC_PATH.test(url.pathname)) continue;
-      linked.push(url.pathname);
-    } catch {
-      // An unparsable link is skipped.
-    }
-  }
-  return [...new Set([...new Set(linked)].slice(0, MAX_LINKED_PATHS).concat(COMMON_PROTECTED_PATHS))];
+  return [...new Set(linkedPaths(pageUrl, facts, MAX_LINKED_PATHS).concat(COMMON_PROTECTED_PATHS))];
 }
 
 function guards(status: number, location: string | null): boolean {
