@@ -10,11 +10,11 @@
  */
 
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(["'`])(\.{1,2}\/[^"'`\s$\\]{1,300}?\.m?js)\1/g;
-const VITE_DEPS = /\.f\s*=\s*\[([^\]]{0,65536})\]/g;
+const VITE_DEPS = /\.f\s*=\s*\[([^[\]]{0,65536})\]/g;
 const STRING_LITERAL = /(["'`])([^"'`\\]{1,300})\1/g;
 const NEXT_CHUNK = /(?:\/_next\/)?static\/chunks\/[\w/[\]().@%~+=-]{1,300}?\.js(?![\w.])/g;
 /** webpack's chunk filename function, as webpack 5 emits it minified or not (`x.u=e=>…` or `x.u=function(e){return …}`). */
-const WEBPACK_CHUNK_FUNCTION = /\.u\s*=\s*(?:function\s*\(\s*([\w$]{1,20})\s*\)\s*\{\s*return\s*|\(?\s*([\w$]{1,20})\s*\)?\s*=>\s*)([^;}]{0,200}(?:\{[^{}]{0,65536}\}[^;{}]{0,200}){1,3})/g;
+const WEBPACK_CHUNK_FUNCTION = /\.u\s*=\s*(?:function\s*\(\s*([\w$]{1,20})\s*\)\s*\{\s*return\s*|\(?\s*([\w$]{1,20})\s*\)?\s*=>\s*)/g;
 const WEBPACK_PUBLIC_PATH = /\.p\s*=\s*(["'])([^"'\s]{0,200})\1/;
 const MAX_CHUNK_IDS = 300;
 
@@ -46,36 +46,80 @@ function objectEntries(literal: string): Map<string, string> {
   return entries;
 }
 
+/** webpack's chunk filename function: string literals, the chunk id, and `{…}[id]` lookups (`orId`: `({…}[id]||id)`). */
+export interface WebpackChunkTemplate {
+  parts: Array<{ literal: string } | { map: Map<string, string>; orId: boolean } | 'id'>;
+  /** The public path resolved against the runtime's URL: where chunk paths start. */
+  base: string;
+}
+
+const CONDITION = /\(?\s*[\w$"']{1,40}\s*===?\s*[\w$"']{1,40}\s*\?\s*(["'])([^"'\\]{1,300})\1\s*:\s*/y;
+const TOKEN = /\s*(?:(["'])([^"'\\]{0,300})\1|(\{[^{}]{0,65536}\})\s*\)?\s*\[\s*([\w$]{1,20})\s*\](\s*\|\|\s*[\w$]{1,20})?|([\w$]{1,20})|[+()])/y;
+
 /**
- * The URLs webpack's `.u` function gives for every chunk id its maps name: the expression is a sum of
- * string literals, the id, `{…}[id]` lookups and `({…}[id]||id)` names.
+ * The expression after `.u=e=>`: conditionals for special chunks (`12===e?"a.js":…`, whose paths are
+ * taken as they are), then a sum of literals, the id and lookups, up to the literal that ends in `.js`.
  */
-function webpackChunks(text: string, scriptUrl: string): string[] {
-  const urls: string[] = [];
-  for (const match of text.matchAll(WEBPACK_CHUNK_FUNCTION)) {
-    const param = match[1] ?? match[2]!;
-    const expression = match[3]!;
-    const parts: Array<{ literal: string } | { map: Map<string, string>; orId: boolean } | 'id'> = [];
-    const part = new RegExp(`(["'])([^"'\\\\]{0,300})\\1|\\(*\\s*(\\{[^{}]{0,65536}\\})\\s*\\)?\\s*\\[\\s*${param.replace(/\$/g, '\\$')}\\s*\\]\\s*(\\|\\|\\s*${param.replace(/\$/g, '\\$')})?|\\b${param.replace(/\$/g, '\\$')}\\b`, 'g');
-    for (const piece of expression.matchAll(part)) {
-      if (piece[2] !== undefined) parts.push({ literal: piece[2] });
-      else if (piece[3] !== undefined) parts.push({ map: objectEntries(piece[3]), orId: piece[4] !== undefined });
-      else parts.push('id');
-    }
-    const last = parts.at(-1);
-    if (!last || typeof last === 'string' || !('literal' in last) || !/\.m?js$/.test(last.literal)) continue;
-    const maps = parts.filter((p): p is { map: Map<string, string>; orId: boolean } => typeof p !== 'string' && 'map' in p);
-    // The ids are the keys of the map without fallback (the content hashes): every chunk has one.
-    const hashes = maps.find((m) => !m.orId) ?? maps[0];
-    if (!hashes) continue;
-    const publicPath = WEBPACK_PUBLIC_PATH.exec(text)?.[2] ?? './';
-    for (const id of [...hashes.map.keys()].slice(0, MAX_CHUNK_IDS)) {
-      const path = parts.map((p) => (p === 'id' ? id : 'literal' in p ? p.literal : (p.map.get(id) ?? (p.orId ? id : '')))).join('');
-      const url = resolve(`${publicPath}${path}`, scriptUrl);
-      if (url) urls.push(url);
+function parseChunkExpression(text: string, from: number, param: string): { parts: WebpackChunkTemplate['parts']; direct: string[] } | null {
+  let at = from;
+  const direct: string[] = [];
+  for (let i = 0; i < 50; i += 1) {
+    CONDITION.lastIndex = at;
+    const condition = CONDITION.exec(text);
+    if (!condition) break;
+    direct.push(condition[2]!);
+    at = CONDITION.lastIndex;
+  }
+  const parts: WebpackChunkTemplate['parts'] = [];
+  for (let i = 0; i < 60; i += 1) {
+    TOKEN.lastIndex = at;
+    const token = TOKEN.exec(text);
+    if (!token) return null;
+    at = TOKEN.lastIndex;
+    if (token[2] !== undefined) {
+      parts.push({ literal: token[2] });
+      if (/\.m?js$/.test(token[2])) return { parts, direct };
+    } else if (token[3] !== undefined) {
+      if (token[4] !== param) return null;
+      parts.push({ map: objectEntries(token[3]), orId: token[5] !== undefined });
+    } else if (token[6] !== undefined) {
+      if (token[6] !== param) return null;
+      parts.push('id');
     }
   }
-  return urls;
+  return null;
+}
+
+/**
+ * The chunk filename functions of a webpack runtime, the chunk ids its maps name, and the paths of
+ * chunks it names outright. A build with one lazy chunk inlines that chunk's hash, so its ids come
+ * only from `__webpack_require__.e(id)` calls (webpackChunkIds).
+ */
+function webpackTemplates(text: string, scriptUrl: string): { templates: Array<{ template: WebpackChunkTemplate; ids: string[] }>; urls: string[] } {
+  const templates: Array<{ template: WebpackChunkTemplate; ids: string[] }> = [];
+  const urls: string[] = [];
+  const base = resolve(WEBPACK_PUBLIC_PATH.exec(text)?.[2] ?? './', scriptUrl);
+  if (!base) return { templates, urls };
+  for (const head of text.matchAll(WEBPACK_CHUNK_FUNCTION)) {
+    const parsed = parseChunkExpression(text, head.index + head[0].length, head[1] ?? head[2]!);
+    if (!parsed || !parsed.parts.some((p) => p === 'id' || (typeof p !== 'string' && 'map' in p))) continue;
+    for (const path of parsed.direct) if (isScript(path)) urls.push(...[resolve(path, base)].filter((u): u is string => u !== null));
+    const ids = parsed.parts.flatMap((p) => (typeof p !== 'string' && 'map' in p && !p.orId ? [...p.map.keys()] : []));
+    templates.push({ template: { parts: parsed.parts, base }, ids: [...new Set(ids)].slice(0, MAX_CHUNK_IDS) });
+  }
+  return { templates, urls };
+}
+
+/** The URL webpack loads chunk `id` from. */
+export function webpackChunkUrl(template: WebpackChunkTemplate, id: string): string | null {
+  const path = template.parts.map((p) => (p === 'id' ? id : 'literal' in p ? p.literal : (p.map.get(id) ?? (p.orId ? id : '')))).join('');
+  return resolve(path, template.base);
+}
+
+/** Chunk ids a webpack bundle loads on demand: `__webpack_require__.e(74)`, minified `n.e(74)`. */
+export function webpackChunkIds(text: string): string[] {
+  if (!text.includes('webpackChunk') && !text.includes('.u=')) return [];
+  return [...new Set([...text.matchAll(/[\w$]\.e\((\d{1,9})\)/g)].map((m) => m[1]!))].slice(0, MAX_CHUNK_IDS);
 }
 
 /** Next.js chunk paths in any text (a build manifest, flight data, an RSC payload), as URLs under `/_next/` of the page's origin. */
@@ -89,8 +133,16 @@ export function nextChunks(text: string, pageUrl: string): string[] {
   return urls;
 }
 
-/** Every script URL a script's text refers to, in the order found; the caller keeps the same-site ones. */
-export function chunkReferences(text: string, scriptUrl: string): string[] {
+export interface ChunkReferences {
+  /** Script URLs the text names, in the order found; the caller keeps the same-site ones. */
+  urls: string[];
+  /** webpack chunk filename functions of a runtime, with the ids their maps name. */
+  webpack: Array<{ template: WebpackChunkTemplate; ids: string[] }>;
+  /** Chunk ids the text loads on demand, to be named by a runtime's function. */
+  webpackIds: string[];
+}
+
+export function chunkReferences(text: string, scriptUrl: string): ChunkReferences {
   const urls: string[] = [];
   for (const match of text.matchAll(RELATIVE_IMPORT)) {
     const url = resolve(match[2]!, scriptUrl);
@@ -105,9 +157,9 @@ export function chunkReferences(text: string, scriptUrl: string): string[] {
       }
     }
   }
-  if (text.includes('.u=') || text.includes('.u =')) urls.push(...webpackChunks(text, scriptUrl));
   if (scriptUrl.includes('/_next/')) urls.push(...nextChunks(text, scriptUrl));
-  return [...new Set(urls)];
+  const webpack = text.includes('.u=') || text.includes('.u =') ? webpackTemplates(text, scriptUrl) : { templates: [], urls: [] };
+  return { urls: [...new Set([...urls, ...webpack.urls])], webpack: webpack.templates, webpackIds: webpackChunkIds(text) };
 }
 
 /** The pages router's build manifest of a Next.js page: named by a script tag, or built from __NEXT_DATA__'s buildId. */

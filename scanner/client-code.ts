@@ -2,7 +2,7 @@ import { decodeBody } from './charset.ts';
 import { refusalIn } from './errors.ts';
 import { firstHeader } from './headers.ts';
 import { linkedPaths, type HtmlFacts } from './html.ts';
-import { chunkReferences, nextBuildManifest, nextChunks } from './chunk-references.ts';
+import { chunkReferences, nextBuildManifest, nextChunks, webpackChunkUrl, type WebpackChunkTemplate } from './chunk-references.ts';
 import type { HttpClient } from './http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import { FIREBASE_STORAGE_API, probeFirebaseDatabase, probeFirebaseStorage, type FirebaseDatabaseEvidence, type FirebaseStorageEvidence } from './firebase-probe.ts';
@@ -111,6 +111,8 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
 
   const queue = sameSiteScripts([...entries, ...manifests], pageUrl);
   const seen = new Set(queue);
+  // A webpack runtime names how chunks are loaded, other scripts which ids they load: either may come first.
+  const webpack = { templates: [] as WebpackChunkTemplate[], ids: new Set<string>() };
   let fetched = 0;
   // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
   let used = 0;
@@ -148,7 +150,11 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const text = decodeBody(body, contentType);
       record(url, await inspect(text));
-      for (const chunk of sameSiteScripts(chunkReferences(text, url), pageUrl)) {
+      const found = chunkReferences(text, url);
+      webpack.templates.push(...found.webpack.map((w) => w.template));
+      for (const id of [...found.webpackIds, ...found.webpack.flatMap((w) => w.ids)]) webpack.ids.add(id);
+      const webpackUrls = webpack.templates.flatMap((template) => [...webpack.ids].map((id) => webpackChunkUrl(template, id))).filter((u): u is string => u !== null);
+      for (const chunk of sameSiteScripts([...found.urls, ...webpackUrls], pageUrl)) {
         if (seen.has(chunk)) continue;
         seen.add(chunk);
         queue.push(chunk);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, contextFor } from '../scanner/analyze.ts';
 import { readBackendReferences, selectColumns } from '../scanner/backend-references.ts';
+import { chunkReferences, nextBuildManifest, nextChunks, webpackChunkUrl } from '../scanner/chunk-references.ts';
 import { supabaseTargets } from '../scanner/client-code.ts';
 import { looksLikePeople, looksPersonal } from '../scanner/personal-data.ts';
 import { findSecrets, redact } from '../scanner/secret-scan.ts';
@@ -69,6 +70,7 @@ describe('secrets', () => {
       ...['x', 'a.from("', 'eyJ', 'eyJ-', 'ew-', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'postgres://u:p@'],
       ...['mongodb+srv://', 'xoxb-1-', 'xoxb-12345678-', 'xapp-1-A1-', 'hooks.slack.com/services/', 'secretAccessKey:"', 'import("./', 'sk-', 'sk-proj-', 'sk-ant-api03-'],
       ...['-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----', 'AKIA', 'M', 'MTIz.', '123456:A', 'key-', 'sk.eyJ', 'ya29.', 'GOCSPX-', 'glpat-', 'SG.', 'sntrys_eyJ'],
+      ...['.u=e=>"a"+{', 'x.u=function(e){return"', '12===e?"a.js":', '__vite__mapDeps m.f=["', 'static/chunks/', 'n.e(', 'import(`./'],
       ...['cohere ', 'algolia admin ', 'AC0123456789abcdef0123456789abcdef ', 'postmark ', 'generativelanguage.googleapis.com AIza', 'service_account -----BEGIN PRIVATE KEY-----\\n'],
     ];
     // A quadratic pattern would take hours on these, not the test's 30 s; none of them is a credential or a table.
@@ -76,7 +78,40 @@ describe('secrets', () => {
       const code = `const a="${prefix.repeat(Math.floor((3 * 1024 * 1024) / prefix.length))}";`;
       expect(readBackendReferences(code).tables, prefix).toEqual([]);
       expect(await findSecrets(code), prefix).toEqual([]);
+      expect(chunkReferences(code, 'https://example.nl/_next/static/chunks/a.js').urls.length, prefix).toBeLessThan(400);
     }
+  });
+});
+
+describe('chunks a script can load', () => {
+  const runtime = 'https://acme.nl/_next/static/chunks/webpack-1a2b.js';
+
+  it('reads webpack 5 chunk functions with name and hash maps, conditionals for special chunks, and the public path', () => {
+    const text = 'r.p="/_next/",r.u=function(e){return 2272===e?"static/chunks/2272-c0d3.js":"static/chunks/"+(({296:"charts"})[e]||e)+"."+({52:"0f3b",296:"9a8c"})[e]+".js"},r.miniCssF=e=>{};';
+    const { urls, webpack } = chunkReferences(text, runtime);
+    expect(urls).toEqual(['https://acme.nl/_next/static/chunks/2272-c0d3.js']);
+    expect(webpack[0]!.ids.map((id) => webpackChunkUrl(webpack[0]!.template, id))).toEqual(['https://acme.nl/_next/static/chunks/52.0f3b.js', 'https://acme.nl/_next/static/chunks/charts.9a8c.js']);
+  });
+
+  it('takes chunk ids from __webpack_require__.e calls when the runtime inlines a single hash', () => {
+    const { webpack } = chunkReferences('l.p="/_next/",l.u=e=>"static/chunks/"+e+".c947.js",l.miniCssF=e=>{};', runtime);
+    expect(webpack[0]!.ids).toEqual([]);
+    const { webpackIds } = chunkReferences('(self.webpackChunk_N_E=self.webpackChunk_N_E||[]).push([[332],{1:(e,t,r)=>{r.e(74).then(r.bind(r,1074))}}]);', runtime);
+    expect(webpackIds.map((id) => webpackChunkUrl(webpack[0]!.template, id))).toEqual(['https://acme.nl/_next/static/chunks/74.c947.js']);
+  });
+
+  it('reads Vite imports with any quote and its preload lists relative to the base', () => {
+    const text = 'const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=["app/assets/a-1.js","app/assets/a.css"])))=>i.map(i=>d[i]);const r={a:()=>s(()=>import(`./a-1.js`),__vite__mapDeps([0,1])),b:()=>import("./b-2.js")};';
+    expect(chunkReferences(text, 'https://acme.nl/app/assets/index-3.js').urls).toEqual(['https://acme.nl/app/assets/a-1.js', 'https://acme.nl/app/assets/b-2.js']);
+    expect(chunkReferences('import(`./x-${name}.js`)', 'https://acme.nl/assets/i.js').urls).toEqual([]);
+  });
+
+  it('reads Next.js chunk paths from flight data and the build manifest', () => {
+    expect(nextChunks('2:"/_next/static/chunks/3qfy96eoyh-ek.js"\n3:I[1,["static/chunks/app/%5Bslug%5D/page-9a.js"]]', 'https://acme.nl/blog')).toEqual([
+      'https://acme.nl/_next/static/chunks/3qfy96eoyh-ek.js',
+      'https://acme.nl/_next/static/chunks/app/%5Bslug%5D/page-9a.js',
+    ]);
+    expect(nextBuildManifest('https://acme.nl/', [], '{"page":"/","buildId":"wx_dBi-0H7"}')).toBe('https://acme.nl/_next/static/wx_dBi-0H7/_buildManifest.js');
   });
 });
 

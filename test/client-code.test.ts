@@ -5,6 +5,7 @@ import { SUPABASE_REQUEST_BUDGET } from '../scanner/supabase-probe.ts';
 import { postgrestBackend, realtimeDatabase, storageApi, type FixtureBackend, type Row } from './support/backend-fixtures.ts';
 import { decoys, freshSecrets, librarySite, lovableSite, nextSite, supabaseJwt } from './support/client-code-sites.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
+import { nextBuildSite, viteBuildSite } from './support/real-builds.ts';
 
 const servers: Array<FixtureSite | FixtureBackend> = [];
 const keep = async <T extends FixtureSite | FixtureBackend>(server: Promise<T>): Promise<T> => {
@@ -226,5 +227,41 @@ describe('Next.js middleware bypass (CVE-2025-29927)', () => {
     const site = await keep(nextSite(false, { props: { pageProps: { deployToken: github } }, page: '/', buildId: 'x' }));
     const result = await scan(site);
     expect(ofType(result, 'client_secret_github').map((f) => f.endpoint)).toEqual([site.url]);
+  });
+});
+
+describe('real builds', () => {
+  it('Vite 8: reads the lazy route chunk a template-literal import() names, and probes the table only it uses', async () => {
+    const anonKey = supabaseJwt('anon');
+    const orders = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, total: 10 * i, customer_email: `klant${i}@voorbeeld.nl` }));
+    const backend = await keep(postgrestBackend(anonKey, { customers: { access: 'open', rows: people(42) }, orders: { access: 'open', rows: orders }, posts: { access: 'rls', rows: posts(3) } }));
+    const site = await keep(viteBuildSite(backend.url, anonKey));
+    const result = await scan(site);
+    for (const chunk of ['customers', 'format', 'orders']) expect(site.requests.some((r) => new RegExp(`^GET /assets/${chunk}-[\\w-]+\\.js$`).test(r)), chunk).toBe(true);
+    expect(ofType(result, 'supabase_table_personal_data_readable').map((f) => f.actual_value).sort()).toEqual([
+      'tabel customers: 42 rijen leesbaar met de anon key; kolommen met persoonsgegevens: full_name, email, phone',
+      'tabel orders: 5 rijen leesbaar met de anon key; kolommen met persoonsgegevens: customer_email',
+    ]);
+    expectReadOnly(backend);
+  });
+
+  it('Next.js app router (Turbopack): finds a key that only another route’s chunk holds, through that route’s RSC payload', async () => {
+    const { stripe } = freshSecrets();
+    const site = await keep(nextBuildSite('app-router', { __FIXTURE_SECRET__: stripe }));
+    const result = await scan(site);
+    const [finding] = ofType(result, 'client_secret_stripe');
+    expect(finding?.endpoint).toMatch(new RegExp(`^${site.url}_next/static/chunks/[\\w-]+\\.js$`));
+    expect(finding?.actual_value).toBe(`Stripe secret key sk_live_…${stripe.slice(-4)} (${stripe.length} tekens)`);
+    expect(site.requests).toContain('GET /klanten');
+    expect(JSON.stringify(result)).not.toContain(stripe);
+  });
+
+  it('Next.js pages router (webpack): finds keys in another page’s chunk (build manifest) and in a lazy chunk (webpack’s chunk function)', async () => {
+    const { stripe, github } = freshSecrets();
+    const site = await keep(nextBuildSite('pages-router', { __FIXTURE_SECRET__: stripe, __FIXTURE_LAZY_SECRET__: github }));
+    const result = await scan(site);
+    expect(ofType(result, 'client_secret_stripe').map((f) => f.endpoint)).toEqual([expect.stringMatching(/\/_next\/static\/chunks\/pages\/rapport-[\da-f]+\.js$/)]);
+    expect(ofType(result, 'client_secret_github').map((f) => f.endpoint)).toEqual([expect.stringMatching(/\/_next\/static\/chunks\/74\.[\da-f]+\.js$/)]);
+    expect(site.requests.filter((r) => r.includes('_buildManifest.js'))).toHaveLength(1);
   });
 });

@@ -1,0 +1,1 @@
+export default async function orders(db) { return db.from('orders').select('id, total, customer_email'); }
