@@ -32,7 +32,6 @@ export interface SupabaseEvidence {
 /** Requests one backend may receive from a scan, all probes together. */
 export const SUPABASE_REQUEST_BUDGET = 40;
 export const MAX_SUPABASE_TABLES = 30;
-const MAX_COLUMN_PROBES_PER_TABLE = 6;
 const SCHEMA_BYTES = 2 * 1024 * 1024;
 
 interface SchemaDocument {
@@ -99,22 +98,20 @@ export async function probeSupabase(
     tables.push({ name, url, access, rows, columns: [...new Set([...schemaColumns(name), ...(bundleSelects[name] ?? [])])] });
   }
 
-  // Columns are only worth learning where rows can be read and nothing personal is known yet.
+  // Columns are worth learning where rows can be read and the schema document does not list them.
   for (const table of tables) {
-    if (table.access !== 'readable' || table.rows === 0) continue;
+    if (table.access !== 'readable' || table.rows === 0 || schema?.definitions?.[table.name]) continue;
     const known = table.columns.filter(looksPersonal);
-    if (known.length > 0 && schema?.definitions?.[table.name]) continue;
-    // The bundle's personal columns are confirmed together (then one by one), else common names are tried.
-    const candidates = known.length > 0 ? [known, ...(known.length > 1 ? known.map((column) => [column]) : [])] : PERSONAL_COLUMN_PROBES.slice(0, MAX_COLUMN_PROBES_PER_TABLE).map((column) => [column]);
     table.columns = table.columns.filter((column) => !looksPersonal(column));
-    for (const columns of candidates) {
+    // The bundle's personal columns are confirmed together (one by one if that fails); then every common name is tried.
+    const groups = [...(known.length > 0 ? [known] : []), ...PERSONAL_COLUMN_PROBES.filter((column) => !known.includes(column)).map((column) => [column])];
+    for (let i = 0; i < groups.length; i += 1) {
+      const columns = groups[i]!;
       const answer = await send(`${table.url}?select=${columns.map(encodeURIComponent).join(',')}&limit=0`, 'GET');
       if (!answer) break;
       // 200 (no rows asked) means the columns exist and are readable; 400 (42703, no such column) or 401/403 (42501) mean not.
-      if (postgrestRead(answer)) {
-        table.columns.push(...columns);
-        break;
-      }
+      if (postgrestRead(answer)) table.columns.push(...columns);
+      else if (i === 0 && known.length > 1) groups.splice(1, 0, ...known.map((column) => [column]));
     }
   }
   return { backend, keyKind: key.kind, tables, answeredAsPostgrest: postgrest() };

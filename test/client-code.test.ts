@@ -78,6 +78,15 @@ describe('Supabase behind a Lovable/Vite app', () => {
     expectReadOnly(backend);
   });
 
+  it('probes every common personal column of a readable table, not only the first that exists', async () => {
+    const anonKey = supabaseJwt('anon');
+    const accounts = Array.from({ length: 4 }, (_, i) => ({ id: i, email: `a${i}@voorbeeld.nl`, phone: '0612345678', iban: 'NL00BANK0123456789', date_of_birth: '1990-01-01' }));
+    const backend = await keep(postgrestBackend(anonKey, { accounts: { access: 'open', rows: accounts }, profiles: { access: 'rls', rows: people(1) }, posts: { access: 'rls', rows: posts(1) } }));
+    const result = await scan(await keep(lovableSite({ supabaseUrl: backend.url, publicKey: anonKey, appCode: 'Ce.from("accounts").select("*");' })));
+    expect(ofType(result, 'supabase_table_personal_data_readable').map((f) => f.actual_value)).toEqual(['tabel accounts: 4 rijen leesbaar met de anon key; kolommen met persoonsgegevens: email, phone, date_of_birth, iban']);
+    expectReadOnly(backend);
+  });
+
   it('reads tables and columns from the OpenAPI document of a self-hosted project that still serves it, without column probes', async () => {
     const anonKey = supabaseJwt('anon');
     const backend = await keep(postgrestBackend(anonKey, { customers: { access: 'open', rows: people(7) }, invoices: { access: 'rls', rows: [{ id: 1, iban: 'NL00BANK0123456789' }] } }, { schemaDocument: true }));
