@@ -55,7 +55,7 @@ writeFileSync(join(dir, 'ca.pem'), ca.certPem);
 writeFileSync(join(dir, 'ca-key.pem'), ca.keyPem);
 process.env.TEST_CA_DIR = dir;
 const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import('../test/support/sites.ts');
-const { librarySite } = await import('../test/support/client-code-sites.ts');
+const { libraryBundles, librarySite } = await import('../test/support/client-code-sites.ts');
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseline: string }> {
   // The compiled build, as `npm start` runs the service.
@@ -239,7 +239,9 @@ try {
     const fixtures = await Promise.all(Array.from({ length: 20 }, (_, i) => [leakyWordPressSite, softNotFoundSite, singlePageAppSite][i % 3]!()));
     const siteIds: string[] = [];
     for (const [i, fixture] of fixtures.entries()) siteIds.push((await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: scanTenant.tenantId, name: `Fixture ${i}`, url: fixture.url })).id);
-    // The same page with and without ten real library builds: what reading client code adds.
+    // The same page with and without the real library builds of test/data/bundles: what reading client code adds.
+    const bundles = libraryBundles();
+    const bundleMegabytes = bundles.reduce((sum, b) => sum + Buffer.byteLength(b.code), 0) / 1e6;
     const libraryPages = await Promise.all([librarySite(true), librarySite(false)]);
     const [withBundlesId, withoutBundlesId] = await Promise.all(libraryPages.map(async (page, i) => (await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: scanTenant.tenantId, name: `Library page ${i}`, url: page.url })).id));
     await reopened.destroy();
@@ -280,7 +282,7 @@ try {
     }
     const added = median(withBundles) - median(withoutBundles);
     rows.push({
-      name: 'POST /api/agent/scan, a page loading 10 library builds (3.3 MB: react-dom, supabase-js, firebase, chart.js, lodash, moment, three), median of 7',
+      name: `POST /api/agent/scan, a page loading ${bundles.length} library builds (${bundleMegabytes.toFixed(1)} MB, test/data/bundles), median of 7`,
       value: `${median(withBundles).toFixed(0)} ms (+${added.toFixed(0)} ms)`,
       baseline: `${median(withoutBundles).toFixed(0)} ms, the same page without scripts`,
       ratio: median(withBundles) / median(withoutBundles),

@@ -11,10 +11,11 @@ import { JWT_PATTERN } from './jwt.ts';
  * How a row finds its kind:
  * - `keywords`: lowercase literals, at least one of which a script must contain before the row's
  *   patterns run over it (most scripts contain none, as in gitleaks).
- * - `patterns`: global regexes; the named group `secret` is the credential (default: the whole
- *   match) and `body` its random part, which the placeholder filter judges (default: the credential
+ * - `patterns`: global regexes; the named group `secret` is the credential (default: the match and
+ *   any group read behind it) and `body` its random part, which the placeholder filter judges (default: the credential
  *   after its prefix). Every quantifier is bounded and every match starts where a token starts, so
- *   a pattern stays linear on hostile text.
+ *   a pattern stays linear on hostile text. Where a format has a literal, the pattern starts with it
+ *   (a look-behind after it), which lets the regex engine skip ahead to it.
  * - `find`: for formats a bounded regex cannot span (PEM blocks).
  * - `valid`: the structural check of formats that have one (checksums, JWT and token structure).
  * - `near`: context a shared format needs (for the row, or for one pattern); each must occur
@@ -171,7 +172,7 @@ export const SECRET_RULES = {
     label: 'privésleutel',
     severity: 'CRITICAL',
     revoke: 'Trek het certificaat of de sleutel in en maak een nieuw sleutelpaar',
-    source: 'https://www.rfc-editor.org/rfc/rfc7468 (PKCS #1, #8, SEC 1, OpenSSH) en RFC 4880 (OpenPGP)',
+    source: 'https://www.rfc-editor.org/rfc/rfc7468 (PKCS #1, #8, SEC 1, OpenSSH); https://www.rfc-editor.org/rfc/rfc4880 (OpenPGP)',
     keywords: ['private key'],
     find: findPemBlocks,
   },
@@ -180,9 +181,9 @@ export const SECRET_RULES = {
     severity: 'CRITICAL',
     revoke: 'Wijzig het databasewachtwoord en beperk welke adressen verbinding mogen maken',
     source: 'https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS; https://www.mongodb.com/docs/manual/reference/connection-string/',
-    keywords: ['://'],
+    keywords: ['postgres', 'mysql', 'mariadb', 'mongodb', 'redis', 'amqp', 'mssql', 'sqlserver', 'clickhouse', 'cockroachdb'],
     patterns: [
-      /(?<![\w+])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#@]{0,512})?/g,
+      /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#@]{0,512})?/g,
     ],
     valid: isRemoteDatabaseUrl,
     entropy: 0,
@@ -193,9 +194,9 @@ export const SECRET_RULES = {
     revoke: 'Verwijder de API-sleutel of roteer het auth token in de Twilio Console (Account > API keys & tokens)',
     source: 'https://www.twilio.com/docs/iam/api-keys; https://www.twilio.com/docs/iam/api/authtoken',
     patterns: [
-      /(?<![0-9A-Za-z])SK(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g,
+      /SK(?<![0-9A-Za-z]SK)(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g,
       // The auth token is 32 hex characters with nothing of its own: only next to the account SID it belongs to.
-      { regex: /(?<![0-9A-Za-z])(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g, near: [{ pattern: /(?<![0-9A-Za-z])AC[0-9a-f]{32}(?![0-9A-Za-z])/, within: 300 }] },
+      { regex: /(?<![0-9A-Za-z])(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g, near: [{ pattern: /AC(?<![0-9A-Za-z]AC)[0-9a-f]{32}(?![0-9A-Za-z])/, within: 300 }] },
     ],
   },
   mailgun: {
@@ -203,7 +204,11 @@ export const SECRET_RULES = {
     severity: 'HIGH',
     revoke: 'Verwijder de sleutel in Mailgun (Settings > API Security) en maak een nieuwe',
     source: 'https://documentation.mailgun.com/docs/mailgun/user-manual/get-started/#primary-account-api-key',
-    patterns: [/(?<![\w-])key-(?<body>[0-9a-f]{32})(?![\w-])/g, /(?<![\w-])(?<body>[0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g],
+    patterns: [
+      /key-(?<![\w-]key-)(?<body>[0-9a-f]{32})(?![\w-])/g,
+      // The newer keys have no prefix: only in a script that names Mailgun, as TruffleHog and gitleaks require too.
+      { regex: /(?<![\w-])(?<body>[0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g, near: [{ pattern: /mailgun/i }] },
+    ],
   },
   mailchimp: {
     label: 'Mailchimp API-sleutel',
@@ -211,7 +216,8 @@ export const SECRET_RULES = {
     revoke: 'Trek de sleutel in in Mailchimp (Profile > Extras > API keys)',
     source: 'https://mailchimp.com/developer/marketing/guides/quick-start/',
     keywords: ['-us'],
-    patterns: [/(?<![\w-])(?<body>[0-9a-f]{32})-us\d{1,2}(?![\w-])/g],
+    // Found by its `-us<n>` suffix, the 32 hex characters read behind it.
+    patterns: [/-us(?<=(?<![\w-])(?<body>[0-9a-f]{32})-us)\d{1,2}(?![\w-])/g],
   },
   postmark: {
     label: 'Postmark server- of accounttoken',
@@ -273,9 +279,9 @@ export const SECRET_RULES = {
     revoke: 'Genereer de admin-sleutel opnieuw in het Algolia-dashboard (Settings > API Keys)',
     source: 'https://www.algolia.com/doc/guides/security/api-keys/',
     keywords: ['algolia'],
-    // Admin and search-only keys share one format; only the name next to the key tells them apart.
-    patterns: [/(?<![\w-])(?<body>[0-9a-z]{32})(?![\w-])/g],
-    near: [{ pattern: /algolia/i }, { pattern: /admin|write/i, within: 80 }],
+    // Admin and search-only keys share one format; only the name before the key tells them apart.
+    patterns: [/(?:admin|write)[^;{}]{0,80}?["'`](?<secret>[0-9a-z]{32})["'`]/gi],
+    near: [{ pattern: /algolia/i }],
   },
   mapbox: {
     label: 'Mapbox secret token',

@@ -55,8 +55,12 @@ function* candidates(content: string, lower: string, kind: SecretKind, rule: Sec
     return { kind, start, end, secret, accepted };
   };
   for (const { regex, near } of PATTERNS.get(kind)!) {
+    // Context that must stand near a match must stand somewhere in the script: a cheap test first.
+    if (!near.every(({ pattern }) => pattern.test(content))) continue;
     for (const match of content.matchAll(regex)) {
-      const [start, end] = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length];
+      const groups = match.indices?.groups ?? {};
+      // The credential: the `secret` group, else the match and any group read behind it (a look-behind).
+      const [start, end] = groups.secret ?? [Math.min(match.index, ...Object.values(groups).map((range) => range?.[0] ?? match.index)), match.index + match[0].length];
       yield judge(start, end, match.groups?.body, near);
     }
   }
@@ -80,7 +84,7 @@ export function redact(secret: string): string {
 export async function findSecrets(content: string): Promise<RedactedSecret[]> {
   const lower = content.toLowerCase();
   const judged: Candidate[] = [];
-  for (const [kind, rule] of RULES) judged.push(...candidates(content, lower, kind, rule));
+  for (const [kind, rule] of RULES) for (const candidate of candidates(content, lower, kind, rule)) judged.push(candidate);
   const reported: Candidate[] = [];
   for (const candidate of judged) {
     if (candidate.accepted && !reported.some((other) => overlaps(other, candidate))) reported.push(candidate);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secret-rules.ts';
 import { CONFIG_SETTINGS } from '../services/config.ts';
 
 // The docs stay true: every setting documented once, in docs/operations.md; every relative link
@@ -37,6 +38,13 @@ describe('the documentation', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('lists every kind of client-code secret in docs/scanner.md with its severity, and no kind the table lacks', () => {
+    const rows = read('docs/scanner.md')
+      .split('\n')
+      .flatMap((line) => [...line.matchAll(/^\| `client_secret_([a-z_]+)` \| (CRITICAL|HIGH) \|/g)].map((m) => [m[1], m[2]]));
+    expect(rows.sort()).toEqual(SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind].severity]).sort());
   });
 
   it('keeps the README within 300 lines', () => {

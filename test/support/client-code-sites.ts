@@ -50,7 +50,7 @@ const html = (body: string, headers: Record<string, string> = {}): Reply => ({ h
 export function libraryBundles(): Array<{ name: string; code: string }> {
   const dir = join(import.meta.dirname, '..', 'data', 'bundles');
   return readdirSync(dir)
-    .filter((file) => file.endsWith('.js.gz'))
+    .filter((file) => /\.m?js\.gz$/.test(file))
     .map((file) => ({ name: file.replace(/\.gz$/, '').replace(/__/g, '-'), code: gunzipSync(readFileSync(join(dir, file))).toString('utf8') }));
 }
 
