@@ -7,6 +7,7 @@ import type { HttpClient } from './http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import { FIREBASE_STORAGE_API, probeFirebaseDatabase, probeFirebaseStorage, type FirebaseDatabaseEvidence, type FirebaseStorageEvidence } from './firebase-probe.ts';
 import { siteOf } from './registrable-domain.ts';
+import { nextTurn } from './turns.ts';
 import { findSecrets, type RedactedSecret } from './secret-scan.ts';
 import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
 
@@ -39,7 +40,9 @@ interface Inspected {
 }
 
 async function inspect(text: string): Promise<Inspected> {
-  return { secrets: await findSecrets(text), references: readBackendReferences(text) };
+  const secrets = await findSecrets(text);
+  await nextTurn();
+  return { secrets, references: readBackendReferences(text) };
 }
 
 function sameSiteScripts(urls: string[], pageUrl: string): string[] {
@@ -150,6 +153,7 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const text = decodeBody(body, contentType);
       record(url, await inspect(text));
+      await nextTurn();
       const found = chunkReferences(text, url);
       webpack.templates.push(...found.webpack.map((w) => w.template));
       for (const id of [...found.webpackIds, ...found.webpack.flatMap((w) => w.ids)]) webpack.ids.add(id);

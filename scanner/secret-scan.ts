@@ -3,6 +3,7 @@ import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-re
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { isPlaceholder } from './secret-placeholders.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type Near, type SecretKind, type SecretRule } from './secret-rules.ts';
+import { timeSlicer } from './turns.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
 export interface RedactedSecret {
@@ -16,9 +17,11 @@ const RULES = SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind] as Secre
 
 /** The preset's rules for the kinds the table leaves to secretlint; its other rules are the table's. */
 const SECRETLINT_KIND = new Map<string, SecretKind>(RULES.flatMap(([kind, rule]) => (rule.secretlint ?? []).map((id) => [id, kind] as const)));
-const SECRETLINT_CONFIG: SecretLintCoreConfig = {
-  rules: recommendedRules.filter((rule) => SECRETLINT_KIND.has(rule.meta.id)).map((rule) => ({ id: rule.meta.id, rule })),
-};
+// A few rules per run, so the work can yield between runs; each run also costs a fixed pass over the text.
+const SECRETLINT_RULES = recommendedRules.filter((rule) => SECRETLINT_KIND.has(rule.meta.id));
+const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from({ length: Math.ceil(SECRETLINT_RULES.length / 4) }, (_, i) => ({
+  rules: SECRETLINT_RULES.slice(i * 4, i * 4 + 4).map((rule) => ({ id: rule.meta.id, rule })),
+}));
 
 // The `d` flag gives the offsets of the `secret` group; compiled once.
 const PATTERNS = new Map(
@@ -82,23 +85,27 @@ export function redact(secret: string): string {
  * (a placeholder included) is not reported by secretlint.
  */
 export async function findSecrets(content: string): Promise<RedactedSecret[]> {
+  const checkpoint = timeSlicer();
   const lower = content.toLowerCase();
   const judged: Candidate[] = [];
-  for (const [kind, rule] of RULES) for (const candidate of candidates(content, lower, kind, rule)) judged.push(candidate);
+  for (const [kind, rule] of RULES) {
+    for (const candidate of candidates(content, lower, kind, rule)) judged.push(candidate);
+    await checkpoint();
+  }
   const reported: Candidate[] = [];
   for (const candidate of judged) {
     if (candidate.accepted && !reported.some((other) => overlaps(other, candidate))) reported.push(candidate);
   }
-  const result = await lintSource({
-    source: { filePath: 'client-code.js', content, ext: '.js', contentType: 'text' },
-    options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
-  });
-  for (const message of result.messages) {
-    const kind = SECRETLINT_KIND.get(message.ruleId);
-    const [start, end] = message.range;
-    if (!kind || judged.some((other) => overlaps(other, { start, end }))) continue;
-    const secret = content.slice(start, end);
-    if (!isPlaceholder(secret, undefined, undefined)) reported.push({ kind, start, end, secret, accepted: true });
+  for (const config of SECRETLINT_CONFIGS) {
+    const result = await lintSource({ source: { filePath: 'client-code.js', content, ext: '.js', contentType: 'text' }, options: { config, maskSecrets: true, noPhysicFilePath: true } });
+    for (const message of result.messages) {
+      const kind = SECRETLINT_KIND.get(message.ruleId);
+      const [start, end] = message.range;
+      if (!kind || judged.some((other) => overlaps(other, { start, end }))) continue;
+      const secret = content.slice(start, end);
+      if (!isPlaceholder(secret, undefined, undefined)) reported.push({ kind, start, end, secret, accepted: true });
+    }
+    await checkpoint();
   }
   const found = new Map<string, RedactedSecret>();
   for (const { kind, secret } of reported) {
