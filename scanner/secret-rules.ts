@@ -91,7 +91,7 @@ export const SECRET_RULES = {
     revoke: 'Trek de sleutel in in de xAI Console (API Keys) en maak een nieuwe',
     source: 'https://docs.x.ai/docs/overview',
     keywords: ['xai-'],
-    patterns: [/(?<![\w-])xai-(?<body>[0-9A-Za-z]{80})(?![0-9A-Za-z])/g],
+    patterns: [/(?<![\w-])xai-(?<body>[0-9A-Za-z_]{80})(?![\w-])/g],
   },
   replicate: {
     label: 'Replicate API-token',
@@ -99,7 +99,7 @@ export const SECRET_RULES = {
     revoke: 'Trek het token in op replicate.com/account/api-tokens',
     source: 'https://replicate.com/docs/topics/security/api-tokens',
     keywords: ['r8_'],
-    patterns: [/(?<![\w-])r8_(?<body>[0-9A-Za-z]{37})(?![0-9A-Za-z])/g],
+    patterns: [/(?<![\w-])r8_(?<body>[\w-]{37})(?![\w-])/g],
   },
   deepseek: {
     label: 'DeepSeek API-sleutel',
@@ -117,7 +117,7 @@ export const SECRET_RULES = {
     keywords: ['cohere'],
     // 40 characters without a prefix: only next to the word "cohere", and random (hashes are hex).
     patterns: [/(?<![\w-])(?<body>[0-9A-Za-z]{40})(?![\w-])/g],
-    near: [{ pattern: /cohere/i, within: 200 }],
+    near: [{ pattern: /cohere|CO_API_KEY/i, within: 200 }],
     valid: mixesCases,
   },
   google_ai: {
@@ -206,8 +206,8 @@ export const SECRET_RULES = {
     source: 'https://documentation.mailgun.com/docs/mailgun/user-manual/get-started/#primary-account-api-key',
     patterns: [
       /key-(?<![\w-]key-)(?<body>[0-9a-f]{32})(?![\w-])/g,
-      // The newer keys have no prefix: only in a script that names Mailgun, as TruffleHog and gitleaks require too.
-      { regex: /(?<![\w-])(?<body>[0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g, near: [{ pattern: /mailgun/i }] },
+      // The newer keys: 32, 8 and 8 hex characters, found from their first dash.
+      /-(?<=(?<![\w-])(?<body>[0-9a-f]{32})-)[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g,
     ],
   },
   mailchimp: {
@@ -266,7 +266,7 @@ export const SECRET_RULES = {
     patterns: [
       /(?<![\w-])xoxb-\d{8,14}-(?:\d{8,14}-)?(?<body>[0-9A-Za-z]{18,34})(?![\w-])/g,
       /(?<![\w-])xox[pe]-\d{8,14}-\d{8,14}-\d{8,14}-(?<body>[0-9A-Za-z]{28,34})(?![\w-])/g,
-      /(?<![\w-])xox[ars]-(?:\d-)?(?:\d{8,14}-){0,3}(?<body>[0-9A-Za-z]{24,64})(?![\w-])/g,
+      /(?<![\w-])xox[ars]-(?:\d-)?(?:\d{8,14}-){0,3}(?<body>[0-9A-Za-z]{16,64})(?![\w-])/g,
       /(?<![\w.-])xoxe\.xox[bp]-\d-(?<body>[0-9A-Za-z]{140,180})(?![\w-])/g,
       /(?<![\w.-])xoxe-\d-(?<body>[0-9A-Za-z]{140,160})(?![\w-])/g,
       /(?<![\w-])xapp-\d-[0-9A-Z]{8,14}-\d{8,16}-(?<body>[0-9a-f]{64})(?![\w-])/g,
@@ -343,7 +343,7 @@ export const SECRET_RULES = {
     revoke: 'Verwijder de sleutel in PostHog (Settings > Personal API keys)',
     source: 'https://posthog.com/docs/api#personal-api-keys',
     keywords: ['phx_'],
-    patterns: [/(?<![\w-])phx_(?<body>[0-9A-Za-z]{40,50})(?![0-9A-Za-z])/g],
+    patterns: [/(?<![\w-])phx_(?<body>[0-9A-Za-z_]{40,50})(?![\w-])/g],
   },
   sentry: {
     label: 'Sentry-authenticatietoken',

