@@ -5,12 +5,21 @@ const layer = (name, from, allowed) => ({
   severity: 'error',
   comment: `${from} may import only ${allowed.join(', ')}`,
   from: { path: `^${from}/` },
-  to: { path: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/', pathNot: `^(${[from, ...allowed].join('|')})/` },
+  to: {
+    path: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/',
+    pathNot: `^(${[from, ...allowed].join('|')})/`,
+  },
 });
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'import circles hide the real order of layers', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'import circles hide the real order of layers',
+      from: {},
+      to: { circular: true },
+    },
     layer('scanner-is-a-leaf', 'scanner', []),
     layer('domain-is-pure', 'domain', ['scanner']),
     layer('db-below-services', 'db', ['domain', 'scanner']),

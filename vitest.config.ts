@@ -40,7 +40,10 @@ const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as cons
 // Where the PostgreSQL server binaries are missing, CI fails (postgres-setup names the package);
 // a developer's machine runs the SQLite project only and says so loudly.
 const withPostgres = postgresAvailable() || Boolean(process.env.CI);
-if (!withPostgres) process.stderr.write('\n*** SKIPPED: the postgres test project needs the Debian package postgresql (apt-get install postgresql) ***\n\n');
+if (!withPostgres)
+  process.stderr.write(
+    '\n*** SKIPPED: the postgres test project needs the Debian package postgresql (apt-get install postgresql) ***\n\n',
+  );
 
 export default defineConfig({
   test: {
@@ -48,8 +51,26 @@ export default defineConfig({
     // two cores finish the run in about half the time of vitest's default (cores - 1 = one here).
     maxWorkers: 4,
     projects: [
-      { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
-      ...(withPostgres ? [{ test: { ...shared, name: 'postgres', include: ON_BOTH_BACKENDS, globalSetup: ['test/support/global-setup.ts', 'test/support/postgres-setup.ts'] } }] : []),
+      {
+        test: {
+          ...shared,
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      ...(withPostgres
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'postgres',
+                include: ON_BOTH_BACKENDS,
+                globalSetup: ['test/support/global-setup.ts', 'test/support/postgres-setup.ts'],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -17,9 +17,23 @@ const MAPPING: Array<{ id: RegExp; finding?: RegExp; types: string[] }> = [
   { id: /^cert_chain_of_trust/, finding: /chain incomplete/, types: ['tls_certificate_chain_incomplete'] },
   { id: /^cert_chain_of_trust/, finding: /self signed/, types: ['tls_certificate_self_signed'] },
   { id: /^cert_chain_of_trust/, finding: /expired/, types: ['tls_certificate_expired'] },
-  { id: /^cert_chain_of_trust/, types: ['tls_certificate_untrusted', 'tls_certificate_chain_incomplete', 'tls_certificate_self_signed'] },
-  { id: /^cert_(expirationStatus|notAfter)/, finding: /expired|^\d{4}-/, types: ['tls_certificate_expired', 'tls_certificate_expires_within_14_days', 'tls_certificate_expires_within_30_days'] },
-  { id: /^cert_(expirationStatus|notAfter)/, types: ['tls_certificate_expires_within_14_days', 'tls_certificate_expires_within_30_days'] },
+  {
+    id: /^cert_chain_of_trust/,
+    types: ['tls_certificate_untrusted', 'tls_certificate_chain_incomplete', 'tls_certificate_self_signed'],
+  },
+  {
+    id: /^cert_(expirationStatus|notAfter)/,
+    finding: /expired|^\d{4}-/,
+    types: [
+      'tls_certificate_expired',
+      'tls_certificate_expires_within_14_days',
+      'tls_certificate_expires_within_30_days',
+    ],
+  },
+  {
+    id: /^cert_(expirationStatus|notAfter)/,
+    types: ['tls_certificate_expires_within_14_days', 'tls_certificate_expires_within_30_days'],
+  },
   { id: /^cert_keySize/, types: ['tls_certificate_weak_key', 'tls_certificate_broken_key'] },
   { id: /^cert_signatureAlgorithm/, types: ['tls_certificate_weak_signature'] },
   { id: /^cert_subjectAltName/, types: ['tls_certificate_no_subject_alt_name'] },
@@ -42,7 +56,10 @@ const MAPPING: Array<{ id: RegExp; finding?: RegExp; types: string[] }> = [
   { id: /^RC4$/, types: ['tls_cipher_rc4'] },
   { id: /^(FREAK|LOGJAM-common_primes)$/, types: ['tls_cipher_export', 'tls_dh_group_insufficient'] },
   { id: /^BEAST/, types: ['tls_1_0_supported'] },
-  { id: /^(LUCKY13|cipherlist_OBSOLETED|cipherlist_AVERAGE)$/, types: ['tls_cipher_cbc_sha1', 'tls_cipher_static_rsa', 'tls_no_aead'] },
+  {
+    id: /^(LUCKY13|cipherlist_OBSOLETED|cipherlist_AVERAGE)$/,
+    types: ['tls_cipher_cbc_sha1', 'tls_cipher_static_rsa', 'tls_no_aead'],
+  },
   { id: /^secure_renego$/, types: ['tls_secure_renegotiation_missing'] },
   { id: /^secure_client_renego$/, types: ['tls_client_renegotiation_allowed'] },
   { id: /^CRIME_TLS$/, types: ['tls_compression_enabled'] },
@@ -59,7 +76,29 @@ const rank = (severity: string) => SEVERITIES.length - SEVERITIES.indexOf(severi
 /** Runs testssl.sh without blocking: the fixture server answering it lives in this process. */
 async function testssl(url: string, caFile: string, dir: string): Promise<TestsslEntry[]> {
   const out = join(dir, `testssl-${Date.now()}.json`);
-  await promisify(execFile)('testssl', ['--quiet', '--warnings', 'off', '--openssl-timeout', '5', '--add-ca', caFile, '-p', '-S', '-s', '-f', '-P', '-J', '-R', '--jsonfile', out, url], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined);
+  await promisify(execFile)(
+    'testssl',
+    [
+      '--quiet',
+      '--warnings',
+      'off',
+      '--openssl-timeout',
+      '5',
+      '--add-ca',
+      caFile,
+      '-p',
+      '-S',
+      '-s',
+      '-f',
+      '-P',
+      '-J',
+      '-R',
+      '--jsonfile',
+      out,
+      url,
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  ).catch(() => undefined);
   return (JSON.parse(readFileSync(out, 'utf8')) as TestsslEntry[]).filter((entry) => SERIOUS.includes(entry.severity));
 }
 
@@ -67,7 +106,10 @@ async function compare(dir: string): Promise<number> {
   const { scanSite } = await import('../scanner/index.ts');
   const { ncscVerdict } = await import('../scanner/scoring.ts');
   const { TLS_CASES, startTlsSite } = await import('../test/support/tls-sites.ts');
-  const rows: string[] = ['| server | testssl.sh (MEDIUM and above) | scanner (MEDIUM and above) | NCSC guideline (scanner / table) | agrees |', '|---|---|---|---|---|'];
+  const rows: string[] = [
+    '| server | testssl.sh (MEDIUM and above) | scanner (MEDIUM and above) | NCSC guideline (scanner / table) | agrees |',
+    '|---|---|---|---|---|',
+  ];
   let disagreements = 0;
   for (const tlsCase of TLS_CASES) {
     const site = await startTlsSite(tlsCase);
@@ -79,16 +121,24 @@ async function compare(dir: string): Promise<number> {
       const verdicts = theirs.map((entry) => {
         const rule = MAPPING.find((m) => m.id.test(entry.id) && (!m.finding || m.finding.test(entry.finding)));
         if (!rule) return { entry, agrees: null };
-        const match = ours.find((f) => rule.types.includes(f.finding_type) && Math.abs(rank(f.severity) - rank(entry.severity)) <= 1);
+        const match = ours.find(
+          (f) => rule.types.includes(f.finding_type) && Math.abs(rank(f.severity) - rank(entry.severity)) <= 1,
+        );
         return { entry, agrees: Boolean(match) };
       });
       const compared = verdicts.filter((v) => v.agrees !== null);
       const ncsc = ncscVerdict(result.findings);
       const agrees = compared.every((v) => v.agrees) && ncsc === tlsCase.ncsc;
       if (!agrees) disagreements += 1;
-      const describe = verdicts.map((v) => `${v.entry.id} ${v.entry.severity}${v.agrees === null ? ' (not compared)' : ''}`).join('<br>') || 'nothing';
-      const scanner = ours.map((f) => `${f.finding_type} ${CATALOG[f.finding_type]!.severity}`).join('<br>') || 'nothing';
-      rows.push(`| ${tlsCase.name} | ${describe} | ${scanner} | ${ncsc} / ${tlsCase.ncsc} | ${agrees ? 'yes' : '**no**'} |`);
+      const describe =
+        verdicts
+          .map((v) => `${v.entry.id} ${v.entry.severity}${v.agrees === null ? ' (not compared)' : ''}`)
+          .join('<br>') || 'nothing';
+      const scanner =
+        ours.map((f) => `${f.finding_type} ${CATALOG[f.finding_type]!.severity}`).join('<br>') || 'nothing';
+      rows.push(
+        `| ${tlsCase.name} | ${describe} | ${scanner} | ${ncsc} / ${tlsCase.ncsc} | ${agrees ? 'yes' : '**no**'} |`,
+      );
     } finally {
       await site.close();
     }
@@ -98,7 +148,9 @@ async function compare(dir: string): Promise<number> {
 }
 
 if (process.argv.includes('--help')) {
-  process.stdout.write('Usage: npm run compare:testssl\n\nStarts the TLS fixture servers, runs testssl.sh (Debian package testssl.sh) and the scanner on each,\nand prints what each reports at MEDIUM or above with the NCSC guideline verdict; exit 1 when they disagree.\n');
+  process.stdout.write(
+    'Usage: npm run compare:testssl\n\nStarts the TLS fixture servers, runs testssl.sh (Debian package testssl.sh) and the scanner on each,\nand prints what each reports at MEDIUM or above with the NCSC guideline verdict; exit 1 when they disagree.\n',
+  );
   process.exit(0);
 }
 if (process.env.COMPARE_TESTSSL_CHILD) {
@@ -107,7 +159,9 @@ if (process.env.COMPARE_TESTSSL_CHILD) {
   try {
     execFileSync('testssl', ['--version'], { stdio: 'ignore' });
   } catch {
-    process.stderr.write('testssl.sh is not installed: apt-get install -y testssl.sh (Debian package testssl.sh, command testssl)\n');
+    process.stderr.write(
+      'testssl.sh is not installed: apt-get install -y testssl.sh (Debian package testssl.sh, command testssl)\n',
+    );
     process.exit(1);
   }
   // The fixture servers' certificates come from a test CA that Node must trust from its start.

@@ -38,5 +38,11 @@ export function profileSummary(dir: string, top = 20): string {
   }
   const rows = [...selfSamples].sort((a, b) => b[1] - a[1]).slice(0, top);
   const lines = rows.map(([name, hits]) => `| ${((hits / total) * 100).toFixed(1)}% | ${name} |`);
-  return [`CPU profile of the server: ${(micros / 1e6).toFixed(1)} s, ${total} samples; top ${top} functions by self time`, '', '| self | function |', '|---|---|', ...lines].join('\n');
+  return [
+    `CPU profile of the server: ${(micros / 1e6).toFixed(1)} s, ${total} samples; top ${top} functions by self time`,
+    '',
+    '| self | function |',
+    '|---|---|',
+    ...lines,
+  ].join('\n');
 }

@@ -17,13 +17,34 @@ export interface SeededTenant {
 }
 
 const BATCH = 1000;
-const STATUSES: FindingStatus[] = ['OPEN', 'OPEN', 'OPEN', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'RESOLVED', 'ACCEPTED_RISK'];
+const STATUSES: FindingStatus[] = [
+  'OPEN',
+  'OPEN',
+  'OPEN',
+  'OPEN',
+  'IN_PROGRESS',
+  'RESOLVED',
+  'RESOLVED',
+  'ACCEPTED_RISK',
+];
 /** Key caps that no bench key runs into. */
-export const BENCH_CONFIG = loadConfig({ MAX_ACTIVE_KEYS_PER_USER: '1000', MAX_ACTIVE_KEYS_PER_TENANT: '1000', MAX_KEYS_CREATED_PER_USER_PER_DAY: '1000' });
+export const BENCH_CONFIG = loadConfig({
+  MAX_ACTIVE_KEYS_PER_USER: '1000',
+  MAX_ACTIVE_KEYS_PER_TENANT: '1000',
+  MAX_KEYS_CREATED_PER_USER_PER_DAY: '1000',
+});
 
-async function insertBatches<T extends 'findings' | 'scans' | 'sites'>(db: DB, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+async function insertBatches<T extends 'findings' | 'scans' | 'sites'>(
+  db: DB,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH)).execute();
+    for (let i = 0; i < rows.length; i += BATCH)
+      await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + BATCH))
+        .execute();
   });
 }
 
@@ -52,13 +73,28 @@ function scanRow(tenantId: string, siteId: string, n: number, at: number) {
 /** A tenant on the enterprise plan with one user and a key that no limit gets in the way of. */
 export async function benchTenant(db: DB, name: string): Promise<{ tenantId: string; userId: string; key: string }> {
   const tenant = await admin.createTenant({ db, config: BENCH_CONFIG }, ADMIN_CLI, { name: name, plan: 'enterprise' });
-  const user = await admin.createUser({ db, config: BENCH_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, email: `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example` });
-  const key = await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, { user_id: user.id, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rate_limit: 100_000 });
+  const user = await admin.createUser({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
+    tenant_id: tenant.id,
+    email: `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example`,
+  });
+  const key = await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
+    user_id: user.id,
+    name: 'bench',
+    permissions: ['read_scans', 'write_scans', 'read_findings'],
+    rate_limit: 100_000,
+  });
   return { tenantId: tenant.id, userId: user.id, key: key.key };
 }
 
 export async function extraKey(db: DB, userId: string): Promise<string> {
-  return (await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, { user_id: userId, name: 'bench', permissions: ['read_scans', 'write_scans', 'read_findings'], rate_limit: 100_000 })).key;
+  return (
+    await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
+      user_id: userId,
+      name: 'bench',
+      permissions: ['read_scans', 'write_scans', 'read_findings'],
+      rate_limit: 100_000,
+    })
+  ).key;
 }
 
 /** How much to seed: the full run, or a tenth of it (--quick). */
@@ -76,7 +112,11 @@ export const QUICK_SEED: SeedSize = { tenants: 10, largestSites: 200 };
  * tenants, the largest tenant holding 2,000 sites with 200,000 findings. Every site has one scan;
  * findings use the real catalog texts.
  */
-export async function seedFindings(db: DB, log: (line: string) => void, size: SeedSize = FULL_SEED): Promise<{ largest: SeededTenant; seconds: number }> {
+export async function seedFindings(
+  db: DB,
+  log: (line: string) => void,
+  size: SeedSize = FULL_SEED,
+): Promise<{ largest: SeededTenant; seconds: number }> {
   const started = performance.now();
   const types = FINDING_TYPES.map((type) => [type, CATALOG[type]] as const);
   const textIds: number[] = [];
@@ -88,7 +128,17 @@ export async function seedFindings(db: DB, log: (line: string) => void, size: Se
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();
-    textIds.push(row?.id ?? (await db.selectFrom('finding_texts').select('id').where('title', '=', title).where('description', '=', description).executeTakeFirstOrThrow()).id);
+    textIds.push(
+      row?.id ??
+        (
+          await db
+            .selectFrom('finding_texts')
+            .select('id')
+            .where('title', '=', title)
+            .where('description', '=', description)
+            .executeTakeFirstOrThrow()
+        ).id,
+    );
   }
   let largest: SeededTenant | null = null;
   const base = Date.parse('2026-01-01T00:00:00.000Z');
@@ -96,7 +146,10 @@ export async function seedFindings(db: DB, log: (line: string) => void, size: Se
   const others = size.largestSites * 4;
   for (let t = 0; t < size.tenants; t++) {
     const { tenantId, key } = await benchTenant(db, `Bench tenant ${t}`);
-    const siteCount = t === 0 ? size.largestSites : Math.floor(others / (size.tenants - 1)) + (t <= others % (size.tenants - 1) ? 1 : 0);
+    const siteCount =
+      t === 0
+        ? size.largestSites
+        : Math.floor(others / (size.tenants - 1)) + (t <= others % (size.tenants - 1) ? 1 : 0);
     const sites = Array.from({ length: siteCount }, (_, i) => ({
       id: uuidv7(),
       tenant_id: tenantId,
@@ -136,15 +189,28 @@ export async function seedFindings(db: DB, log: (line: string) => void, size: Se
     }
     await insertBatches(db, 'findings', findings);
     if (t === 0) largest = { tenantId, key, siteIds: sites.map((s) => s.id) };
-    if (t % 10 === 0) log(`  seeded tenant ${t + 1}/${size.tenants}, ${findingNo} findings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (t % 10 === 0)
+      log(
+        `  seeded tenant ${t + 1}/${size.tenants}, ${findingNo} findings, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
   }
   return { largest: largest!, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Adds scans to one tenant's sites until it holds `total` scans. */
 export async function seedScans(db: DB, tenant: SeededTenant, total: number): Promise<void> {
-  const existing = Number((await db.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow()).n);
+  const existing = Number(
+    (
+      await db
+        .selectFrom('scans')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', tenant.tenantId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const base = Date.parse('2026-02-01T00:00:00.000Z');
-  const rows = Array.from({ length: total - existing }, (_, i) => scanRow(tenant.tenantId, tenant.siteIds[i % tenant.siteIds.length]!, i, base + i * 30_000));
+  const rows = Array.from({ length: total - existing }, (_, i) =>
+    scanRow(tenant.tenantId, tenant.siteIds[i % tenant.siteIds.length]!, i, base + i * 30_000),
+  );
   await insertBatches(db, 'scans', rows);
 }

@@ -21,6 +21,13 @@ export function percentile(values: number[], p: number): number {
 
 /** The rows as a Markdown table, as the README shows them. */
 export function markdownTable(rows: BenchRow[]): string {
-  const lines = rows.map((r) => `| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio === null ? '-' : r.ratio.toFixed(2)} | ${r.target} | ${r.met ? 'yes' : 'NO'} |`);
-  return ['| measure | figure | baseline (same run) | ratio | target | met |', '|---|---|---|---|---|---|', ...lines].join('\n');
+  const lines = rows.map(
+    (r) =>
+      `| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio === null ? '-' : r.ratio.toFixed(2)} | ${r.target} | ${r.met ? 'yes' : 'NO'} |`,
+  );
+  return [
+    '| measure | figure | baseline (same run) | ratio | target | met |',
+    '|---|---|---|---|---|---|',
+    ...lines,
+  ].join('\n');
 }

@@ -87,9 +87,15 @@ interface Command {
   flags: Record<string, keyof Values>;
   run: (deps: ServiceDeps, input: unknown) => Promise<unknown>;
 }
-const command = <S extends z.ZodType>(schema: S, flags: Partial<Record<keyof z.input<S> & string, keyof Values>>, run: (deps: ServiceDeps, input: z.output<S>) => Promise<unknown>): Command => ({
+const command = <S extends z.ZodType>(
+  schema: S,
+  flags: Partial<Record<keyof z.input<S> & string, keyof Values>>,
+  run: (deps: ServiceDeps, input: z.output<S>) => Promise<unknown>,
+): Command => ({
   schema,
-  flags: Object.fromEntries(Object.entries(flags).filter((entry): entry is [string, keyof Values] => entry[1] !== undefined)),
+  flags: Object.fromEntries(
+    Object.entries(flags).filter((entry): entry is [string, keyof Values] => entry[1] !== undefined),
+  ),
   run: (deps, input) => run(deps, schema.parse(input)),
 });
 
@@ -99,25 +105,45 @@ const PlanTier = z.object({ name: SignUpInput.shape.organisation, plan: z.enum(P
 /** Flag text as the field's type: comma lists, numbers, booleans and "24h"/"off" intervals; the schema judges the result. */
 function fieldValue(field: string, raw: string | boolean): unknown {
   if (typeof raw === 'boolean') return raw;
-  if (field === 'permissions') return raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (field === 'permissions')
+    return raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
   if (field === 'enabled') return raw === 'true' ? true : raw === 'false' ? false : raw;
-  if (field === 'scan_interval_hours') return raw === 'off' ? null : /^\d+h$/.test(raw) ? Number(raw.slice(0, -1)) : raw;
-  if (['rate_limit', 'rollout'].includes(field)) return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  if (field === 'scan_interval_hours')
+    return raw === 'off' ? null : /^\d+h$/.test(raw) ? Number(raw.slice(0, -1)) : raw;
+  if (['rate_limit', 'rollout'].includes(field))
+    return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
   return raw;
 }
 
 const COMMANDS: Record<string, Command> = {
-  'tenant create': command(PlanTier, { name: 'name', plan: 'plan' }, (deps, input) => admin.createTenant(deps, ADMIN_CLI, input)),
+  'tenant create': command(PlanTier, { name: 'name', plan: 'plan' }, (deps, input) =>
+    admin.createTenant(deps, ADMIN_CLI, input),
+  ),
   'tenant suspend': command(TenantInput, { tenant_id: 'id' }, (deps, input) => admin.suspend(deps, ADMIN_CLI, input)),
   'tenant list': command(z.object({}), {}, (deps) => admin.tenants(deps, ADMIN_CLI, {})),
-  'user list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.usersOfTenant(deps, ADMIN_CLI, input)),
-  'site list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.sitesOfTenant(deps, ADMIN_CLI, input)),
+  'user list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
+    admin.usersOfTenant(deps, ADMIN_CLI, input),
+  ),
+  'site list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
+    admin.sitesOfTenant(deps, ADMIN_CLI, input),
+  ),
   'user create': command(
-    z.object({ tenant_id: Uuid, email: InviteInput.shape.email, role: InviteInput.shape.role.optional(), staff: z.boolean().optional(), login: z.boolean().optional() }),
+    z.object({
+      tenant_id: Uuid,
+      email: InviteInput.shape.email,
+      role: InviteInput.shape.role.optional(),
+      staff: z.boolean().optional(),
+      login: z.boolean().optional(),
+    }),
     { tenant_id: 'tenant', email: 'email', role: 'role', staff: 'staff', login: 'login' },
     (deps, input) => admin.createUser(deps, ADMIN_CLI, input),
   ),
-  'user block': command(StaffBlockInput.pick({ user_id: true }), { user_id: 'id' }, (deps, input) => admin.block(deps, ADMIN_CLI, input)),
+  'user block': command(StaffBlockInput.pick({ user_id: true }), { user_id: 'id' }, (deps, input) =>
+    admin.block(deps, ADMIN_CLI, input),
+  ),
   'key create': command(
     KeyCreateInput.extend({ user_id: Uuid, rate_limit: KeyCreateInput.shape.rate_limit.optional() }),
     { user_id: 'user', name: 'name', permissions: 'permissions', rate_limit: 'rate-limit' },
@@ -125,21 +151,50 @@ const COMMANDS: Record<string, Command> = {
   ),
   'key revoke': command(KeyRevokeInput, { key_id: 'id' }, (deps, input) => admin.revokeKey(deps, ADMIN_CLI, input)),
   'key list': command(UserId, { user_id: 'user' }, (deps, input) => admin.listKeys(deps, ADMIN_CLI, input)),
-  'site create': command(SiteCreateInput.extend({ tenant_id: Uuid }), { tenant_id: 'tenant', name: 'name', url: 'url' }, (deps, input) => admin.createSite(deps, ADMIN_CLI, input)),
-  'site schedule': command(SiteUpdateInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) => admin.scheduleSite(deps, ADMIN_CLI, input)),
-  'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, ADMIN_CLI, input)),
-  'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) => admin.review(deps, ADMIN_CLI, input)),
-  'finding set-status': command(FindingStatusInput, { finding_id: 'id', status: 'status', reason: 'reason' }, (deps, input) => admin.setStatusOfFinding(deps, ADMIN_CLI, input)),
+  'site create': command(
+    SiteCreateInput.extend({ tenant_id: Uuid }),
+    { tenant_id: 'tenant', name: 'name', url: 'url' },
+    (deps, input) => admin.createSite(deps, ADMIN_CLI, input),
+  ),
+  'site schedule': command(SiteUpdateInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) =>
+    admin.scheduleSite(deps, ADMIN_CLI, input),
+  ),
+  'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) =>
+    admin.scanJobsOfSite(deps, ADMIN_CLI, input),
+  ),
+  'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) =>
+    admin.review(deps, ADMIN_CLI, input),
+  ),
+  'finding set-status': command(
+    FindingStatusInput,
+    { finding_id: 'id', status: 'status', reason: 'reason' },
+    (deps, input) => admin.setStatusOfFinding(deps, ADMIN_CLI, input),
+  ),
   'flag set': command(
-    z.object({ key: z.enum(FEATURE_FLAGS), enabled: z.boolean().optional(), rollout: z.number().int().min(0).max(100).optional() }),
+    z.object({
+      key: z.enum(FEATURE_FLAGS),
+      enabled: z.boolean().optional(),
+      rollout: z.number().int().min(0).max(100).optional(),
+    }),
     { key: 'key', enabled: 'enabled', rollout: 'rollout' },
     (deps, input) => admin.setFlag(deps, ADMIN_CLI, input),
   ),
-  'webhook list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.webhooksOfTenant(deps, ADMIN_CLI, input)),
-  'webhook enable': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) => admin.enableWebhook(deps, ADMIN_CLI, input)),
-  'webhook deliveries': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) => admin.deliveriesOfWebhook(deps, ADMIN_CLI, input)),
-  prune: command(z.object({ dry_run: z.boolean().default(false) }), { dry_run: 'dry-run' }, async (deps, input) => ({ dry_run: input.dry_run, ...(input.dry_run ? await prunable(deps) : await prune(deps)) })),
-  'secrets rotate': command(z.object({}), {}, async (deps) => ({ reencrypted: await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config)) })),
+  'webhook list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
+    admin.webhooksOfTenant(deps, ADMIN_CLI, input),
+  ),
+  'webhook enable': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) =>
+    admin.enableWebhook(deps, ADMIN_CLI, input),
+  ),
+  'webhook deliveries': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) =>
+    admin.deliveriesOfWebhook(deps, ADMIN_CLI, input),
+  ),
+  prune: command(z.object({ dry_run: z.boolean().default(false) }), { dry_run: 'dry-run' }, async (deps, input) => ({
+    dry_run: input.dry_run,
+    ...(input.dry_run ? await prunable(deps) : await prune(deps)),
+  })),
+  'secrets rotate': command(z.object({}), {}, async (deps) => ({
+    reencrypted: await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config)),
+  })),
 };
 
 /** The command's input from its flags, checked by its schema; a refusal names the flags in the operator's terms. */
@@ -153,7 +208,13 @@ function inputOf(run: Command, values: Values): unknown {
   if (parsed.success) return parsed.data;
   const flagOf = (path: PropertyKey[]) => `--${run.flags[String(path[0])] ?? String(path[0])}`;
   throw new admin.AdminError(
-    parsed.error.issues.map((issue) => (raw[String(issue.path[0])] === undefined && issue.code === 'invalid_type' ? `${flagOf(issue.path)} is required` : `${flagOf(issue.path)}: ${issue.message}`)).join('; '),
+    parsed.error.issues
+      .map((issue) =>
+        raw[String(issue.path[0])] === undefined && issue.code === 'invalid_type'
+          ? `${flagOf(issue.path)} is required`
+          : `${flagOf(issue.path)}: ${issue.message}`,
+      )
+      .join('; '),
   );
 }
 
@@ -186,7 +247,9 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
     const run = COMMANDS[command];
     const onFile = FILE_COMMANDS[command];
     if (values.help || (!run && !onFile)) {
-      (values.help ? io.stdout : io.stderr).write(`${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`);
+      (values.help ? io.stdout : io.stderr).write(
+        `${values.help ? '' : `Unknown command "${positionals.join(' ')}".\n`}${USAGE}\n`,
+      );
       return values.help ? 0 : 2;
     }
     const config = loadConfig(io.env);
@@ -205,7 +268,10 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
       await db.destroy();
     }
   } catch (error) {
-    const known = error instanceof admin.AdminError || error instanceof ConfigError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+    const known =
+      error instanceof admin.AdminError ||
+      error instanceof ConfigError ||
+      String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
     io.stderr.write(`Error: ${known ? (error as Error).message : String(error)}\n`);
     return 1;
   }

@@ -4,7 +4,22 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['server', 'services', 'domain', 'routers', 'db', 'scanner', 'openapi', 'bin', 'client', 'bench/server.ts', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const SOURCES = [
+  'server',
+  'services',
+  'domain',
+  'routers',
+  'db',
+  'scanner',
+  'openapi',
+  'bin',
+  'client',
+  'bench/server.ts',
+  'web',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+];
 const STAMP = 'dist/server/main.js';
 
 function newest(path) {
@@ -15,6 +30,12 @@ function newest(path) {
 
 const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
 if (SOURCES.filter(existsSync).some((source) => newest(source) > built)) {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  execFileSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    { stdio: 'inherit' },
+  );
 }

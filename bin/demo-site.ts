@@ -17,23 +17,37 @@ const HOME = `<!doctype html><html lang="nl"><head><meta charset="utf-8"><title>
 
 const PAGES: Record<string, { type: string; body: string; status?: number }> = {
   '/': { type: 'text/html; charset=UTF-8', body: HOME },
-  '/.git/config': { type: 'text/plain', body: '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n[remote "origin"]\n\turl = git@example.com:demo/winkel.git\n' },
+  '/.git/config': {
+    type: 'text/plain',
+    body: '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n[remote "origin"]\n\turl = git@example.com:demo/winkel.git\n',
+  },
   '/.git/HEAD': { type: 'text/plain', body: 'ref: refs/heads/main\n' },
   '/.env': { type: 'text/plain', body: 'APP_ENV=production\nDB_HOST=127.0.0.1\nDB_PASSWORD=demo-geheim\n' },
   '/phpinfo.php': {
     type: 'text/html; charset=UTF-8',
     body: '<!DOCTYPE html><html><head><title>PHP 8.3.4 - phpinfo()</title></head><body><table><tr class="h"><td><h1 class="p">PHP Version 8.3.4</h1></td></tr></table><table><tr><td class="e">System </td><td class="v">Linux demo 6.1.0 x86_64 </td></tr><tr><td class="e">Server API </td><td class="v">FPM/FastCGI </td></tr></table></body></html>',
   },
-  '/wp-json/wp/v2/users': { type: 'application/json; charset=UTF-8', body: '[{"id":1,"name":"beheerder","url":"","description":"","link":"http:\\/\\/127.0.0.1\\/author\\/beheerder\\/","slug":"beheerder"}]' },
+  '/wp-json/wp/v2/users': {
+    type: 'application/json; charset=UTF-8',
+    body: '[{"id":1,"name":"beheerder","url":"","description":"","link":"http:\\/\\/127.0.0.1\\/author\\/beheerder\\/","slug":"beheerder"}]',
+  },
   '/xmlrpc.php': { type: 'text/plain;charset=UTF-8', body: 'XML-RPC server accepts POST requests only.', status: 405 },
-  '/uploads/': { type: 'text/html', body: '<html><head><title>Index of /uploads/</title></head><body><h1>Index of /uploads/</h1><hr><pre><a href="../">../</a>\n<a href="klanten.csv">klanten.csv</a></pre></body></html>' },
+  '/uploads/': {
+    type: 'text/html',
+    body: '<html><head><title>Index of /uploads/</title></head><body><h1>Index of /uploads/</h1><hr><pre><a href="../">../</a>\n<a href="klanten.csv">klanten.csv</a></pre></body></html>',
+  },
 };
-const NOT_FOUND = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n';
+const NOT_FOUND =
+  '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n';
 
 function handle(request: IncomingMessage, response: ServerResponse): void {
   const path = new URL(request.url ?? '/', 'http://demo').pathname;
   const page = PAGES[path] ?? { type: 'text/html', body: NOT_FOUND, status: 404 };
-  const headers: Record<string, string | string[]> = { server: 'nginx/1.18.0', 'x-powered-by': 'PHP/8.3.4', 'content-type': page.type };
+  const headers: Record<string, string | string[]> = {
+    server: 'nginx/1.18.0',
+    'x-powered-by': 'PHP/8.3.4',
+    'content-type': page.type,
+  };
   if (path === '/') headers['set-cookie'] = ['PHPSESSID=demo123; path=/', 'wordpress_logged_in_demo=1; path=/'];
   let body: Buffer = Buffer.from(page.body);
   if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
@@ -45,13 +59,20 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
   response.end(body);
 }
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.DEMO_PORT ?? '8080' }, help: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env.DEMO_PORT ?? '8080' },
+    help: { type: 'boolean', default: false },
+  },
+});
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
 const server = createServer(handle);
-server.listen(Number(values.port), '127.0.0.1', () => process.stdout.write(`Demo site listening at http://127.0.0.1:${values.port}/\n`));
+server.listen(Number(values.port), '127.0.0.1', () =>
+  process.stdout.write(`Demo site listening at http://127.0.0.1:${values.port}/\n`),
+);
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

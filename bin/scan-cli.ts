@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../services/config.ts';
-import { scanSite, ScanError, SCAN_STAGE_LABELS, SEVERITIES, TargetRefusedError, type ScanResult } from '../scanner/index.ts';
+import {
+  scanSite,
+  ScanError,
+  SCAN_STAGE_LABELS,
+  SEVERITIES,
+  TargetRefusedError,
+  type ScanResult,
+} from '../scanner/index.ts';
 import { toSarif } from '../scanner/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
@@ -40,7 +47,11 @@ function report(result: ScanResult): string {
     const findings = result.findings.filter((f) => f.severity === severity);
     if (findings.length === 0) continue;
     lines.push(`${severity} (${findings.length})`);
-    for (const f of findings) lines.push(`  - ${f.title} [${f.finding_type}]`, `    ${f.endpoint}${f.actual_value ? `  (${f.actual_value})` : ''}`);
+    for (const f of findings)
+      lines.push(
+        `  - ${f.title} [${f.finding_type}]`,
+        `    ${f.endpoint}${f.actual_value ? `  (${f.actual_value})` : ''}`,
+      );
     lines.push('');
   }
   if (result.findings.length === 0) lines.push('Geen bevindingen.');
@@ -60,19 +71,35 @@ function parseCommandLine(args: string[]) {
     },
   });
   const format = values.format ?? (values.json ? 'json' : 'text');
-  if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) throw new UsageError(`--format takes ${FORMATS.join(', ')}`);
+  if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json'))
+    throw new UsageError(`--format takes ${FORMATS.join(', ')}`);
   const failOn = values['fail-on'];
   if (failOn !== undefined && !FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}`);
   if (!values.help && positionals.length !== 1) throw new UsageError('one URL is needed');
-  return { help: values.help, url: positionals[0]!, format: format as (typeof FORMATS)[number], failOn: failOn?.toUpperCase() as Severity | undefined };
+  return {
+    help: values.help,
+    url: positionals[0]!,
+    format: format as (typeof FORMATS)[number],
+    failOn: failOn?.toUpperCase() as Severity | undefined,
+  };
 }
 
 /** Whether a finding at or above `threshold` is present (SEVERITIES runs from CRITICAL down). */
-const atOrAbove = (result: ScanResult, threshold: Severity) => result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(threshold));
+const atOrAbove = (result: ScanResult, threshold: Severity) =>
+  result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(threshold));
 
 function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
   if (format === 'json') return JSON.stringify(result, null, 2);
-  if (format === 'sarif') return JSON.stringify(toSarif(result, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri: `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/api/agent/docs` }), null, 2);
+  if (format === 'sarif')
+    return JSON.stringify(
+      toSarif(result, {
+        name: SERVICE_NAME,
+        version: SERVICE_VERSION,
+        informationUri: `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/api/agent/docs`,
+      }),
+      null,
+      2,
+    );
   return report(result);
 }
 
@@ -85,7 +112,10 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
   try {
     options = parseCommandLine(args);
   } catch (error) {
-    const message = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : String(error);
+    const message =
+      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+        ? (error as Error).message
+        : String(error);
     io.stderr.write(`${message}\n${USAGE}\n`);
     return EXIT.usage;
   }
@@ -107,7 +137,10 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     const known = error instanceof ScanError || error instanceof ConfigError;
     // On the command line the operator can change the guard; say how.
-    const hint = error instanceof TargetRefusedError ? '\nLoopback and private addresses are refused unless SCANNER_ALLOW_PRIVATE_TARGETS=true is set.' : '';
+    const hint =
+      error instanceof TargetRefusedError
+        ? '\nLoopback and private addresses are refused unless SCANNER_ALLOW_PRIVATE_TARGETS=true is set.'
+        : '';
     io.stderr.write(`${known ? (error as Error).message : `Unexpected error: ${String(error)}`}${hint}\n`);
     return options.failOn ? EXIT.scanFailedWithGate : EXIT.scanFailed;
   }

@@ -36,7 +36,11 @@ export async function findKeyByHash(db: DB, keyHash: string) {
 
 /** Revokes an active key; with a tenant, only that tenant's (another tenant's key is not found). */
 export async function revokeApiKey(db: DB, id: string, tenantId?: string): Promise<boolean> {
-  let query = db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null);
+  let query = db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null);
   if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
   const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
@@ -46,7 +50,17 @@ export async function listApiKeysOfTenant(db: DB, tenantId: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.permissions', 'api_keys.rate_limit', 'api_keys.created_at', 'api_keys.revoked_at', 'api_keys.last_used_at', 'users.email as user_email'])
+    .select([
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.key_prefix',
+      'api_keys.permissions',
+      'api_keys.rate_limit',
+      'api_keys.created_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'users.email as user_email',
+    ])
     .where('api_keys.tenant_id', '=', tenantId)
     .orderBy('api_keys.created_at', 'desc')
     .orderBy('api_keys.id', 'desc')
@@ -62,7 +76,10 @@ export async function listApiKeysOfUser(db: DB, userId: string) {
     .execute();
 }
 
-export async function countKeys(db: DB, filter: { userId?: string; tenantId?: string; activeOnly?: boolean; createdSince?: string }): Promise<number> {
+export async function countKeys(
+  db: DB,
+  filter: { userId?: string; tenantId?: string; activeOnly?: boolean; createdSince?: string },
+): Promise<number> {
   let query = db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n'));
   if (filter.userId) query = query.where('user_id', '=', filter.userId);
   if (filter.tenantId) query = query.where('tenant_id', '=', filter.tenantId);
@@ -72,7 +89,9 @@ export async function countKeys(db: DB, filter: { userId?: string; tenantId?: st
   return Number(row.n);
 }
 
-const keyUse = preparedQuery((db, a: { id: string; at: string }) => db.updateTable('api_keys').set({ last_used_at: a.at }).where('id', '=', a.id));
+const keyUse = preparedQuery((db, a: { id: string; at: string }) =>
+  db.updateTable('api_keys').set({ last_used_at: a.at }).where('id', '=', a.id),
+);
 
 export async function markKeyUsed(db: DB, id: string, at: string): Promise<void> {
   await keyUse(db, { id, at });

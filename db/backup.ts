@@ -10,7 +10,10 @@ export class BackupRefused extends Error {}
  * backed up with its own tools (pg_dump).
  */
 export function backupSqlite(location: string, out: string): { bytes: number } {
-  if (isPostgresUrl(location)) throw new BackupRefused('PostgreSQL is backed up with pg_dump (see docs/operations.md, Backup and restore); this command copies the SQLite file.');
+  if (isPostgresUrl(location))
+    throw new BackupRefused(
+      'PostgreSQL is backed up with pg_dump (see docs/operations.md, Backup and restore); this command copies the SQLite file.',
+    );
   if (location === ':memory:' || !existsSync(location)) throw new BackupRefused(`no SQLite database at ${location}`);
   if (existsSync(out)) throw new BackupRefused(`${out} exists already; choose a new file`);
   const db = new SQLite(location, { fileMustExist: true });
@@ -21,7 +24,11 @@ export function backupSqlite(location: string, out: string): { bytes: number } {
     try {
       const result = check.pragma('integrity_check', { simple: true });
       if (result !== 'ok') throw new BackupRefused(`the copy failed its integrity check: ${String(result)}`);
-      return { bytes: (check.pragma('page_count', { simple: true }) as number) * (check.pragma('page_size', { simple: true }) as number) };
+      return {
+        bytes:
+          (check.pragma('page_count', { simple: true }) as number) *
+          (check.pragma('page_size', { simple: true }) as number),
+      };
     } finally {
       check.close();
     }

@@ -2,7 +2,20 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Migration, type MigrationProvider, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyConfig,
+  type Migration,
+  type MigrationProvider,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+} from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { isPostgresUrl } from './dialect.ts';
@@ -93,7 +106,11 @@ class PreparingClient implements PostgresPoolClient {
     if (typeof text !== 'string') throw new Error('streaming queries are not supported');
     const parameters = [...(values ?? [])];
     if (!DML.test(text)) return this.client.query(text, parameters);
-    return this.client.query({ name: `k${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values: parameters });
+    return this.client.query({
+      name: `k${createHash('sha1').update(text).digest('hex').slice(0, 20)}`,
+      text,
+      values: parameters,
+    });
   }
 
   release(): void {
@@ -125,7 +142,10 @@ function openPostgres(url: string, options: OpenOptions): DB {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle client losing its connection (a server restart) must not take the process down.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), log: options.log });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }),
+    log: options.log,
+  });
   postgresUrls.set(db, url);
   return db;
 }
@@ -166,7 +186,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): DB {
   // and on this synchronous driver that stalls every request in flight.
   if (background) sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = background ? startCheckpointer(path) : undefined;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), log: options.log });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }),
+    log: options.log,
+  });
   sqliteHandles.set(db, sqlite);
   return db;
 }
@@ -174,7 +197,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): DB {
 export async function migrate(db: DB): Promise<void> {
   const { error, results } = await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  if (error || failed)
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
 }
 
 /** Opens the database (a SQLite file or a postgres:// URL) and brings its schema up to date. */

@@ -14,6 +14,9 @@ export function isPostgresUrl(location: string): boolean {
  * Locks the selected job rows on PostgreSQL and skips those another worker holds, so concurrent
  * claimers split the queue instead of waiting on each other; SQLite has a single writer already.
  */
-export function skipLockedRows<DB, TB extends keyof DB, O>(db: Kysely<any>, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function skipLockedRows<DB, TB extends keyof DB, O>(
+  db: Kysely<any>,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return isPostgres(db) ? query.forUpdate().skipLocked() : query;
 }

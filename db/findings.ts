@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { SEVERITIES, SEVERITY_COUNT_KEYS, severityCounts, type Category, type FindingStatus, type Severity } from '../domain/vocabulary.ts';
+import {
+  SEVERITIES,
+  SEVERITY_COUNT_KEYS,
+  severityCounts,
+  type Category,
+  type FindingStatus,
+  type Severity,
+} from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 import { isPostgres } from './dialect.ts';
 import { preparedQuery } from './prepared-query.ts';
@@ -42,19 +49,30 @@ export async function matchingTextIds(db: DB, search: string): Promise<number[]>
   if (isPostgres(db)) {
     // pg_trgm's GIN indexes serve ILIKE; the pattern escapes LIKE's wildcards.
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await db.selectFrom('finding_texts').select('id').where((eb) => eb.or([eb('title', 'ilike', pattern), eb('description', 'ilike', pattern)])).execute();
+    const rows = await db
+      .selectFrom('finding_texts')
+      .select('id')
+      .where((eb) => eb.or([eb('title', 'ilike', pattern), eb('description', 'ilike', pattern)]))
+      .execute();
     return rows.map((r) => r.id);
   }
   if (search.length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM finding_texts_fts WHERE finding_texts_fts MATCH ${phrase}`.execute(db);
+    const { rows } = await sql<{
+      id: number;
+    }>`SELECT rowid AS id FROM finding_texts_fts WHERE finding_texts_fts MATCH ${phrase}`.execute(db);
     return rows.map((r) => r.id);
   }
   const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = await db
     .selectFrom('finding_texts')
     .select('id')
-    .where((eb) => eb.or([sql<boolean>`lower(${eb.ref('title')}) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(${eb.ref('description')}) LIKE ${pattern} ESCAPE '\\'`]))
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(${eb.ref('title')}) LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`lower(${eb.ref('description')}) LIKE ${pattern} ESCAPE '\\'`,
+      ]),
+    )
     .execute();
   return rows.map((r) => r.id);
 }
@@ -77,7 +95,13 @@ const severityTotals = preparedQuery((db, a: ResolvedFilters & { tenantId: strin
   return query.groupBy('severity');
 });
 
-type PageArgs = Omit<ResolvedFilters, 'severity'> & { tenantId: string; severityRank?: number; fromRank?: number; limit: number; offset: number };
+type PageArgs = Omit<ResolvedFilters, 'severity'> & {
+  tenantId: string;
+  severityRank?: number;
+  fromRank?: number;
+  limit: number;
+  offset: number;
+};
 
 /**
  * One page in list order. Its ids are read from an index that covers the filters (no row lookups
@@ -91,7 +115,12 @@ const findingPage = preparedQuery((db, a: PageArgs) => {
   if (a.category) ids = ids.where('findings.category', '=', a.category);
   if (a.status) ids = ids.where('findings.status', '=', a.status);
   if (a.textIds) ids = ids.where('findings.text_id', 'in', a.textIds);
-  const page = ids.orderBy('findings.severity_rank', 'asc').orderBy('findings.created_at', 'desc').orderBy('findings.id', 'asc').limit(a.limit).offset(a.offset);
+  const page = ids
+    .orderBy('findings.severity_rank', 'asc')
+    .orderBy('findings.created_at', 'desc')
+    .orderBy('findings.id', 'asc')
+    .limit(a.limit)
+    .offset(a.offset);
   return db
     .selectFrom(page.as('page'))
     .innerJoin('findings', 'findings.id', 'page.id')
@@ -103,9 +132,17 @@ const findingPage = preparedQuery((db, a: PageArgs) => {
     .orderBy('findings.id', 'asc');
 });
 
-export async function listFindings(db: DB, tenantId: string, filters: FindingFilters, page: { limit: number; offset: number }) {
+export async function listFindings(
+  db: DB,
+  tenantId: string,
+  filters: FindingFilters,
+  page: { limit: number; offset: number },
+) {
   const { search, ...rest } = filters;
-  const resolved: ResolvedFilters = { ...rest, ...(search === undefined ? {} : { textIds: await matchingTextIds(db, search) }) };
+  const resolved: ResolvedFilters = {
+    ...rest,
+    ...(search === undefined ? {} : { textIds: await matchingTextIds(db, search) }),
+  };
   if (resolved.textIds?.length === 0) return { rows: [], summary: severityCounts([]), total: 0 };
   const totals = await severityTotals(db, { ...resolved, tenantId, siteKey: resolved.siteId ?? '' });
   const summary = severityCounts(totals.map(({ severity, n }) => [severity, Number(n)] as const));
@@ -136,7 +173,11 @@ export async function findingsOfScan(db: DB, tenantId: string, scanId: string) {
     .innerJoin('findings', 'findings.id', 'scan_findings.finding_id')
     .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
     .innerJoin('sites', 'sites.id', 'findings.site_id')
-    .select([...FINDING_COLUMNS.filter((c) => c !== 'findings.scan_id' && c !== 'findings.actual_value'), 'scan_findings.scan_id', 'scan_findings.actual_value'])
+    .select([
+      ...FINDING_COLUMNS.filter((c) => c !== 'findings.scan_id' && c !== 'findings.actual_value'),
+      'scan_findings.scan_id',
+      'scan_findings.actual_value',
+    ])
     .where('scan_findings.scan_id', '=', scanId)
     .where('findings.tenant_id', '=', tenantId)
     .orderBy('findings.severity_rank', 'asc')

@@ -11,7 +11,12 @@ export async function findInvite(db: DB, tokenHash: string) {
 
 /** Marks an invite used; false when it was used already (two tabs, a replayed link). */
 export async function acceptInvite(db: DB, tokenHash: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('invites').set({ accepted_at: at }).where('token_hash', '=', tokenHash).where('accepted_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('invites')
+    .set({ accepted_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

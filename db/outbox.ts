@@ -14,7 +14,14 @@ export interface OutboxEvent {
  */
 export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const webhooks = (await trx.selectFrom('webhooks').select(['id', 'events']).where('tenant_id', '=', tenantId).where('enabled', '=', 1).execute()).map((w) => ({
+  const webhooks = (
+    await trx
+      .selectFrom('webhooks')
+      .select(['id', 'events'])
+      .where('tenant_id', '=', tenantId)
+      .where('enabled', '=', 1)
+      .execute()
+  ).map((w) => ({
     id: w.id,
     events: JSON.parse(w.events) as string[],
   }));
@@ -24,10 +31,23 @@ export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEve
     if (subscribers.length === 0) continue;
     const id = `msg_${uuidv7().replaceAll('-', '')}`;
     const payload = JSON.stringify({ type: event.type, timestamp: now, data: event.data });
-    await trx.insertInto('webhook_messages').values({ id, tenant_id: tenantId, event_type: event.type, payload, created_at: now }).execute();
+    await trx
+      .insertInto('webhook_messages')
+      .values({ id, tenant_id: tenantId, event_type: event.type, payload, created_at: now })
+      .execute();
     await trx
       .insertInto('webhook_deliveries')
-      .values(subscribers.map((w) => ({ id: uuidv7(), message_id: id, webhook_id: w.id, status: 'pending' as const, attempts: 0, next_attempt_at: now, created_at: now })))
+      .values(
+        subscribers.map((w) => ({
+          id: uuidv7(),
+          message_id: id,
+          webhook_id: w.id,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now,
+        })),
+      )
       .execute();
   }
 }
@@ -70,18 +90,33 @@ export async function dueDeliveries(db: DB, now: string, limit: number, skip: st
  * writer), and one claimed already is no longer due: each delivery goes to one worker. A killed
  * worker's deliveries are due again once the lease has expired.
  */
-export async function claimDeliveries(db: DB, ids: string[], worker: string, now: string, leaseUntil: string): Promise<Set<string>> {
+export async function claimDeliveries(
+  db: DB,
+  ids: string[],
+  worker: string,
+  now: string,
+  leaseUntil: string,
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   return db.transaction().execute(async (trx) => {
     const free = await skipLockedRows(
       trx,
-      trx.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '<=', now),
+      trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now),
     ).execute();
     if (free.length === 0) return new Set<string>();
     const rows = await trx
       .updateTable('webhook_deliveries')
       .set({ next_attempt_at: leaseUntil, claimed_by: worker })
-      .where('id', 'in', free.map((row) => row.id))
+      .where(
+        'id',
+        'in',
+        free.map((row) => row.id),
+      )
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .returning('id')
@@ -142,7 +177,12 @@ export async function recordAttempt(db: DB, outcome: AttemptOutcome, disableAfte
       .where('id', '=', outcome.webhookId)
       .execute();
     if (!outcome.succeeded) {
-      await trx.updateTable('webhooks').set({ enabled: 0 }).where('id', '=', outcome.webhookId).where('failure_count', '>=', disableAfter).execute();
+      await trx
+        .updateTable('webhooks')
+        .set({ enabled: 0 })
+        .where('id', '=', outcome.webhookId)
+        .where('failure_count', '>=', disableAfter)
+        .execute();
     }
   });
 }

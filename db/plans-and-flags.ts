@@ -13,7 +13,11 @@ export async function findFeatureFlag(db: DB, key: FeatureFlag) {
   return db.selectFrom('feature_flags').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
-export async function updateFeatureFlag(db: DB, key: FeatureFlag, changes: { enabled?: boolean; rollout_percentage?: number }): Promise<boolean> {
+export async function updateFeatureFlag(
+  db: DB,
+  key: FeatureFlag,
+  changes: { enabled?: boolean; rollout_percentage?: number },
+): Promise<boolean> {
   const set = {
     ...(changes.enabled === undefined ? {} : { enabled: changes.enabled ? 1 : 0 }),
     ...(changes.rollout_percentage === undefined ? {} : { rollout_percentage: changes.rollout_percentage }),
@@ -26,15 +30,25 @@ export async function updateFeatureFlag(db: DB, key: FeatureFlag, changes: { ena
 /** Service-wide counts for the configuration endpoint. */
 export async function serviceStats(db: DB) {
   const [sites, platforms, tenants, active] = await Promise.all([
-    db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('sites')
       .select(['detected_platform', (eb) => eb.fn.countAll<number>().as('n')])
       .where('detected_platform', 'is not', null)
       .groupBy('detected_platform')
       .execute(),
-    db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).where('suspended_at', 'is', null).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('suspended_at', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     total_sites: Number(sites.n),

@@ -33,10 +33,17 @@ function prunableScans(db: DB, before: string) {
           .select(sql.lit(1).as('one'))
           .whereRef('newer.tenant_id', '=', 's.tenant_id')
           .whereRef('newer.site_id', '=', 's.site_id')
-          .where(({ or, and, eb }) => or([eb('newer.scanned_at', '>', eb.ref('s.scanned_at')), and([eb('newer.scanned_at', '=', eb.ref('s.scanned_at')), eb('newer.id', '>', eb.ref('s.id'))])])),
+          .where(({ or, and, eb }) =>
+            or([
+              eb('newer.scanned_at', '>', eb.ref('s.scanned_at')),
+              and([eb('newer.scanned_at', '=', eb.ref('s.scanned_at')), eb('newer.id', '>', eb.ref('s.id'))]),
+            ]),
+          ),
       ),
     )
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('findings as f').select(sql.lit(1).as('one')).whereRef('f.scan_id', '=', 's.id'))));
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('findings as f').select(sql.lit(1).as('one')).whereRef('f.scan_id', '=', 's.id'))),
+    );
 }
 
 function prunableMessages(db: DB, before: string) {
@@ -44,16 +51,31 @@ function prunableMessages(db: DB, before: string) {
     .selectFrom('webhook_messages as m')
     .where('m.created_at', '<', before)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('webhook_deliveries as d').select(sql.lit(1).as('one')).whereRef('d.message_id', '=', 'm.id').where('d.status', '=', 'pending'))),
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select(sql.lit(1).as('one'))
+            .whereRef('d.message_id', '=', 'm.id')
+            .where('d.status', '=', 'pending'),
+        ),
+      ),
     );
 }
 
 /** How many rows each kind would lose now (admin prune --dry-run). */
 export async function countPrunable(db: DB, cutoffs: PruneCutoffs): Promise<PruneCounts> {
   const [scans, messages, attempts] = await Promise.all([
-    prunableScans(db, cutoffs.scansBefore).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    prunableMessages(db, cutoffs.messagesBefore).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('webhook_attempts').where('attempted_at', '<', cutoffs.attemptsBefore).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    prunableScans(db, cutoffs.scansBefore)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    prunableMessages(db, cutoffs.messagesBefore)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('webhook_attempts')
+      .where('attempted_at', '<', cutoffs.attemptsBefore)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { scans: Number(scans.n), webhook_messages: Number(messages.n), webhook_attempts: Number(attempts.n) };
 }
@@ -61,7 +83,9 @@ export async function countPrunable(db: DB, cutoffs: PruneCutoffs): Promise<Prun
 /** Deletes up to `limit` prunable scans with what refers to them; returns how many went. */
 export async function pruneScanBatch(db: DB, before: string, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await prunableScans(trx, before).select('s.id').orderBy('s.scanned_at').limit(limit).execute()).map((row) => row.id);
+    const ids = (await prunableScans(trx, before).select('s.id').orderBy('s.scanned_at').limit(limit).execute()).map(
+      (row) => row.id,
+    );
     if (ids.length === 0) return 0;
     await trx.deleteFrom('scan_findings').where('scan_id', 'in', ids).execute();
     // A scheduled run keeps its history line; the scan it made is gone.
@@ -74,7 +98,9 @@ export async function pruneScanBatch(db: DB, before: string, limit: number): Pro
 /** Deletes up to `limit` finished outbox messages with their deliveries and attempts. */
 export async function pruneMessageBatch(db: DB, before: string, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await prunableMessages(trx, before).select('m.id').orderBy('m.created_at').limit(limit).execute()).map((row) => row.id);
+    const ids = (await prunableMessages(trx, before).select('m.id').orderBy('m.created_at').limit(limit).execute()).map(
+      (row) => row.id,
+    );
     if (ids.length === 0) return 0;
     const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('message_id', 'in', ids);
     await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
@@ -86,7 +112,15 @@ export async function pruneMessageBatch(db: DB, before: string, limit: number): 
 
 /** Deletes up to `limit` delivery attempts older than the cut-off. */
 export async function pruneAttemptBatch(db: DB, before: string, limit: number): Promise<number> {
-  const ids = (await db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', before).orderBy('attempted_at').limit(limit).execute()).map((row) => row.id);
+  const ids = (
+    await db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('attempted_at', '<', before)
+      .orderBy('attempted_at')
+      .limit(limit)
+      .execute()
+  ).map((row) => row.id);
   if (ids.length === 0) return 0;
   await db.deleteFrom('webhook_attempts').where('id', 'in', ids).execute();
   return ids.length;

@@ -28,10 +28,12 @@ async function textIdsOf(trx: DB, wanted: FindingTexts[]): Promise<Map<string, n
   const ids = new Map<string, number>();
   const titles = [...new Set(wanted.map((t) => t.title))];
   if (titles.length === 0) return ids;
-  for (const row of await trx.selectFrom('finding_texts').selectAll().where('title', 'in', titles).execute()) ids.set(textKey(row), row.id);
+  for (const row of await trx.selectFrom('finding_texts').selectAll().where('title', 'in', titles).execute())
+    ids.set(textKey(row), row.id);
   for (const texts of wanted) {
     const key = textKey(texts);
-    if (!ids.has(key)) ids.set(key, (await trx.insertInto('finding_texts').values(texts).returning('id').executeTakeFirstOrThrow()).id);
+    if (!ids.has(key))
+      ids.set(key, (await trx.insertInto('finding_texts').values(texts).returning('id').executeTakeFirstOrThrow()).id);
   }
   return ids;
 }
@@ -46,7 +48,13 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
  * Stores a scan and writes what diffFindings decided for the site's findings; call it inside a
  * transaction. Writes are batched: a rescan that sees the same issues costs a handful of statements.
  */
-export async function recordScan(trx: DB, tenantId: string, siteId: string, result: ScanResult, trigger: ScanTrigger): Promise<RecordedScan> {
+export async function recordScan(
+  trx: DB,
+  tenantId: string,
+  siteId: string,
+  result: ScanResult,
+  trigger: ScanTrigger,
+): Promise<RecordedScan> {
   const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {
     id: uuidv7(),
@@ -112,7 +120,9 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
   const opened: FindingRecord[] = inserted.map((row, i) => ({ ...row, ...textsOf(diff.open[i]!) }));
   for (const { previous: before, observed } of diff.keep) {
     const fields = observedFields(observed);
-    const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((field) => before[field] !== fields[field]);
+    const changed = (Object.keys(fields) as Array<keyof typeof fields>).some(
+      (field) => before[field] !== fields[field],
+    );
     if (changed) await trx.updateTable('findings').set(fields).where('id', '=', before.id).execute();
   }
   for (const { previous: before, observed } of diff.reopen) {
@@ -123,16 +133,44 @@ export async function recordScan(trx: DB, tenantId: string, siteId: string, resu
   const stillSeen = [...diff.keep, ...diff.reopen];
   const scanFindings = [
     ...inserted.map((row) => ({ scan_id: scan.id, finding_id: row.id, actual_value: row.actual_value })),
-    ...stillSeen.map(({ previous: before, observed }) => ({ scan_id: scan.id, finding_id: before.id, actual_value: observed.actual_value })),
+    ...stillSeen.map(({ previous: before, observed }) => ({
+      scan_id: scan.id,
+      finding_id: before.id,
+      actual_value: observed.actual_value,
+    })),
   ];
   await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
-  await inChunks(stillSeen.map(({ previous: before }) => before.id), (ids) => trx.updateTable('findings').set({ scan_id: scan.id, last_seen_at: scan.scanned_at }).where('id', 'in', ids).execute());
+  await inChunks(
+    stillSeen.map(({ previous: before }) => before.id),
+    (ids) =>
+      trx
+        .updateTable('findings')
+        .set({ scan_id: scan.id, last_seen_at: scan.scanned_at })
+        .where('id', 'in', ids)
+        .execute(),
+  );
   await inChunks(scanFindings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
 
-  const resolved: FindingRecord[] = diff.resolve.map((before) => ({ ...before, status: 'RESOLVED', resolved_at: scan.scanned_at }));
-  await inChunks(resolved.map((r) => r.id), (ids) => trx.updateTable('findings').set({ status: 'RESOLVED', resolved_at: scan.scanned_at }).where('id', 'in', ids).execute());
+  const resolved: FindingRecord[] = diff.resolve.map((before) => ({
+    ...before,
+    status: 'RESOLVED',
+    resolved_at: scan.scanned_at,
+  }));
+  await inChunks(
+    resolved.map((r) => r.id),
+    (ids) =>
+      trx
+        .updateTable('findings')
+        .set({ status: 'RESOLVED', resolved_at: scan.scanned_at })
+        .where('id', 'in', ids)
+        .execute(),
+  );
   if (result.detected_platform) {
-    await trx.updateTable('sites').set({ detected_platform: result.detected_platform }).where('id', '=', siteId).execute();
+    await trx
+      .updateTable('sites')
+      .set({ detected_platform: result.detected_platform })
+      .where('id', '=', siteId)
+      .execute();
   }
   return { scan, opened, resolved };
 }
@@ -186,24 +224,33 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 8
 
 type TenantScans = ScanFilters & { tenantId: string };
 
-const exactCount = preparedQuery((db, a: TenantScans) => filteredScans(db, a.tenantId, a).select((eb) => eb.fn.countAll<number>().as('n')));
+const exactCount = preparedQuery((db, a: TenantScans) =>
+  filteredScans(db, a.tenantId, a).select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
 /** Whole days of the scan_counts roll-up; its rows for "any site" and "any grade" have ''. */
-const wholeDays = preparedQuery((db, a: { tenantId: string; siteKey: string; gradeKey: Grade | ''; afterDay?: string; beforeDay?: string }) => {
-  let days = db
-    .selectFrom('scan_counts')
-    .select((eb) => eb.fn.sum<number>('n').as('n'))
-    .where('tenant_id', '=', a.tenantId)
-    .where('site_id', '=', a.siteKey)
-    .where('grade', '=', a.gradeKey);
-  if (a.afterDay) days = days.where('day', '>', a.afterDay);
-  if (a.beforeDay) days = days.where('day', '<', a.beforeDay);
-  return days;
-});
+const wholeDays = preparedQuery(
+  (db, a: { tenantId: string; siteKey: string; gradeKey: Grade | ''; afterDay?: string; beforeDay?: string }) => {
+    let days = db
+      .selectFrom('scan_counts')
+      .select((eb) => eb.fn.sum<number>('n').as('n'))
+      .where('tenant_id', '=', a.tenantId)
+      .where('site_id', '=', a.siteKey)
+      .where('grade', '=', a.gradeKey);
+    if (a.afterDay) days = days.where('day', '>', a.afterDay);
+    if (a.beforeDay) days = days.where('day', '<', a.beforeDay);
+    return days;
+  },
+);
 
 /** The page's ids come from an index alone; only those rows are read and joined. */
 const scanPage = preparedQuery((db, a: TenantScans & { limit: number; offset: number }) => {
-  const pageIds = filteredScans(db, a.tenantId, a).select('scans.id').orderBy('scans.scanned_at', 'desc').orderBy('scans.id', 'desc').limit(a.limit).offset(a.offset);
+  const pageIds = filteredScans(db, a.tenantId, a)
+    .select('scans.id')
+    .orderBy('scans.scanned_at', 'desc')
+    .orderBy('scans.id', 'desc')
+    .limit(a.limit)
+    .offset(a.offset);
   return db
     .selectFrom(pageIds.as('page'))
     .innerJoin('scans', 'scans.id', 'page.id')
@@ -236,7 +283,12 @@ export async function countScans(db: DB, tenantId: string, filters: ScanFilters)
   return total;
 }
 
-export async function listScans(db: DB, tenantId: string, filters: ScanFilters, page: { limit: number; offset: number }) {
+export async function listScans(
+  db: DB,
+  tenantId: string,
+  filters: ScanFilters,
+  page: { limit: number; offset: number },
+) {
   const total = await countScans(db, tenantId, filters);
   if (page.offset >= total) return { rows: [], total };
   return { rows: await scanPage(db, { tenantId, ...filters, limit: page.limit, offset: page.offset }), total };

@@ -1,5 +1,23 @@
 import type { Generated } from 'kysely';
-import type { ActorKind, Role, Category, ScanJobStatus, ScanTrigger, DeliveryStatus, FeatureFlag, FindingStatus, FindingType, Grade, PlanTier, SitePlatform, Severity, SuggestionStatus, SuggestionType, WebhookEvent, WebServer } from '../domain/vocabulary.ts';
+import type {
+  ActorKind,
+  Role,
+  Category,
+  ScanJobStatus,
+  ScanTrigger,
+  DeliveryStatus,
+  FeatureFlag,
+  FindingStatus,
+  FindingType,
+  Grade,
+  PlanTier,
+  SitePlatform,
+  Severity,
+  SuggestionStatus,
+  SuggestionType,
+  WebhookEvent,
+  WebServer,
+} from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
 // booleans are 0/1: portable across SQLite and PostgreSQL.

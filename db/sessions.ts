@@ -1,6 +1,9 @@
 import type { DB } from './database.ts';
 
-export async function insertSession(db: DB, session: { id_hash: string; user_id: string; created_at: string; last_seen_at: string; expires_at: string }): Promise<void> {
+export async function insertSession(
+  db: DB,
+  session: { id_hash: string; user_id: string; created_at: string; last_seen_at: string; expires_at: string },
+): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
 }
 

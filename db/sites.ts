@@ -3,7 +3,14 @@ import type { SitePlatform } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
 export async function insertSite(db: DB, tenantId: string, name: string, url: string) {
-  const site = { id: randomUUID(), tenant_id: tenantId, name, url, detected_platform: null, created_at: new Date().toISOString() };
+  const site = {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    name,
+    url,
+    detected_platform: null,
+    created_at: new Date().toISOString(),
+  };
   await db.insertInto('sites').values(site).execute();
   return site;
 }
@@ -18,7 +25,11 @@ export async function findSiteAnyTenant(db: DB, id: string) {
 }
 
 export async function countSites(db: DB, tenantId: string): Promise<number> {
-  const row = await db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -30,7 +41,15 @@ export interface SiteFilters {
 function sitesWithLatestScan(db: DB, tenantId: string) {
   return db
     .selectFrom('sites')
-    .select(['sites.id', 'sites.name', 'sites.url', 'sites.detected_platform', 'sites.created_at', 'sites.scan_interval_hours', 'sites.next_scan_at'])
+    .select([
+      'sites.id',
+      'sites.name',
+      'sites.url',
+      'sites.detected_platform',
+      'sites.created_at',
+      'sites.scan_interval_hours',
+      'sites.next_scan_at',
+    ])
     .select((eb) => {
       const latest = () =>
         eb
@@ -51,8 +70,16 @@ function sitesWithLatestScan(db: DB, tenantId: string) {
 }
 
 /** A page of the tenant's sites, oldest first, with the total; all of them without a page. */
-export async function listSites(db: DB, tenantId: string, filters: SiteFilters, page?: { limit: number; offset: number }) {
-  let count = db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId);
+export async function listSites(
+  db: DB,
+  tenantId: string,
+  filters: SiteFilters,
+  page?: { limit: number; offset: number },
+) {
+  let count = db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId);
   let rows = sitesWithLatestScan(db, tenantId);
   if (filters.platform) {
     count = count.where('detected_platform', '=', filters.platform);

@@ -15,7 +15,12 @@ export interface NewSuggestion {
   metadata?: Record<string, unknown>;
 }
 
-export async function insertSuggestion(db: DB, tenantId: string, submitter: { kind: ActorKind; id: string }, input: NewSuggestion): Promise<SuggestionRow> {
+export async function insertSuggestion(
+  db: DB,
+  tenantId: string,
+  submitter: { kind: ActorKind; id: string },
+  input: NewSuggestion,
+): Promise<SuggestionRow> {
   const row: SuggestionRow = {
     id: randomUUID(),
     tenant_id: tenantId,
@@ -36,11 +41,22 @@ export async function insertSuggestion(db: DB, tenantId: string, submitter: { ki
   return row;
 }
 
-export async function listSuggestions(db: DB, tenantId: string, status: SuggestionStatus | undefined, page: { limit: number; offset: number }) {
+export async function listSuggestions(
+  db: DB,
+  tenantId: string,
+  status: SuggestionStatus | undefined,
+  page: { limit: number; offset: number },
+) {
   let query = db.selectFrom('suggestions').where('tenant_id', '=', tenantId);
   if (status) query = query.where('status', '=', status);
   const [rows, total] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -50,17 +66,37 @@ export async function findSuggestion(db: DB, id: string): Promise<SuggestionRow 
   return db.selectFrom('suggestions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function reviewSuggestion(db: DB, id: string, status: SuggestionStatus, notes: string | null): Promise<SuggestionRow | undefined> {
-  await db.updateTable('suggestions').set({ status, review_notes: notes, reviewed_at: new Date().toISOString() }).where('id', '=', id).execute();
+export async function reviewSuggestion(
+  db: DB,
+  id: string,
+  status: SuggestionStatus,
+  notes: string | null,
+): Promise<SuggestionRow | undefined> {
+  await db
+    .updateTable('suggestions')
+    .set({ status, review_notes: notes, reviewed_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .execute();
   return findSuggestion(db, id);
 }
 
 /** Suggestions across tenants with the tenant's name, oldest first (the team's queue). */
-export async function reviewQueue(db: DB, status: SuggestionStatus | undefined, page: { limit: number; offset: number }) {
+export async function reviewQueue(
+  db: DB,
+  status: SuggestionStatus | undefined,
+  page: { limit: number; offset: number },
+) {
   let query = db.selectFrom('suggestions').innerJoin('tenants', 'tenants.id', 'suggestions.tenant_id');
   if (status) query = query.where('suggestions.status', '=', status);
   const [rows, total] = await Promise.all([
-    query.selectAll('suggestions').select('tenants.name as tenant_name').orderBy('suggestions.created_at', 'asc').orderBy('suggestions.id', 'asc').limit(page.limit).offset(page.offset).execute(),
+    query
+      .selectAll('suggestions')
+      .select('tenants.name as tenant_name')
+      .orderBy('suggestions.created_at', 'asc')
+      .orderBy('suggestions.id', 'asc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -73,7 +109,9 @@ export async function suggestionsNaming(db: DB, tenantId: string, findingId: str
     .selectFrom('suggestions')
     .select(['id', 'type', 'title', 'status', 'created_at'])
     .where('tenant_id', '=', tenantId)
-    .where((eb) => eb.or([eb('metadata', 'like', pattern), eb('title', 'like', pattern), eb('description', 'like', pattern)]))
+    .where((eb) =>
+      eb.or([eb('metadata', 'like', pattern), eb('title', 'like', pattern), eb('description', 'like', pattern)]),
+    )
     .orderBy('created_at', 'desc')
     .limit(20)
     .execute();

@@ -30,12 +30,31 @@ export async function findTenant(db: DB, id: string) {
 }
 
 export async function suspendTenant(db: DB, id: string): Promise<boolean> {
-  const result = await db.updateTable('tenants').set({ suspended_at: now() }).where('id', '=', id).where('suspended_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('tenants')
+    .set({ suspended_at: now() })
+    .where('id', '=', id)
+    .where('suspended_at', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertUser(db: DB, tenantId: string, email: string, account: { role?: Role; passwordHash?: string | null; isStaff?: boolean } = {}) {
-  const user = { id: randomUUID(), tenant_id: tenantId, email, blocked_at: null, created_at: now(), role: account.role ?? 'owner', password_hash: account.passwordHash ?? null, is_staff: account.isStaff ? 1 : 0 };
+export async function insertUser(
+  db: DB,
+  tenantId: string,
+  email: string,
+  account: { role?: Role; passwordHash?: string | null; isStaff?: boolean } = {},
+) {
+  const user = {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    email,
+    blocked_at: null,
+    created_at: now(),
+    role: account.role ?? 'owner',
+    password_hash: account.passwordHash ?? null,
+    is_staff: account.isStaff ? 1 : 0,
+  };
   await db.insertInto('users').values(user).execute();
   return user;
 }
@@ -49,7 +68,12 @@ export async function findUserByEmail(db: DB, email: string) {
 }
 
 export async function blockUser(db: DB, id: string): Promise<boolean> {
-  const result = await db.updateTable('users').set({ blocked_at: now() }).where('id', '=', id).where('blocked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ blocked_at: now() })
+    .where('id', '=', id)
+    .where('blocked_at', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -82,7 +106,14 @@ export async function tenantsOverview(db: DB) {
     .selectFrom('tenants')
     .innerJoin('plans', 'plans.id', 'tenants.plan_id')
     .leftJoin('users', 'users.tenant_id', 'tenants.id')
-    .select((eb) => ['tenants.id', 'tenants.name', 'plans.tier as plan', 'tenants.suspended_at', 'tenants.created_at', eb.fn.count<number>('users.id').as('users')])
+    .select((eb) => [
+      'tenants.id',
+      'tenants.name',
+      'plans.tier as plan',
+      'tenants.suspended_at',
+      'tenants.created_at',
+      eb.fn.count<number>('users.id').as('users'),
+    ])
     .groupBy(['tenants.id', 'tenants.name', 'plans.tier', 'tenants.suspended_at', 'tenants.created_at'])
     .orderBy('tenants.created_at', 'asc')
     .orderBy('tenants.id', 'asc')
@@ -101,5 +132,11 @@ export async function listTenants(db: DB) {
 }
 
 export async function listUsersOfTenant(db: DB, tenantId: string) {
-  return db.selectFrom('users').select(['id', 'email', 'blocked_at', 'created_at']).where('tenant_id', '=', tenantId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'blocked_at', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
 }

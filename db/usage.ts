@@ -8,17 +8,33 @@ const increment = preparedQuery((db, a: { tenantId: string; period: string; metr
   db
     .insertInto('usage_counters')
     .values({ tenant_id: a.tenantId, period: a.period, metric: a.metric, count: a.amount })
-    .onConflict((oc) => oc.columns(['tenant_id', 'period', 'metric']).doUpdateSet((eb) => ({ count: eb('usage_counters.count', '+', a.amount) })))
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'period', 'metric'])
+        .doUpdateSet((eb) => ({ count: eb('usage_counters.count', '+', a.amount) })),
+    )
     .returning('count'),
 );
 
-export async function incrementUsage(db: DB, tenantId: string, period: string, metric: UsageMetric, amount = 1): Promise<number> {
+export async function incrementUsage(
+  db: DB,
+  tenantId: string,
+  period: string,
+  metric: UsageMetric,
+  amount = 1,
+): Promise<number> {
   const [row] = await increment(db, { tenantId, period, metric, amount });
   return row!.count;
 }
 
 /** A tenant's stored count for the period (0 before its first call). */
 export async function readUsage(db: DB, tenantId: string, period: string, metric: UsageMetric): Promise<number> {
-  const row = await db.selectFrom('usage_counters').select('count').where('tenant_id', '=', tenantId).where('period', '=', period).where('metric', '=', metric).executeTakeFirst();
+  const row = await db
+    .selectFrom('usage_counters')
+    .select('count')
+    .where('tenant_id', '=', tenantId)
+    .where('period', '=', period)
+    .where('metric', '=', metric)
+    .executeTakeFirst();
   return row?.count ?? 0;
 }

@@ -5,7 +5,13 @@ import type { WebhooksTable } from './schema.ts';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
-export async function insertWebhook(db: DB, tenantId: string, url: string, events: string[], secret: string): Promise<WebhookRow> {
+export async function insertWebhook(
+  db: DB,
+  tenantId: string,
+  url: string,
+  events: string[],
+  secret: string,
+): Promise<WebhookRow> {
   const row: WebhookRow = {
     id: randomUUID(),
     tenant_id: tenantId,
@@ -22,12 +28,22 @@ export async function insertWebhook(db: DB, tenantId: string, url: string, event
 }
 
 export async function listWebhooks(db: DB, tenantId: string): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
 }
 
 /** Deletes a webhook of the tenant; false when there is none with that id. */
 export async function deleteWebhook(db: DB, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
@@ -47,7 +63,11 @@ export async function enableWebhook(db: DB, id: string, tenantId?: string): Prom
 }
 
 export async function countWebhooks(db: DB, tenantId: string): Promise<number> {
-  const row = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -38,4 +38,5 @@ export const DASHBOARD_PAGES = {
 } as const;
 
 /** A dashboard page of one resource: `page` with its `:id` filled in. */
-export const dashboardPath = (page: typeof DASHBOARD_PAGES.site | typeof DASHBOARD_PAGES.finding, id: string) => page.replace(':id', id);
+export const dashboardPath = (page: typeof DASHBOARD_PAGES.site | typeof DASHBOARD_PAGES.finding, id: string) =>
+  page.replace(':id', id);

@@ -20,7 +20,15 @@ export const ERRORS = {
 } as const;
 
 /** Every kind of domain error; the edges map each kind once (routers/errors.ts). */
-export const DOMAIN_ERROR_KINDS = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'target_refused', 'too_many_requests'] as const;
+export const DOMAIN_ERROR_KINDS = [
+  'invalid',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'target_refused',
+  'too_many_requests',
+] as const;
 export type DomainErrorKind = (typeof DOMAIN_ERROR_KINDS)[number];
 
 /**

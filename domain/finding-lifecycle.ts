@@ -35,11 +35,10 @@ const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(['OPEN', 'IN_PROGRESS']);
  * The finding lifecycle of one scan, without I/O: what the observed findings do to the site's
  * previous ones. A scan of one host (a subdomain override) resolves nothing on another host.
  */
-export function diffFindings<Previous extends FindingIdentity & { status: FindingStatus }, Observed extends FindingIdentity>(
-  previous: readonly Previous[],
-  observed: readonly Observed[],
-  scannedHost: string,
-): FindingDiff<Previous, Observed> {
+export function diffFindings<
+  Previous extends FindingIdentity & { status: FindingStatus },
+  Observed extends FindingIdentity,
+>(previous: readonly Previous[], observed: readonly Observed[], scannedHost: string): FindingDiff<Previous, Observed> {
   const known = new Map(previous.map((f) => [identity(f), f]));
   const diff: FindingDiff<Previous, Observed> = { open: [], keep: [], reopen: [], resolve: [] };
   const seen = new Set<string>();
@@ -53,7 +52,8 @@ export function diffFindings<Previous extends FindingIdentity & { status: Findin
     else diff.keep.push({ previous: before, observed: finding });
   }
   for (const [key, before] of known) {
-    if (!seen.has(key) && RESOLVABLE.has(before.status) && scannedHostOf(before.endpoint) === scannedHost) diff.resolve.push(before);
+    if (!seen.has(key) && RESOLVABLE.has(before.status) && scannedHostOf(before.endpoint) === scannedHost)
+      diff.resolve.push(before);
   }
   return diff;
 }

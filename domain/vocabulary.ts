@@ -6,7 +6,12 @@ export type { FindingType } from '../scanner/catalog/index.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 
 /** The lowercase key of each severity in counts and summaries (docs/spec.md 2.3 `counts`, 4.4 `summary`). */
-export const SEVERITY_COUNT_KEYS = { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low' } as const satisfies { [S in Severity]: Lowercase<S> };
+export const SEVERITY_COUNT_KEYS = {
+  CRITICAL: 'critical',
+  HIGH: 'high',
+  MEDIUM: 'medium',
+  LOW: 'low',
+} as const satisfies { [S in Severity]: Lowercase<S> };
 export type SeverityCounts = { [S in Severity as Lowercase<S>]: number };
 
 /** Adds up numbers per severity; severities without any count 0. */
@@ -16,7 +21,15 @@ export function severityCounts(entries: Iterable<readonly [Severity, number]>): 
   return counts;
 }
 
-export const PERMISSIONS = ['read_scans', 'write_scans', 'read_findings', 'suggest_fixes', 'read_config', 'write_config', 'read_docs'] as const;
+export const PERMISSIONS = [
+  'read_scans',
+  'write_scans',
+  'read_findings',
+  'suggest_fixes',
+  'read_config',
+  'write_config',
+  'read_docs',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const FINDING_STATUSES = ['OPEN', 'IN_PROGRESS', 'RESOLVED', 'ACCEPTED_RISK'] as const;
@@ -31,7 +44,13 @@ export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 export const REVIEW_STATUSES = ['approved', 'rejected', 'applied'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
-export const WEBHOOK_EVENTS = ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed', 'scan_failed'] as const;
+export const WEBHOOK_EVENTS = [
+  'scan_completed',
+  'finding_new',
+  'finding_resolved',
+  'suggestion_reviewed',
+  'scan_failed',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** What started a scan: an agent's API call, the site's schedule, the dashboard or the scan CLI. */

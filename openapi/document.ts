@@ -16,11 +16,25 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': { description: 'Verzoeken per minuut voor deze sleutel (rate_limit)', schema: { type: 'integer' as const, minimum: 1 } },
-  'x-ratelimit-remaining': { description: 'Resterende verzoeken in het huidige venster van een minuut', schema: { type: 'integer' as const, minimum: 0 } },
-  'x-ratelimit-reset': { description: 'Seconden tot het venster opnieuw begint', schema: { type: 'integer' as const, minimum: 0 } },
+  'x-ratelimit-limit': {
+    description: 'Verzoeken per minuut voor deze sleutel (rate_limit)',
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
+  'x-ratelimit-remaining': {
+    description: 'Resterende verzoeken in het huidige venster van een minuut',
+    schema: { type: 'integer' as const, minimum: 0 },
+  },
+  'x-ratelimit-reset': {
+    description: 'Seconden tot het venster opnieuw begint',
+    schema: { type: 'integer' as const, minimum: 0 },
+  },
 };
-const RETRY_AFTER = { 'retry-after': { description: 'Seconden wachten voor een nieuwe poging', schema: { type: 'integer' as const, minimum: 1 } } };
+const RETRY_AFTER = {
+  'retry-after': {
+    description: 'Seconden wachten voor een nieuwe poging',
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
+};
 
 const ErrorSchema = {
   type: 'object' as const,
@@ -63,7 +77,9 @@ function build(): OpenAPIObject {
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API-sleutel (sak_…)' } },
   });
   // trpc-to-openapi adds tRPC's error envelopes ("error.BAD_REQUEST" ...); REST answers { error } only.
-  const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const schemas = Object.fromEntries(
+    Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   doc.components = { ...doc.components, schemas: { ...schemas, Error: ErrorSchema } };
   doc.info.license = { name: 'MIT', identifier: 'MIT' };
   for (const { path, method, meta } of OPENAPI_PROCEDURES) {
@@ -72,7 +88,9 @@ function build(): OpenAPIObject {
     const responses = operation.responses ?? {};
     const success = responses['200'];
     const status = String(meta.successStatus ?? 200);
-    const corrected: Record<string, unknown> = { [status]: { ...withContentType(success, meta.responseContentType), headers: RATE_LIMIT_HEADERS } };
+    const corrected: Record<string, unknown> = {
+      [status]: { ...withContentType(success, meta.responseContentType), headers: RATE_LIMIT_HEADERS },
+    };
     const errors = Array.isArray(meta.openapi.errorResponses) ? meta.openapi.errorResponses : [];
     const statuses = new Set([...errors, ...(method === 'GET' || method === 'DELETE' ? [] : [413, 415])]);
     for (const code of [...statuses].sort()) {

@@ -9,9 +9,13 @@ const CONTROL_CHARACTERS_BUT_WHITESPACE = /[\u0000-\u0008\u000B\u000C\u000E-\u00
 
 /** A text field that refuses control characters with a 400; `multiline` allows tab, CR and LF. */
 export const text = (options: { multiline?: boolean } = {}) =>
-  z.string().refine((value) => !(options.multiline ? CONTROL_CHARACTERS_BUT_WHITESPACE : CONTROL_CHARACTERS).test(value), {
-    message: options.multiline ? 'Mag geen stuurtekens bevatten (behalve tab en regeleinden)' : 'Mag geen stuurtekens (zoals NUL of regeleinden) bevatten',
-  });
+  z
+    .string()
+    .refine((value) => !(options.multiline ? CONTROL_CHARACTERS_BUT_WHITESPACE : CONTROL_CHARACTERS).test(value), {
+      message: options.multiline
+        ? 'Mag geen stuurtekens bevatten (behalve tab en regeleinden)'
+        : 'Mag geen stuurtekens (zoals NUL of regeleinden) bevatten',
+    });
 
 /**
  * A URL the platform will connect to (a site, a scan override, a webhook receiver): parsed by the
@@ -48,8 +52,13 @@ export function jsonDepth(value: unknown): number {
 export const JsonObject = z
   .record(z.string(), z.unknown())
   // abort: serialising a value nested too deeply would overflow the stack, so the size check never sees it.
-  .refine((value) => jsonDepth(value) <= JSON_LIMITS.maxDepth, { message: `Te diep genest: maximaal ${JSON_LIMITS.maxDepth} niveaus`, abort: true })
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= JSON_LIMITS.maxBytes, { message: `Te groot: maximaal ${JSON_LIMITS.maxBytes / 1024} KiB als JSON` });
+  .refine((value) => jsonDepth(value) <= JSON_LIMITS.maxDepth, {
+    message: `Te diep genest: maximaal ${JSON_LIMITS.maxDepth} niveaus`,
+    abort: true,
+  })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= JSON_LIMITS.maxBytes, {
+    message: `Te groot: maximaal ${JSON_LIMITS.maxBytes / 1024} KiB als JSON`,
+  });
 
 /** An id the caller sends: checked against the UUID pattern. */
 export const Uuid = z.uuid().meta({ description: 'UUID' });
@@ -68,24 +77,44 @@ export const Count = z.number().int().min(0);
 export const Score = z.number().int().min(0).max(100);
 
 /** Findings per severity, lowercase keys (docs/spec.md 2.3 `counts`, 4.4 `summary`). */
-export const SeverityCounts = z.object({ critical: Count, high: Count, medium: Count, low: Count }).meta({ id: 'SeverityCounts' }) satisfies z.ZodType<SeverityCountsOf>;
+export const SeverityCounts = z
+  .object({ critical: Count, high: Count, medium: Count, low: Count })
+  .meta({ id: 'SeverityCounts' }) satisfies z.ZodType<SeverityCountsOf>;
 
-export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });
+export const Timestamp = z
+  .string()
+  .meta({ description: 'ISO 8601 UTC met milliseconden', example: '2026-11-22T10:15:30.123Z' });
 
 /** An ISO 8601 moment from a query string, normalised to UTC with milliseconds for comparison. */
 export const IsoMoment = z
   .string()
-  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)), {
-    message: 'Ongeldig tijdstip: verwacht ISO 8601, bijvoorbeeld 2026-11-22T10:00:00Z',
-  })
+  .refine(
+    (value) =>
+      /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) &&
+      !Number.isNaN(Date.parse(value)),
+    {
+      message: 'Ongeldig tijdstip: verwacht ISO 8601, bijvoorbeeld 2026-11-22T10:00:00Z',
+    },
+  )
   .transform((value) => new Date(value).toISOString())
   .meta({ description: 'ISO 8601-tijdstip, bijvoorbeeld 2026-11-01T00:00:00Z' });
 
 /** limit/offset query parameters; values outside the range are rejected, never clamped. REST query strings are coerced, typed clients send numbers (the input type is number). */
 export function pageParams(defaultLimit: number, maxLimit: number) {
   return {
-    limit: z.coerce.number<number>().int().min(1).max(maxLimit).default(defaultLimit).meta({ description: `Aantal resultaten (1-${maxLimit}, standaard ${defaultLimit})` }),
-    offset: z.coerce.number<number>().int().min(0).default(0).meta({ description: 'Aantal over te slaan resultaten (standaard 0)' }),
+    limit: z.coerce
+      .number<number>()
+      .int()
+      .min(1)
+      .max(maxLimit)
+      .default(defaultLimit)
+      .meta({ description: `Aantal resultaten (1-${maxLimit}, standaard ${defaultLimit})` }),
+    offset: z.coerce
+      .number<number>()
+      .int()
+      .min(0)
+      .default(0)
+      .meta({ description: 'Aantal over te slaan resultaten (standaard 0)' }),
   };
 }
 
@@ -115,8 +144,11 @@ export interface FieldIssue {
 /** The field issues of a validation error (zod's, as tRPC passes it on as the cause). */
 export function fieldIssues(cause: unknown): FieldIssue[] {
   const issues = (cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)?.issues;
-  return Array.isArray(issues) ? issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })) : [];
+  return Array.isArray(issues)
+    ? issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
+    : [];
 }
 
 /** The one Dutch sentence REST and /trpc both answer for invalid input. */
-export const invalidInputMessage = (issues: FieldIssue[]) => `Ongeldig verzoek: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`;
+export const invalidInputMessage = (issues: FieldIssue[]) =>
+  `Ongeldig verzoek: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`;

@@ -44,8 +44,19 @@ export interface ErrorAnswer {
 
 function domainAnswer(error: DomainError): ErrorAnswer {
   const code = TRPC_CODES[error.kind];
-  const headers = error instanceof TooManyRequests ? { 'retry-after': String(error.retryAfterSeconds), ...(error.window ? rateLimitHeaders(error.window) : {}) } : {};
-  return { status: getHTTPStatusCodeFromError(new TRPCError({ code })), code, message: error.message, headers, issues: [], internal: false, cause: error };
+  const headers =
+    error instanceof TooManyRequests
+      ? { 'retry-after': String(error.retryAfterSeconds), ...(error.window ? rateLimitHeaders(error.window) : {}) }
+      : {};
+  return {
+    status: getHTTPStatusCodeFromError(new TRPCError({ code })),
+    code,
+    message: error.message,
+    headers,
+    issues: [],
+    internal: false,
+    cause: error,
+  };
 }
 
 /** The one translation of anything a call can throw (domain errors, tRPC's, validation, crashes) into an answer. */
@@ -54,8 +65,24 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof TRPCError && error.cause instanceof DomainError) return domainAnswer(error.cause);
   if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') {
     const issues = error.code === 'BAD_REQUEST' ? fieldIssues(error.cause) : [];
-    return { status: getHTTPStatusCodeFromError(error), code: error.code, message: issues.length ? invalidInputMessage(issues) : error.message, headers: {}, issues, internal: false, cause: error };
+    return {
+      status: getHTTPStatusCodeFromError(error),
+      code: error.code,
+      message: issues.length ? invalidInputMessage(issues) : error.message,
+      headers: {},
+      issues,
+      internal: false,
+      cause: error,
+    };
   }
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: ERRORS.internal, headers: {}, issues: [], internal: true, cause };
+  return {
+    status: 500,
+    code: 'INTERNAL_SERVER_ERROR',
+    message: ERRORS.internal,
+    headers: {},
+    issues: [],
+    internal: true,
+    cause,
+  };
 }

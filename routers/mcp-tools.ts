@@ -16,7 +16,12 @@ export interface McpToolDefinition {
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 /**
  * The MCP tools: each is a procedure the REST API serves, with its zod schemas, permission and
@@ -38,5 +43,9 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'list_webhooks', procedure: 'webhooks.list', annotations: READ, list: true },
   // Webhook deliveries go to the receiver's URL, outside this service.
   { name: 'create_webhook', procedure: 'webhooks.create', annotations: { ...WRITE, openWorldHint: true } },
-  { name: 'delete_webhook', procedure: 'webhooks.delete', annotations: { ...WRITE, destructiveHint: true, idempotentHint: true } },
+  {
+    name: 'delete_webhook',
+    procedure: 'webhooks.delete',
+    annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
+  },
 ];

@@ -28,7 +28,10 @@ const operations: RestOperation[] = [];
  * Declares a REST operation beside its procedure, which takes its meta and schemas from it: the REST
  * routes, the MCP tools and the document read this table, never tRPC's internals.
  */
-export function restOperation<I extends z.ZodType, O extends z.ZodType>(name: string, spec: Omit<RestOperation<I, O>, 'name'>): RestOperation<I, O> {
+export function restOperation<I extends z.ZodType, O extends z.ZodType>(
+  name: string,
+  spec: Omit<RestOperation<I, O>, 'name'>,
+): RestOperation<I, O> {
   const operation = { name, ...spec };
   operations.push(operation);
   return operation;

@@ -8,7 +8,9 @@ const createCaller = createCallerFactory(appRouter);
 
 /** Runs a procedure by its dotted name through tRPC's own caller: middlewares, validation and all. */
 export function callProcedure(ctx: Context, name: string, input: unknown): Promise<unknown> {
-  const procedure = name.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
+  const procedure = name
+    .split('.')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
   if (typeof procedure !== 'function') throw new Error(`no procedure ${name}`);
   return procedure(input) as Promise<unknown>;
 }
@@ -30,4 +32,6 @@ export const OPENAPI_PROCEDURES: readonly OpenApiProcedure[] = REST_OPERATIONS.m
 }));
 
 /** Every REST operation by dotted name. */
-export const PROCEDURES_BY_NAME: ReadonlyMap<string, OpenApiProcedure> = new Map(OPENAPI_PROCEDURES.map((p) => [p.name, p]));
+export const PROCEDURES_BY_NAME: ReadonlyMap<string, OpenApiProcedure> = new Map(
+  OPENAPI_PROCEDURES.map((p) => [p.name, p]),
+);

@@ -7,7 +7,6 @@ import type { Context } from './context.ts';
 import type { Meta, RestOperation } from './operations.ts';
 import { errorAnswer, toTrpcError } from './errors.ts';
 
-
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta<Meta>>()
@@ -17,7 +16,11 @@ const t = initTRPC
     // the rest), invalid input names its fields in the message and lists them in data.issues.
     errorFormatter: ({ shape, error }) => {
       const answer = errorAnswer(error);
-      return { ...shape, message: answer.message, data: answer.issues.length ? { ...shape.data, issues: answer.issues } : shape.data };
+      return {
+        ...shape,
+        message: answer.message,
+        data: answer.issues.length ? { ...shape.data, issues: answer.issues } : shape.data,
+      };
     },
   });
 

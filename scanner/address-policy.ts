@@ -78,8 +78,11 @@ export function refusalReason(address: string, policy: AddressPolicy): string | 
   if (!net.isIP(address)) return 'ongeldig adres';
   // Parsed the way sockets and URLs see it: ipaddr.js reads the IPv4-compatible ::a.b.c.d as mapped.
   // A zone id (fe80::1%eth0) does not change the range.
-  let parsed = ipaddr.parse(net.isIPv6(address) ? bareHost(new URL(`http://[${address.split('%')[0]}]/`).hostname) : address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  let parsed = ipaddr.parse(
+    net.isIPv6(address) ? bareHost(new URL(`http://[${address.split('%')[0]}]/`).hostname) : address,
+  );
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (METADATA.has(parsed.toNormalizedString())) return 'metadata-adres';
   if (parsed.kind() === 'ipv6') return ipv6Refusal(parsed as ipaddr.IPv6, policy);
   const range = parsed.range();
@@ -91,7 +94,9 @@ export function refusalReason(address: string, policy: AddressPolicy): string | 
 export function assertAddressAllowed(address: string, hostname: string, policy: AddressPolicy): void {
   const reason = refusalReason(address, policy);
   if (reason) {
-    throw new TargetRefusedError(`Doel ${hostname} wordt geweigerd: ${address} is een ${reason} (intern of gereserveerd netwerk).`);
+    throw new TargetRefusedError(
+      `Doel ${hostname} wordt geweigerd: ${address} is een ${reason} (intern of gereserveerd netwerk).`,
+    );
   }
 }
 
@@ -112,13 +117,21 @@ export function assertLiteralHostAllowed(hostname: string, policy: AddressPolicy
  */
 export function guardedLookup(policy: AddressPolicy): net.LookupFunction {
   const lookupAll = policy.dnsServers?.length
-    ? (hostname: string, family: number, done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => {
+    ? (
+        hostname: string,
+        family: number,
+        done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+      ) => {
         resolveAddresses(hostname, policy, family).then(
           (addresses) => done(null, addresses),
           (error: NodeJS.ErrnoException) => done(error, []),
         );
       }
-    : (hostname: string, family: number, done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => dns.lookup(hostname, { family, all: true }, done);
+    : (
+        hostname: string,
+        family: number,
+        done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+      ) => dns.lookup(hostname, { family, all: true }, done);
   return (hostname, options, callback) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
     lookupAll(hostname, family, (error, addresses) => {

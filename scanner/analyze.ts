@@ -12,10 +12,26 @@ import { checkStrictTransportSecurity } from './checks/hsts.ts';
 import { checkMixedContent } from './checks/mixed-content.ts';
 import { checkHttpRedirection } from './checks/redirection.ts';
 import { checkSecurityTxt } from './checks/security-txt.ts';
-import { checkContentTypeOptions, checkPermissionsPolicy, checkReferrerPolicy, checkVersionDisclosure } from './checks/simple-headers.ts';
+import {
+  checkContentTypeOptions,
+  checkPermissionsPolicy,
+  checkReferrerPolicy,
+  checkVersionDisclosure,
+} from './checks/simple-headers.ts';
 import { checkSubresourceIntegrity } from './checks/subresource-integrity.ts';
-import { checkCipherOrder, checkCipherSuites, checkKeyExchangeGroups, checkKeyExchangeHash, checkTlsFeatures } from './checks/tls-guideline.ts';
-import { checkCertificate, checkCertificateKeys, checkHttpsAvailable, checkProtocolVersions } from './checks/transport.ts';
+import {
+  checkCipherOrder,
+  checkCipherSuites,
+  checkKeyExchangeGroups,
+  checkKeyExchangeHash,
+  checkTlsFeatures,
+} from './checks/tls-guideline.ts';
+import {
+  checkCertificate,
+  checkCertificateKeys,
+  checkHttpsAvailable,
+  checkProtocolVersions,
+} from './checks/transport.ts';
 import { parseHtml } from './html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
@@ -74,7 +90,11 @@ export interface Observed {
 export type CheckFailureReport = (check: string, error: unknown) => void;
 
 /** Runs every check over the evidence; a check that throws is listed and reported, the others stand. */
-export function runChecks(ctx: AnalysisContext, checks: Partial<Record<CheckName, Check>> = CHECKS, report?: CheckFailureReport): Observed {
+export function runChecks(
+  ctx: AnalysisContext,
+  checks: Partial<Record<CheckName, Check>> = CHECKS,
+  report?: CheckFailureReport,
+): Observed {
   const observations: Observation[] = [];
   const failedChecks: CheckName[] = [];
   for (const [name, check] of Object.entries(checks) as Array<[CheckName, Check]>) {
@@ -89,7 +109,11 @@ export function runChecks(ctx: AnalysisContext, checks: Partial<Record<CheckName
 }
 
 /** Findings sorted by severity, one per (type, endpoint), and the checks that could not run. */
-export function analyze(ctx: AnalysisContext, checks?: Partial<Record<CheckName, Check>>, report?: CheckFailureReport): { findings: ScanFinding[]; failedChecks: CheckName[] } {
+export function analyze(
+  ctx: AnalysisContext,
+  checks?: Partial<Record<CheckName, Check>>,
+  report?: CheckFailureReport,
+): { findings: ScanFinding[]; failedChecks: CheckName[] } {
   const { observations, failedChecks } = runChecks(ctx, checks, report);
   const unique = new Map<string, ScanFinding>();
   for (const observation of observations) {

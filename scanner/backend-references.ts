@@ -60,7 +60,13 @@ export function selectColumns(select: string): string[] {
   for (let previous = ''; previous !== flat; ) [previous, flat] = [flat, flat.replace(/[\w!:-]*\([^()]*\)/g, '')];
   return flat
     .split(',')
-    .map((part) => part.trim().replace(/^[\w-]+:(?!:)/, '').replace(/::\w+$/, '').replace(/->.*$/, ''))
+    .map((part) =>
+      part
+        .trim()
+        .replace(/^[\w-]+:(?!:)/, '')
+        .replace(/::\w+$/, '')
+        .replace(/->.*$/, ''),
+    )
     .filter((column) => /^[A-Za-z_]\w{0,62}$/.test(column));
 }
 
@@ -83,13 +89,23 @@ const unique = <T>(values: T[]) => [...new Set(values)];
 export function readBackendReferences(content: string): BackendReferences {
   const supabaseKeys: SupabaseKey[] = [];
   for (const match of content.matchAll(PUBLISHABLE_KEY)) {
-    supabaseKeys.push({ kind: 'publishable', value: match[0], ref: null, nearbyUrls: nearbyUrls(content, match.index, match[0].length) });
+    supabaseKeys.push({
+      kind: 'publishable',
+      value: match[0],
+      ref: null,
+      nearbyUrls: nearbyUrls(content, match.index, match[0].length),
+    });
   }
   for (const match of content.matchAll(JWT_PATTERN)) {
     const claims = decodeJwtPayload(match[0]);
     if (claims?.iss !== 'supabase' || claims.role !== 'anon') continue;
     const ref = typeof claims.ref === 'string' && /^[a-z0-9-]{6,63}$/.test(claims.ref) ? claims.ref : null;
-    supabaseKeys.push({ kind: 'anon', value: match[0], ref, nearbyUrls: nearbyUrls(content, match.index, match[0].length) });
+    supabaseKeys.push({
+      kind: 'anon',
+      value: match[0],
+      ref,
+      nearbyUrls: nearbyUrls(content, match.index, match[0].length),
+    });
   }
   const tables: string[] = [];
   for (const match of content.matchAll(FROM_CALL)) {
@@ -106,7 +122,9 @@ export function readBackendReferences(content: string): BackendReferences {
     supabaseUrls: unique([...content.matchAll(SUPABASE_URL)].map((m) => `https://${m[1]}.supabase.co`)),
     tables: unique(tables),
     selectedColumns,
-    firebaseDatabaseUrls: unique([...content.matchAll(DATABASE_URL)].map((m) => backendBase(m[1]!)).filter((u): u is string => u !== null)),
+    firebaseDatabaseUrls: unique(
+      [...content.matchAll(DATABASE_URL)].map((m) => backendBase(m[1]!)).filter((u): u is string => u !== null),
+    ),
     firebaseStorageBuckets: unique([...content.matchAll(STORAGE_BUCKET)].map((m) => m[1]!)),
   };
 }

@@ -25,7 +25,16 @@ const SIGNATURE_ALGORITHMS: Record<string, string> = {
   '1.3.101.113': 'ED448',
 };
 
-const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp256k1: 256, secp384r1: 384, secp521r1: 521, secp224r1: 224, prime192v1: 192, secp192k1: 192, secp160r1: 160 };
+const CURVE_BITS: Record<string, number> = {
+  prime256v1: 256,
+  secp256k1: 256,
+  secp384r1: 384,
+  secp521r1: 521,
+  secp224r1: 224,
+  prime192v1: 192,
+  secp192k1: 192,
+  secp160r1: 160,
+};
 
 function signatureAlgorithm(der: Buffer): string | null {
   try {
@@ -41,7 +50,8 @@ function keyOf(der: Buffer): Pick<ChainCertificate, 'keyType' | 'keyBits'> {
     const key = new X509Certificate(der).publicKey;
     const details = key.asymmetricKeyDetails ?? {};
     const curve = details.namedCurve;
-    const bits = details.modulusLength ?? (curve ? (CURVE_BITS[curve] ?? Number(curve.match(/\d{3}/)?.[0] ?? NaN)) : null);
+    const bits =
+      details.modulusLength ?? (curve ? (CURVE_BITS[curve] ?? Number(curve.match(/\d{3}/)?.[0] ?? NaN)) : null);
     return { keyType: key.asymmetricKeyType ?? 'onbekend', keyBits: Number.isFinite(bits) ? (bits as number) : null };
   } catch {
     return { keyType: 'onbekend', keyBits: null };
@@ -49,7 +59,11 @@ function keyOf(der: Buffer): Pick<ChainCertificate, 'keyType' | 'keyBits'> {
 }
 
 export const describeName = (name: tls.Certificate | undefined) =>
-  name ? Object.entries(name).map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`).join(', ') : '';
+  name
+    ? Object.entries(name)
+        .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`)
+        .join(', ')
+    : '';
 
 /**
  * Subject and issuer are the same name. Node links the last certificate it has to itself when the
@@ -69,7 +83,11 @@ export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[
     seen.add(cert.fingerprint256);
     const selfIssued = isSelfIssued(cert);
     if (selfIssued && chain.length > 0) break;
-    chain.push({ subject: describeName(cert.subject), ...keyOf(cert.raw), signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw) });
+    chain.push({
+      subject: describeName(cert.subject),
+      ...keyOf(cert.raw),
+      signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw),
+    });
     cert = cert.issuerCertificate;
   }
   return chain;

@@ -28,7 +28,8 @@ function decoderFor(label: string | null): InstanceType<typeof TextDecoder> | nu
 // Node 20's TextDecoder decodes windows-1252 (which WHATWG also uses for latin1 and iso-8859-1
 // labels) as ISO-8859-1, so 0x80-0x9F come out as control characters; map those by the standard.
 const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
-const decodeWindows1252 = (body: Buffer) => body.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+const decodeWindows1252 = (body: Buffer) =>
+  body.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
 
 export function decodeBody(body: Buffer, contentType: string | null): string {
   for (const [bytes, encoding] of BOMS) {

@@ -14,7 +14,8 @@ const VITE_DEPS = /\.f\s*=\s*\[([^[\]]{0,65536})\]/g;
 const STRING_LITERAL = /(["'`])([^"'`\\]{1,300})\1/g;
 const NEXT_CHUNK = /(?:\/_next\/)?static\/chunks\/[\w/[\]().@%~+=-]{1,300}?\.js(?![\w.])/g;
 /** webpack's chunk filename function, as webpack 5 emits it minified or not (`x.u=e=>…` or `x.u=function(e){return …}`). */
-const WEBPACK_CHUNK_FUNCTION = /\.u\s*=\s*(?:function\s*\(\s*([\w$]{1,20})\s*\)\s*\{\s*return\s*|\(?\s*([\w$]{1,20})\s*\)?\s*=>\s*)/g;
+const WEBPACK_CHUNK_FUNCTION =
+  /\.u\s*=\s*(?:function\s*\(\s*([\w$]{1,20})\s*\)\s*\{\s*return\s*|\(?\s*([\w$]{1,20})\s*\)?\s*=>\s*)/g;
 const WEBPACK_PUBLIC_PATH = /\.p\s*=\s*(["'])([^"'\s]{0,200})\1/;
 const MAX_CHUNK_IDS = 300;
 
@@ -40,7 +41,9 @@ function viteBase(dep: string, scriptUrl: string): string {
 /** The entries of an object literal `{12:"a1b2",abc:"x",'d-e':"y"}` whose values are strings. */
 function objectEntries(literal: string): Map<string, string> {
   const entries = new Map<string, string>();
-  for (const match of literal.matchAll(/(?:^|[{,])\s*(?:(\d{1,12})|(["'])([^"'\\]{1,200})\2|([\w$]{1,100}))\s*:\s*(["'])([^"'\\]{0,300})\5/g)) {
+  for (const match of literal.matchAll(
+    /(?:^|[{,])\s*(?:(\d{1,12})|(["'])([^"'\\]{1,200})\2|([\w$]{1,100}))\s*:\s*(["'])([^"'\\]{0,300})\5/g,
+  )) {
     entries.set(match[1] ?? match[3] ?? match[4]!, match[6]!);
   }
   return entries;
@@ -54,13 +57,18 @@ export interface WebpackChunkTemplate {
 }
 
 const CONDITION = /\(?\s*[\w$"']{1,40}\s*===?\s*[\w$"']{1,40}\s*\?\s*(["'])([^"'\\]{1,300})\1\s*:\s*/y;
-const TOKEN = /\s*(?:(["'])([^"'\\]{0,300})\1|(\{[^{}]{0,65536}\})\s*\)?\s*\[\s*([\w$]{1,20})\s*\](\s*\|\|\s*[\w$]{1,20})?|([\w$]{1,20})|[+()])/y;
+const TOKEN =
+  /\s*(?:(["'])([^"'\\]{0,300})\1|(\{[^{}]{0,65536}\})\s*\)?\s*\[\s*([\w$]{1,20})\s*\](\s*\|\|\s*[\w$]{1,20})?|([\w$]{1,20})|[+()])/y;
 
 /**
  * The expression after `.u=e=>`: conditionals for special chunks (`12===e?"a.js":…`, whose paths are
  * taken as they are), then a sum of literals, the id and lookups, up to the literal that ends in `.js`.
  */
-function parseChunkExpression(text: string, from: number, param: string): { parts: WebpackChunkTemplate['parts']; direct: string[] } | null {
+function parseChunkExpression(
+  text: string,
+  from: number,
+  param: string,
+): { parts: WebpackChunkTemplate['parts']; direct: string[] } | null {
   let at = from;
   const direct: string[] = [];
   for (let i = 0; i < 50; i += 1) {
@@ -95,7 +103,10 @@ function parseChunkExpression(text: string, from: number, param: string): { part
  * chunks it names outright. A build with one lazy chunk inlines that chunk's hash, so its ids come
  * only from `__webpack_require__.e(id)` calls (webpackChunkIds).
  */
-function webpackTemplates(text: string, scriptUrl: string): { templates: Array<{ template: WebpackChunkTemplate; ids: string[] }>; urls: string[] } {
+function webpackTemplates(
+  text: string,
+  scriptUrl: string,
+): { templates: Array<{ template: WebpackChunkTemplate; ids: string[] }>; urls: string[] } {
   const templates: Array<{ template: WebpackChunkTemplate; ids: string[] }> = [];
   const urls: string[] = [];
   const base = resolve(WEBPACK_PUBLIC_PATH.exec(text)?.[2] ?? './', scriptUrl);
@@ -103,7 +114,8 @@ function webpackTemplates(text: string, scriptUrl: string): { templates: Array<{
   for (const head of text.matchAll(WEBPACK_CHUNK_FUNCTION)) {
     const parsed = parseChunkExpression(text, head.index + head[0].length, head[1] ?? head[2]!);
     if (!parsed || !parsed.parts.some((p) => p === 'id' || (typeof p !== 'string' && 'map' in p))) continue;
-    for (const path of parsed.direct) if (isScript(path)) urls.push(...[resolve(path, base)].filter((u): u is string => u !== null));
+    for (const path of parsed.direct)
+      if (isScript(path)) urls.push(...[resolve(path, base)].filter((u): u is string => u !== null));
     const ids = parsed.parts.flatMap((p) => (typeof p !== 'string' && 'map' in p && !p.orId ? [...p.map.keys()] : []));
     templates.push({ template: { parts: parsed.parts, base }, ids: [...new Set(ids)].slice(0, MAX_CHUNK_IDS) });
   }
@@ -112,7 +124,9 @@ function webpackTemplates(text: string, scriptUrl: string): { templates: Array<{
 
 /** The URL webpack loads chunk `id` from. */
 export function webpackChunkUrl(template: WebpackChunkTemplate, id: string): string | null {
-  const path = template.parts.map((p) => (p === 'id' ? id : 'literal' in p ? p.literal : (p.map.get(id) ?? (p.orId ? id : '')))).join('');
+  const path = template.parts
+    .map((p) => (p === 'id' ? id : 'literal' in p ? p.literal : (p.map.get(id) ?? (p.orId ? id : ''))))
+    .join('');
   return resolve(path, template.base);
 }
 
@@ -158,8 +172,13 @@ export function chunkReferences(text: string, scriptUrl: string): ChunkReference
     }
   }
   if (scriptUrl.includes('/_next/')) urls.push(...nextChunks(text, scriptUrl));
-  const webpack = text.includes('.u=') || text.includes('.u =') ? webpackTemplates(text, scriptUrl) : { templates: [], urls: [] };
-  return { urls: [...new Set([...urls, ...webpack.urls])], webpack: webpack.templates, webpackIds: webpackChunkIds(text) };
+  const webpack =
+    text.includes('.u=') || text.includes('.u =') ? webpackTemplates(text, scriptUrl) : { templates: [], urls: [] };
+  return {
+    urls: [...new Set([...urls, ...webpack.urls])],
+    webpack: webpack.templates,
+    webpackIds: webpackChunkIds(text),
+  };
 }
 
 /** The pages router's build manifest of a Next.js page: named by a script tag, or built from __NEXT_DATA__'s buildId. */

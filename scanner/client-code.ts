@@ -2,17 +2,35 @@ import { decodeBody } from './charset.ts';
 import { refusalIn } from './errors.ts';
 import { firstHeader } from './headers.ts';
 import { linkedPaths, type HtmlFacts } from './html.ts';
-import { chunkReferences, nextBuildManifest, nextChunks, webpackChunkUrl, type WebpackChunkTemplate } from './chunk-references.ts';
+import {
+  chunkReferences,
+  nextBuildManifest,
+  nextChunks,
+  webpackChunkUrl,
+  type WebpackChunkTemplate,
+} from './chunk-references.ts';
 import type { HttpClient } from './http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
-import { FIREBASE_STORAGE_API, probeFirebaseDatabase, probeFirebaseStorage, type FirebaseDatabaseEvidence, type FirebaseStorageEvidence } from './firebase-probe.ts';
+import {
+  FIREBASE_STORAGE_API,
+  probeFirebaseDatabase,
+  probeFirebaseStorage,
+  type FirebaseDatabaseEvidence,
+  type FirebaseStorageEvidence,
+} from './firebase-probe.ts';
 import { siteOf } from './registrable-domain.ts';
 import { nextTurn } from './turns.ts';
 import { findSecrets, type RedactedSecret } from './secret-scan.ts';
 import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
 
 /** Bounds of what a scan reads of a site's JavaScript (scripts and chunks; RSC payloads of other routes apart). */
-export const CLIENT_CODE_LIMITS = { scripts: 60, scriptBytes: 3 * 1024 * 1024, totalBytes: 12 * 1024 * 1024, rscRoutes: 10, rscBytes: 1024 * 1024 } as const;
+export const CLIENT_CODE_LIMITS = {
+  scripts: 60,
+  scriptBytes: 3 * 1024 * 1024,
+  totalBytes: 12 * 1024 * 1024,
+  rscRoutes: 10,
+  rscBytes: 1024 * 1024,
+} as const;
 const SCRIPT_CONCURRENCY = 4;
 const MAX_SUPABASE_BACKENDS = 2;
 const MAX_FIREBASE_TARGETS = 3;
@@ -67,10 +85,15 @@ async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlF
   const routes = linkedPaths(pageUrl, facts, CLIENT_CODE_LIMITS.rscRoutes).map((path) => new URL(path, pageUrl).href);
   const read: Array<{ url: string; text: string }> = [];
   for (let i = 0; i < routes.length; i += SCRIPT_CONCURRENCY) {
-    const answers = await Promise.all(routes.slice(i, i + SCRIPT_CONCURRENCY).map((url) => client.fetch(url, { headers: { rsc: '1' }, maxBytes: CLIENT_CODE_LIMITS.rscBytes })));
+    const answers = await Promise.all(
+      routes
+        .slice(i, i + SCRIPT_CONCURRENCY)
+        .map((url) => client.fetch(url, { headers: { rsc: '1' }, maxBytes: CLIENT_CODE_LIMITS.rscBytes })),
+    );
     for (const answer of answers) {
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
-      if (answer?.status === 200 && !/html/i.test(contentType ?? '')) read.push({ url: answer.url, text: decodeBody(answer.body, contentType) });
+      if (answer?.status === 200 && !/html/i.test(contentType ?? ''))
+        read.push({ url: answer.url, text: decodeBody(answer.body, contentType) });
     }
   }
   return read;
@@ -83,7 +106,12 @@ async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlF
  * manifest and other routes name; then every chunk a script read refers to (imports, Vite's preload
  * lists, webpack's chunk function). Then asks the backends it found what anyone may read.
  */
-export async function readClientCode(client: HttpClient, pageUrl: string, facts: HtmlFacts, options: ClientCodeOptions = {}): Promise<ClientCodeEvidence> {
+export async function readClientCode(
+  client: HttpClient,
+  pageUrl: string,
+  facts: HtmlFacts,
+  options: ClientCodeOptions = {},
+): Promise<ClientCodeEvidence> {
   const secrets: ClientCodeEvidence['secrets'] = [];
   const references: BackendReferences[] = [];
   const record = (url: string, found: Inspected) => {
@@ -102,7 +130,8 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
     }
   }
   const entries = sameSiteScripts([...facts.scripts.map((s) => s.src), ...facts.scriptPreloads], pageUrl);
-  const nextData = facts.inlineScripts.find((s) => s.type === 'application/json' && /"buildId"/.test(s.text))?.text ?? null;
+  const nextData =
+    facts.inlineScripts.find((s) => s.type === 'application/json' && /"buildId"/.test(s.text))?.text ?? null;
   const buildManifest = nextBuildManifest(pageUrl, entries, nextData);
   if (buildManifest) manifests.push(buildManifest);
   if (appRouter) {
@@ -157,7 +186,9 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
       const found = chunkReferences(text, url);
       webpack.templates.push(...found.webpack.map((w) => w.template));
       for (const id of [...found.webpackIds, ...found.webpack.flatMap((w) => w.ids)]) webpack.ids.add(id);
-      const webpackUrls = webpack.templates.flatMap((template) => [...webpack.ids].map((id) => webpackChunkUrl(template, id))).filter((u): u is string => u !== null);
+      const webpackUrls = webpack.templates
+        .flatMap((template) => [...webpack.ids].map((id) => webpackChunkUrl(template, id)))
+        .filter((u): u is string => u !== null);
       for (const chunk of sameSiteScripts([...found.urls, ...webpackUrls], pageUrl)) {
         if (seen.has(chunk)) continue;
         seen.add(chunk);
@@ -168,7 +199,10 @@ export async function readClientCode(client: HttpClient, pageUrl: string, facts:
   // Workers that find the queue empty stop; a chunk found later is read by a worker still running.
   await Promise.all(Array.from({ length: SCRIPT_CONCURRENCY }, worker));
 
-  const [supabase, firebase] = await Promise.all([probeSupabaseBackends(client, references), probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API)]);
+  const [supabase, firebase] = await Promise.all([
+    probeSupabaseBackends(client, references),
+    probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API),
+  ]);
   return { secrets, supabase, ...firebase };
 }
 
@@ -191,18 +225,34 @@ export function supabaseTargets(references: BackendReferences[]): Array<Array<{ 
   const keys = references.flatMap((r) => r.supabaseKeys);
   if (keys.length === 0) return [];
   const isProject = (url: string) => /^https:\/\/[a-z0-9-]+\.supabase\.co$/.test(url);
-  const nearby = [...new Set(keys.flatMap((k) => k.nearbyUrls))].sort((a, b) => Number(isProject(b)) - Number(isProject(a)));
-  const projects = [...new Set([...keys.flatMap((k) => (k.ref ? [`https://${k.ref}.supabase.co`] : [])), ...references.flatMap((r) => r.supabaseUrls)])].filter((url) => !nearby.includes(url));
-  const keyFor = (backend: string) => keys.find((k) => k.nearbyUrls.includes(backend)) ?? keys.find((k) => k.ref !== null && backend === `https://${k.ref}.supabase.co`) ?? keys[0]!;
-  return [nearby, projects].filter((tier) => tier.length > 0).map((tier) => tier.slice(0, MAX_SUPABASE_BACKENDS).map((backend) => ({ backend, key: keyFor(backend) })));
+  const nearby = [...new Set(keys.flatMap((k) => k.nearbyUrls))].sort(
+    (a, b) => Number(isProject(b)) - Number(isProject(a)),
+  );
+  const projects = [
+    ...new Set([
+      ...keys.flatMap((k) => (k.ref ? [`https://${k.ref}.supabase.co`] : [])),
+      ...references.flatMap((r) => r.supabaseUrls),
+    ]),
+  ].filter((url) => !nearby.includes(url));
+  const keyFor = (backend: string) =>
+    keys.find((k) => k.nearbyUrls.includes(backend)) ??
+    keys.find((k) => k.ref !== null && backend === `https://${k.ref}.supabase.co`) ??
+    keys[0]!;
+  return [nearby, projects]
+    .filter((tier) => tier.length > 0)
+    .map((tier) => tier.slice(0, MAX_SUPABASE_BACKENDS).map((backend) => ({ backend, key: keyFor(backend) })));
 }
 
 async function probeSupabaseBackends(client: HttpClient, references: BackendReferences[]): Promise<SupabaseEvidence[]> {
   const tables = [...new Set(references.flatMap((r) => r.tables))];
   const selects: Record<string, string[]> = {};
-  for (const r of references) for (const [table, columns] of Object.entries(r.selectedColumns)) selects[table] = [...new Set([...(selects[table] ?? []), ...columns])];
+  for (const r of references)
+    for (const [table, columns] of Object.entries(r.selectedColumns))
+      selects[table] = [...new Set([...(selects[table] ?? []), ...columns])];
   for (const tier of supabaseTargets(references)) {
-    const results = await Promise.all(tier.map(({ backend, key }) => unlessRefused(probeSupabase(client, backend, key, tables, selects))));
+    const results = await Promise.all(
+      tier.map(({ backend, key }) => unlessRefused(probeSupabase(client, backend, key, tables, selects))),
+    );
     const backends = results.filter((r): r is SupabaseEvidence => r !== null && r.answeredAsPostgrest);
     if (backends.length > 0) return backends;
   }
@@ -216,5 +266,8 @@ async function probeFirebase(client: HttpClient, references: BackendReferences[]
     Promise.all(databases.map((url) => unlessRefused(probeFirebaseDatabase(client, url)))),
     Promise.all(buckets.map((bucket) => unlessRefused(probeFirebaseStorage(client, bucket, storageApi)))),
   ]);
-  return { firebaseDatabases: firebaseDatabases.filter((d) => d !== null), firebaseStorage: firebaseStorage.filter((s) => s !== null) };
+  return {
+    firebaseDatabases: firebaseDatabases.filter((d) => d !== null),
+    firebaseStorage: firebaseStorage.filter((s) => s !== null),
+  };
 }

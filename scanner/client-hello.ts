@@ -14,12 +14,22 @@ const u24 = (n: number) => Buffer.from([(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0
 const withLength16 = (body: Buffer) => Buffer.concat([u16(body.length), body]);
 const extension = (type: number, body: Buffer) => Buffer.concat([u16(type), withLength16(body)]);
 
-export const EXTENSION = { serverName: 0x0000, supportedGroups: 0x000a, extendedMasterSecret: 0x0017, renegotiationInfo: 0xff01 } as const;
+export const EXTENSION = {
+  serverName: 0x0000,
+  supportedGroups: 0x000a,
+  extendedMasterSecret: 0x0017,
+  renegotiationInfo: 0xff01,
+} as const;
 
 /** Good curves first, then the rest, then RFC 7919 groups: the client must not be the reason a suite fails. */
-export const DEFAULT_GROUPS = [0x001d, 0x0017, 0x0018, 0x0019, 0x001e, 0x001a, 0x001b, 0x001c, 0x0015, 0x0016, 0x0013, 0x0100, 0x0101, 0x0102];
+export const DEFAULT_GROUPS = [
+  0x001d, 0x0017, 0x0018, 0x0019, 0x001e, 0x001a, 0x001b, 0x001c, 0x0015, 0x0016, 0x0013, 0x0100, 0x0101, 0x0102,
+];
 // SHA-2 and SHA-1 with RSA, ECDSA, RSA-PSS and DSA, strongest first.
-const DEFAULT_SIGNATURE_SCHEMES = [0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601, 0x0403, 0x0503, 0x0603, 0x0402, 0x0301, 0x0303, 0x0201, 0x0203, 0x0202];
+const DEFAULT_SIGNATURE_SCHEMES = [
+  0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601, 0x0403, 0x0503, 0x0603, 0x0402, 0x0301, 0x0303, 0x0201, 0x0203,
+  0x0202,
+];
 const RENEGOTIATION_SCSV = 0x00ff;
 const COMPRESSION_DEFLATE = 0x01;
 
@@ -38,7 +48,9 @@ export function clientHello(offer: HelloOffer, serverName: string | null): Buffe
   ];
   if (serverName) {
     const name = Buffer.from(serverName, 'ascii');
-    extensions.unshift(extension(EXTENSION.serverName, withLength16(Buffer.concat([Buffer.from([0x00]), withLength16(name)]))));
+    extensions.unshift(
+      extension(EXTENSION.serverName, withLength16(Buffer.concat([Buffer.from([0x00]), withLength16(name)]))),
+    );
   }
   const body = Buffer.concat([
     Buffer.from([0x03, 0x03]),
@@ -69,7 +81,10 @@ export interface ServerChoice {
   keyExchange: KeyExchangeFacts | null;
 }
 
-type FlightState = { state: 'more'; hello: ServerChoice | null } | { state: 'refused' } | { state: 'done'; hello: ServerChoice };
+type FlightState =
+  | { state: 'more'; hello: ServerChoice | null }
+  | { state: 'refused' }
+  | { state: 'done'; hello: ServerChoice };
 
 function parseServerHello(body: Buffer): ServerChoice {
   const sessionIdLength = body[34]!;
@@ -104,7 +119,12 @@ function parseKeyExchange(body: Buffer, kind: 'ecdhe' | 'dhe', version: number):
     vectors.push(body.subarray(at + 2, at + 2 + length));
     at += 2 + length;
   }
-  return { kind, prime: Buffer.from(vectors[0]!), generator: Buffer.from(vectors[1]!), signatureScheme: schemeAt(body, at, version) };
+  return {
+    kind,
+    prime: Buffer.from(vectors[0]!),
+    generator: Buffer.from(vectors[1]!),
+    signatureScheme: schemeAt(body, at, version),
+  };
 }
 
 /**
@@ -166,7 +186,12 @@ const MAX_FLIGHT_BYTES = 96 * 1024;
  * Sends one ClientHello and reads what the server chose; null on refusal, silence, a timeout or an
  * abort. A refused address rejects, as every other connection of a scan does.
  */
-export function offer(host: string, port: number, hello: HelloOffer, options: OfferOptions): Promise<ServerChoice | null> {
+export function offer(
+  host: string,
+  port: number,
+  hello: HelloOffer,
+  options: OfferOptions,
+): Promise<ServerChoice | null> {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return resolve(null);
     let received = Buffer.alloc(0);

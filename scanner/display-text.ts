@@ -21,6 +21,11 @@ export function displayText(raw: string, max = MAX_SITE_TEXT): string {
     return '';
   });
   const chars = [...visible];
-  const bounded = chars.length > max ? `${chars.slice(0, max).join('')}… [ingekort: ${chars.length - max} tekens weggelaten]` : visible;
-  return removed > 0 ? `${bounded} [${removed} ${removed === 1 ? 'onzichtbaar teken' : 'onzichtbare tekens'} verwijderd]` : bounded;
+  const bounded =
+    chars.length > max
+      ? `${chars.slice(0, max).join('')}… [ingekort: ${chars.length - max} tekens weggelaten]`
+      : visible;
+  return removed > 0
+    ? `${bounded} [${removed} ${removed === 1 ? 'onzichtbaar teken' : 'onzichtbare tekens'} verwijderd]`
+    : bounded;
 }

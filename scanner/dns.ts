@@ -34,7 +34,10 @@ const ANSWER_CACHE_MS = 30_000;
 const answers = new Map<string, { at: number; addresses: Promise<dns.LookupAddress[]> }>();
 
 async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promise<dns.LookupAddress[]> {
-  const asked = [resolver.resolve4(host).then((list) => list.map((address) => ({ address, family: 4 }))), resolver.resolve6(host).then((list) => list.map((address) => ({ address, family: 6 })))];
+  const asked = [
+    resolver.resolve4(host).then((list) => list.map((address) => ({ address, family: 4 }))),
+    resolver.resolve6(host).then((list) => list.map((address) => ({ address, family: 6 }))),
+  ];
   const settled: Array<dns.LookupAddress[] | null> = [null, null];
   const errors: unknown[] = [];
   await new Promise<void>((done) => {
@@ -55,14 +58,22 @@ async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promis
     );
   });
   const addresses = settled.flatMap((list) => list ?? []);
-  if (addresses.length === 0) throw errors[0] ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+  if (addresses.length === 0)
+    throw errors[0] ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
   return addresses;
 }
 
 /** A and AAAA answers of the configured servers, as dns.lookup's `all` form. */
-export async function resolveAddresses(host: string, options: DnsOptions, family: number): Promise<dns.LookupAddress[]> {
+export async function resolveAddresses(
+  host: string,
+  options: DnsOptions,
+  family: number,
+): Promise<dns.LookupAddress[]> {
   if (isLocalhostName(host)) {
-    const loopback = [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    const loopback = [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
     return loopback.filter((a) => !family || a.family === family);
   }
   const key = `${(options.dnsServers ?? []).join(',')} ${host.toLowerCase()}`;
@@ -75,7 +86,8 @@ export async function resolveAddresses(host: string, options: DnsOptions, family
     if (answers.size > 1_000) answers.delete(answers.keys().next().value!);
   }
   const addresses = (await cached.addresses).filter((a) => !family || a.family === family);
-  if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+  if (addresses.length === 0)
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
   return addresses;
 }
 
@@ -92,7 +104,11 @@ const NO_ANSWER = new Set(['ENODATA', 'ENOTFOUND', 'NOTFOUND', 'ENONAME']);
  * The CAA record set relevant for `host` (RFC 8659 section 3): the host's own, else its parents'
  * up to the registrable domain. Null when a name server failed, so absence is never guessed.
  */
-export async function lookupCaa(host: string, registrableDomain: string, options: DnsOptions): Promise<CaaEvidence | null> {
+export async function lookupCaa(
+  host: string,
+  registrableDomain: string,
+  options: DnsOptions,
+): Promise<CaaEvidence | null> {
   const resolver = resolverFor(options);
   const labels = host.replace(/\.$/, '').split('.');
   const depth = registrableDomain.split('.').length;

@@ -20,7 +20,10 @@ export interface ExposureRule {
 export const DEFAULT_PROBE_BYTES = 16 * 1024;
 const LARGE_PREFIX_BYTES = 64 * 1024;
 
-const startsWithBytes = (...bytes: number[]) => (body: Buffer) => bytes.every((b, i) => body[i] === b);
+const startsWithBytes =
+  (...bytes: number[]) =>
+  (body: Buffer) =>
+    bytes.every((b, i) => body[i] === b);
 const ascii = (text: string) => Buffer.from(text, 'latin1');
 const startsWithText = (prefix: string) => (body: Buffer) => body.subarray(0, prefix.length).equals(ascii(prefix));
 
@@ -28,9 +31,14 @@ const ENV_LINE = /^\s*(export\s+)?[A-Z][A-Z0-9_]*\s*=.*$/;
 
 /** Dotenv content: two or more KEY=value lines, or a short file made only of such lines and comments. */
 function isDotenv(text: string): boolean {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const assignments = lines.filter((line) => ENV_LINE.test(line)).length;
-  return assignments >= 2 || (assignments === lines.length && assignments > 0 && lines.length <= 5 && text.length < 2048);
+  return (
+    assignments >= 2 || (assignments === lines.length && assignments > 0 && lines.length <= 5 && text.length < 2048)
+  );
 }
 const PEM_PRIVATE_KEY = /-----BEGIN (RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----/;
 const isZip = startsWithBytes(0x50, 0x4b, 0x03, 0x04);
@@ -53,18 +61,22 @@ const PHPINFO_BANNERS = [
   /<td class="e">\s*PHP Version\s*<\/td>\s*<td class="v">\s*\d/i,
   /^PHP Version => \d/m,
 ];
-const PHPINFO_ROWS = /<td class="e">\s*(System|Build Date|Server API|Configure Command|Loaded Configuration File|Zend Extension)\s*<\/td>|^(System|Server API) => /m;
+const PHPINFO_ROWS =
+  /<td class="e">\s*(System|Build Date|Server API|Configure Command|Loaded Configuration File|Zend Extension)\s*<\/td>|^(System|Server API) => /m;
 
 // Directory listings: Apache mod_autoindex and nginx/lighttpd ("Index of /"), Python http.server,
 // Tomcat ("Directory Listing For [/x/]"), Jetty ("Directory: /x/"), Express serve-index
 // ("listing directory /x/") and IIS directory browsing ("host - /x/" with a <pre> of
 // "[To Parent Directory]" and "&lt;dir&gt;" rows).
-const LISTING_TITLES = /<(title|h1)>\s*(Index of \/|Directory listing for \/|Directory Listing For \[\/|Directory: \/|listing directory \/)/i;
-const IIS_LISTING = /<pre>\s*<A HREF="[^"]*">\[To Parent Directory\]<\/A>|<title>[^<]* - \/[^<]*<\/title>[\s\S]*<pre>[\s\S]*(&lt;dir&gt;|\d{1,2}:\d{2} [AP]M\s+\d+ <A HREF=)/i;
+const LISTING_TITLES =
+  /<(title|h1)>\s*(Index of \/|Directory listing for \/|Directory Listing For \[\/|Directory: \/|listing directory \/)/i;
+const IIS_LISTING =
+  /<pre>\s*<A HREF="[^"]*">\[To Parent Directory\]<\/A>|<title>[^<]* - \/[^<]*<\/title>[\s\S]*<pre>[\s\S]*(&lt;dir&gt;|\d{1,2}:\d{2} [AP]M\s+\d+ <A HREF=)/i;
 
 // SQL dumps: the headers of mysqldump, MariaDB, pg_dump, phpMyAdmin, Adminer and sqlite3 .dump, or
 // at least two kinds of statements at the start of a line, as a dump writes them.
-const SQL_DUMP_HEADER = /^-- (MySQL dump|MariaDB dump|phpMyAdmin SQL Dump|Adminer \S+ \w+ dump)|^-- PostgreSQL database dump|^PRAGMA foreign_keys=OFF;\s*\n\s*BEGIN TRANSACTION;/m;
+const SQL_DUMP_HEADER =
+  /^-- (MySQL dump|MariaDB dump|phpMyAdmin SQL Dump|Adminer \S+ \w+ dump)|^-- PostgreSQL database dump|^PRAGMA foreign_keys=OFF;\s*\n\s*BEGIN TRANSACTION;/m;
 const SQL_STATEMENTS = [
   /^CREATE TABLE (IF NOT EXISTS )?[`"[]?\w/m,
   /^INSERT INTO [`"[]?\w+[`"\]]?\s*(\(|VALUES)/im,
@@ -73,7 +85,8 @@ const SQL_STATEMENTS = [
   /^COPY [\w.]+ \([^)]*\) FROM stdin;/m,
   /^LOCK TABLES /m,
 ];
-const isSqlDump = (text: string) => SQL_DUMP_HEADER.test(text) || SQL_STATEMENTS.filter((statement) => statement.test(text)).length >= 2;
+const isSqlDump = (text: string) =>
+  SQL_DUMP_HEADER.test(text) || SQL_STATEMENTS.filter((statement) => statement.test(text)).length >= 2;
 
 // Spring Boot actuator env: 2.x+ {"activeProfiles":[...],"propertySources":[...]};
 // 1.x /env {"profiles":[...],"server.ports":{...},"systemProperties":{...},"systemEnvironment":{...}}.
@@ -87,7 +100,9 @@ const HTPASSWD_LINE = /^[^:\s#]+:(\$apr1\$|\$2[aby]\$|\$[156]\$|\{SHA\}|[./0-9A-
 export const EXPOSURE_RULES = {
   exposed_git_config: { confirm: (_, t) => /^\s*\[(core|remote "[^"]*"|branch "[^"]*")\]\s*$/m.test(t) },
   // A branch ref, or a detached HEAD: a bare SHA-1 or SHA-256 commit id.
-  exposed_git_head: { confirm: (_, t) => /^ref:\s*refs\/[\w./-]+$/.test(t.trim()) || /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(t.trim()) },
+  exposed_git_head: {
+    confirm: (_, t) => /^ref:\s*refs\/[\w./-]+$/.test(t.trim()) || /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(t.trim()),
+  },
   exposed_git_index: { confirm: startsWithText('DIRC') },
   // .svn/entries starts with its format number (8-12); since 1.7 it holds only "12" beside wc.db.
   exposed_svn: { confirm: (b, t) => isSqlite(b) || /^(8|9|10|11|12)\r?\n(\r?\ndir\r?\n|\s*$)/.test(t) },
@@ -100,9 +115,15 @@ export const EXPOSURE_RULES = {
   exposed_sql_dump: { confirm: (b, t) => isGzip(b) || isSqlDump(t) },
   exposed_backup_archive: { confirm: (b) => isZip(b) || isGzip(b) || isSevenZip(b) || isRar(b) },
   exposed_config_backup: {
-    confirm: (b, t) => (isVimSwap(b) && /<\?php|DB_PASSWORD/.test(t)) || (/^\s*<\?php/.test(t) && /define\s*\(|\$[A-Za-z_]\w*\s*=/.test(t)),
+    confirm: (b, t) =>
+      (isVimSwap(b) && /<\?php|DB_PASSWORD/.test(t)) ||
+      (/^\s*<\?php/.test(t) && /define\s*\(|\$[A-Za-z_]\w*\s*=/.test(t)),
   },
-  exposed_phpinfo: { html: true, maxBytes: LARGE_PREFIX_BYTES, confirm: (_, t) => PHPINFO_BANNERS.some((banner) => banner.test(t)) && PHPINFO_ROWS.test(t) },
+  exposed_phpinfo: {
+    html: true,
+    maxBytes: LARGE_PREFIX_BYTES,
+    confirm: (_, t) => PHPINFO_BANNERS.some((banner) => banner.test(t)) && PHPINFO_ROWS.test(t),
+  },
   // mod_status ("Apache Server Status for", or ?auto's "ServerVersion:"), mod_info, nginx stub_status.
   exposed_server_status: {
     html: true,
@@ -111,13 +132,20 @@ export const EXPOSURE_RULES = {
       /^Active connections: \d+\s*\nserver accepts handled requests/m.test(t) ||
       (/^ServerVersion: /m.test(t) && /^(Total Accesses|BusyWorkers): /m.test(t)),
   },
-  exposed_actuator_env: { maxBytes: LARGE_PREFIX_BYTES, confirm: (_, t) => ACTUATOR_ENV.test(t) || (ACTUATOR_1_ENV.test(jsonStart(t)) && ACTUATOR_1_SECTIONS.test(t)) },
+  exposed_actuator_env: {
+    maxBytes: LARGE_PREFIX_BYTES,
+    confirm: (_, t) => ACTUATOR_ENV.test(t) || (ACTUATOR_1_ENV.test(jsonStart(t)) && ACTUATOR_1_SECTIONS.test(t)),
+  },
   // HPROF as written by the JVM (2.x+), or gzip-compressed HPROF (Spring Boot 1.x /heapdump).
   exposed_heapdump: { confirm: (b) => isHprof(b) || isGzip(b) },
   exposed_debug_log: {
     confirm: (_, t) =>
-      /^\[\d{2}-\w{3}-\d{4} \d{2}:\d{2}:\d{2}[^\]]*\] PHP (Notice|Warning|Fatal error|Parse error|Deprecated|Stack trace):/m.test(t) ||
-      /^\[\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[^\]]*\]\s+\w+\.(EMERGENCY|ALERT|CRITICAL|ERROR|WARNING|NOTICE|INFO|DEBUG):/m.test(t),
+      /^\[\d{2}-\w{3}-\d{4} \d{2}:\d{2}:\d{2}[^\]]*\] PHP (Notice|Warning|Fatal error|Parse error|Deprecated|Stack trace):/m.test(
+        t,
+      ) ||
+      /^\[\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[^\]]*\]\s+\w+\.(EMERGENCY|ALERT|CRITICAL|ERROR|WARNING|NOTICE|INFO|DEBUG):/m.test(
+        t,
+      ),
   },
   // WordPress core writes id, name, url, description, link, slug first; plugins append large fields
   // (yoast_head) and may reorder keys, so the prefix of the first object is what is judged.
@@ -126,7 +154,11 @@ export const EXPOSURE_RULES = {
     confirm: (_, t) => /^\[\s*\{/.test(jsonStart(t)) && /"id"\s*:\s*\d+/.test(t) && /"slug"\s*:\s*"[^"]+"/.test(t),
   },
   // WordPress answers GET with 405 (Allow: POST) since 4.x, and with 200 before that.
-  wordpress_xmlrpc_enabled: { html: true, statuses: [200, 405], confirm: (_, t) => /XML-RPC server accepts POST requests only/.test(t) },
+  wordpress_xmlrpc_enabled: {
+    html: true,
+    statuses: [200, 405],
+    confirm: (_, t) => /XML-RPC server accepts POST requests only/.test(t),
+  },
   exposed_htpasswd: { confirm: (_, t) => HTPASSWD_LINE.test(t) },
   exposed_git_credentials: { confirm: (_, t) => /^https?:\/\/[^\s:@/]+:[^\s@/]+@[^\s/]+/m.test(t) },
   exposed_npmrc: { confirm: (_, t) => /(_authToken|_auth|_password)\s*=\s*\S+/.test(t) },
@@ -136,9 +168,13 @@ export const EXPOSURE_RULES = {
   // documents run to megabytes, so the first keys decide.
   exposed_api_spec: {
     maxBytes: LARGE_PREFIX_BYTES,
-    confirm: (_, t) => /^\{\s*"(swagger|openapi)"\s*:\s*"[23]\.\d/.test(jsonStart(t)) && /"(info|paths)"\s*:\s*\{/.test(t),
+    confirm: (_, t) =>
+      /^\{\s*"(swagger|openapi)"\s*:\s*"[23]\.\d/.test(jsonStart(t)) && /"(info|paths)"\s*:\s*\{/.test(t),
   },
-  exposed_swagger_ui: { html: true, confirm: (_, t) => /<title>\s*Swagger UI\s*<\/title>|swagger-ui-bundle\.js/i.test(t) },
+  exposed_swagger_ui: {
+    html: true,
+    confirm: (_, t) => /<title>\s*Swagger UI\s*<\/title>|swagger-ui-bundle\.js/i.test(t),
+  },
   graphql_introspection_enabled: { confirm: (_, t) => /"__schema"\s*:\s*\{/.test(t) && /"queryType"/.test(t) },
   directory_listing: { html: true, confirm: (_, t) => LISTING_TITLES.test(t) || IIS_LISTING.test(t) },
   // Source map v3: bundlers put "sources" and "sourcesContent" before "mappings", so a prefix with the
@@ -147,7 +183,9 @@ export const EXPOSURE_RULES = {
     maxBytes: LARGE_PREFIX_BYTES,
     confirm: (_, t) => {
       const body = jsonStart(t);
-      return body.startsWith('{') && /"version"\s*:\s*3\s*[,}]/.test(body) && /"(sources|mappings|sections)"\s*:/.test(body);
+      return (
+        body.startsWith('{') && /"version"\s*:\s*3\s*[,}]/.test(body) && /"(sources|mappings|sections)"\s*:/.test(body)
+      );
     },
   },
   crossdomain_wildcard: { confirm: (_, t) => /<allow-access-from\s+domain="\*"/i.test(t) },
@@ -158,9 +196,15 @@ export type ExposureType = keyof typeof EXPOSURE_RULES;
 export const ruleFor = (type: ExposureType): ExposureRule => EXPOSURE_RULES[type];
 
 /** Whether a probe's answer confirms its exposure: the status may carry evidence and the content matches. */
-export function confirmsExposure(type: ExposureType, response: FetchedResponse, isHtml: (text: string) => boolean): boolean {
+export function confirmsExposure(
+  type: ExposureType,
+  response: FetchedResponse,
+  isHtml: (text: string) => boolean,
+): boolean {
   const rule = ruleFor(type);
-  const statusFits = rule.statuses ? rule.statuses.includes(response.status) : response.status >= 200 && response.status < 300;
+  const statusFits = rule.statuses
+    ? rule.statuses.includes(response.status)
+    : response.status >= 200 && response.status < 300;
   if (!statusFits) return false;
   const text = response.body.toString('utf8');
   if (!rule.html && isHtml(text)) return false;
@@ -186,7 +230,16 @@ export const EXPOSURE_PROBES: ExposureProbe[] = [
   ...probe('exposed_git_index', '/.git/index'),
   ...probe('exposed_svn', '/.svn/entries', '/.svn/wc.db'),
   ...probe('exposed_hg', '/.hg/hgrc'),
-  ...probe('exposed_env_file', '/.env', '/.env.local', '/.env.production', '/.env.development', '/.env.backup', '/.env.bak', '/.env.old'),
+  ...probe(
+    'exposed_env_file',
+    '/.env',
+    '/.env.local',
+    '/.env.production',
+    '/.env.development',
+    '/.env.backup',
+    '/.env.bak',
+    '/.env.old',
+  ),
   ...probe('exposed_aws_credentials', '/.aws/credentials'),
   ...probe('exposed_ds_store', '/.DS_Store'),
   ...probe('exposed_docker_compose', '/docker-compose.yml', '/docker-compose.yaml'),

@@ -6,5 +6,10 @@ import type { Observation, ScanFinding } from './types.ts';
 export function toFinding(observation: Observation): ScanFinding {
   const { observatory: _observatory, ncsc: _ncsc, ...texts } = CATALOG[observation.type];
   // Checks judged the raw evidence; what leaves the scanner is the text as it may be shown.
-  return { finding_type: observation.type, ...texts, endpoint: displayText(observation.endpoint), actual_value: observation.actual_value === null ? null : displayText(observation.actual_value) };
+  return {
+    finding_type: observation.type,
+    ...texts,
+    endpoint: displayText(observation.endpoint),
+    actual_value: observation.actual_value === null ? null : displayText(observation.actual_value),
+  };
 }

@@ -36,7 +36,10 @@ function json(body: Buffer): unknown {
   }
 }
 
-export async function probeFirebaseDatabase(client: HttpClient, databaseUrl: string): Promise<FirebaseDatabaseEvidence> {
+export async function probeFirebaseDatabase(
+  client: HttpClient,
+  databaseUrl: string,
+): Promise<FirebaseDatabaseEvidence> {
   // Without shallow=true the answer would be the whole database.
   const url = `${databaseUrl}/.json?shallow=true`;
   const answer = await client.fetch(url, { maxBytes: SHALLOW_BYTES });
@@ -46,7 +49,11 @@ export async function probeFirebaseDatabase(client: HttpClient, databaseUrl: str
   return { url, status: answer?.status ?? null, open, keys };
 }
 
-export async function probeFirebaseStorage(client: HttpClient, bucket: string, api = FIREBASE_STORAGE_API): Promise<FirebaseStorageEvidence> {
+export async function probeFirebaseStorage(
+  client: HttpClient,
+  bucket: string,
+  api = FIREBASE_STORAGE_API,
+): Promise<FirebaseStorageEvidence> {
   const url = `${api}/v0/b/${encodeURIComponent(bucket)}/o?maxResults=1`;
   const answer = await client.fetch(url, { maxBytes: SHALLOW_BYTES });
   const data = answer?.status === 200 ? json(answer.body) : undefined;

@@ -14,7 +14,10 @@ const policies = new WeakMap<http.Agent, AddressPolicy>();
  * Connection agents whose sockets resolve names through the address guard, so a refused address is
  * never connected to, also after a redirect or a DNS change between look-ups.
  */
-export function guardedAgents(policy: AddressPolicy, options: { keepAlive: boolean; maxSockets?: number }): GuardedAgents {
+export function guardedAgents(
+  policy: AddressPolicy,
+  options: { keepAlive: boolean; maxSockets?: number },
+): GuardedAgents {
   const lookup = guardedLookup(policy);
   const agents = { http: new http.Agent({ ...options, lookup }), https: new https.Agent({ ...options, lookup }) };
   policies.set(agents.http, policy);

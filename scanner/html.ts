@@ -50,15 +50,28 @@ const SUBRESOURCE_ATTRIBUTES: Record<string, Array<[string, Exclude<SubresourceK
   frame: [['src', 'active']],
   object: [['data', 'active']],
   embed: [['src', 'active']],
-  img: [['src', 'passive'], ['srcset', 'passive']],
+  img: [
+    ['src', 'passive'],
+    ['srcset', 'passive'],
+  ],
   audio: [['src', 'passive']],
-  video: [['src', 'passive'], ['poster', 'passive']],
-  source: [['src', 'passive'], ['srcset', 'passive']],
+  video: [
+    ['src', 'passive'],
+    ['poster', 'passive'],
+  ],
+  source: [
+    ['src', 'passive'],
+    ['srcset', 'passive'],
+  ],
   track: [['src', 'passive']],
 };
 
 /** The URLs of a srcset: each candidate is a URL and an optional descriptor. */
-const srcsetUrls = (value: string) => value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '').filter(Boolean);
+const srcsetUrls = (value: string) =>
+  value
+    .split(',')
+    .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+    .filter(Boolean);
 
 /** Extracts what the checks need from HTML in one streaming pass. */
 export function parseHtml(html: string): HtmlFacts {
@@ -99,10 +112,17 @@ export function parseHtml(html: string): HtmlFacts {
         for (const [attr, kind] of SUBRESOURCE_ATTRIBUTES[name] ?? []) {
           const value = attrs[attr]?.trim();
           if (!value) continue;
-          for (const url of attr === 'srcset' ? srcsetUrls(value) : [value]) facts.subresources.push({ kind, source: `${name}[${attr}]`, url });
+          for (const url of attr === 'srcset' ? srcsetUrls(value) : [value])
+            facts.subresources.push({ kind, source: `${name}[${attr}]`, url });
         }
-        if (name === 'link' && attrs.href && /(^|\s)stylesheet(\s|$)/i.test(attrs.rel ?? '')) facts.subresources.push({ kind: 'active', source: 'link[href]', url: attrs.href.trim() });
-        if (name === 'link' && attrs.href && (/(^|\s)modulepreload(\s|$)/i.test(attrs.rel ?? '') || (/(^|\s)preload(\s|$)/i.test(attrs.rel ?? '') && attrs.as === 'script'))) {
+        if (name === 'link' && attrs.href && /(^|\s)stylesheet(\s|$)/i.test(attrs.rel ?? ''))
+          facts.subresources.push({ kind: 'active', source: 'link[href]', url: attrs.href.trim() });
+        if (
+          name === 'link' &&
+          attrs.href &&
+          (/(^|\s)modulepreload(\s|$)/i.test(attrs.rel ?? '') ||
+            (/(^|\s)preload(\s|$)/i.test(attrs.rel ?? '') && attrs.as === 'script'))
+        ) {
           facts.scriptPreloads.push(attrs.href.trim());
         }
         if (name === 'form') {
@@ -138,7 +158,13 @@ export function linkedPaths(pageUrl: string, facts: HtmlFacts, max: number): str
   for (const raw of facts.resourceUrls) {
     try {
       const url = new URL(raw, pageUrl);
-      if (url.origin !== origin || url.pathname === '/' || url.pathname.startsWith('/_next/') || STATIC_PATH.test(url.pathname)) continue;
+      if (
+        url.origin !== origin ||
+        url.pathname === '/' ||
+        url.pathname.startsWith('/_next/') ||
+        STATIC_PATH.test(url.pathname)
+      )
+        continue;
       linked.add(url.pathname);
     } catch {
       // An unparsable link is skipped.
@@ -160,5 +186,8 @@ export function isHtmlContentType(contentType: string | null): boolean {
  */
 export function looksLikeHtml(body: string): boolean {
   const head = body.slice(0, 4096);
-  return /^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head) || /<!doctype\s+html[\s>]|<html[\s>][\s\S]*<\/?(head|body)[\s>]/i.test(head);
+  return (
+    /^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head) ||
+    /<!doctype\s+html[\s>]|<html[\s>][\s\S]*<\/?(head|body)[\s>]/i.test(head)
+  );
 }

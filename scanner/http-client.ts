@@ -50,7 +50,12 @@ export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {
     this.agents = guardedAgents(options, { keepAlive: true, maxSockets: options.maxSocketsPerHost });
     const connectTimeout = Math.min(5_000, options.requestTimeoutMs);
-    this.timeout = { lookup: connectTimeout, connect: connectTimeout, secureConnect: connectTimeout, request: options.requestTimeoutMs };
+    this.timeout = {
+      lookup: connectTimeout,
+      connect: connectTimeout,
+      secureConnect: connectTimeout,
+      request: options.requestTimeoutMs,
+    };
   }
 
   /**

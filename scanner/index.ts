@@ -1,5 +1,11 @@
 export { scanSite, SCAN_DEFAULTS, type ScanOptions, type ScanResult } from './scan.ts';
-export { InvalidTargetError, ScanCancelledError, ScanError, TargetRefusedError, TargetUnreachableError } from './errors.ts';
+export {
+  InvalidTargetError,
+  ScanCancelledError,
+  ScanError,
+  TargetRefusedError,
+  TargetUnreachableError,
+} from './errors.ts';
 export type { ScanFinding } from './types.ts';
 export type { FindingType } from './catalog/index.ts';
 export * from './vocabulary.ts';

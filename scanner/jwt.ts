@@ -4,7 +4,8 @@
  * `eyAg` or `ewog`, not `eyJ`. The look-behind starts a match only where a base64url run starts, so a
  * run of dashes and letters is scanned once, not once per dash.
  */
-export const JWT_PATTERN = /(?<![\w-])e[wy][0-9A-Za-z_-]{8,4096}\.e[wy][0-9A-Za-z_-]{8,8192}\.[0-9A-Za-z_-]{8,2048}(?![\w-])/g;
+export const JWT_PATTERN =
+  /(?<![\w-])e[wy][0-9A-Za-z_-]{8,4096}\.e[wy][0-9A-Za-z_-]{8,8192}\.[0-9A-Za-z_-]{8,2048}(?![\w-])/g;
 
 /** The claims of a JWT, read without verifying it; null when the payload is not a JSON object. */
 export function decodeJwtPayload(token: string): Record<string, unknown> | null {

@@ -39,7 +39,11 @@ function guards(status: number, location: string | null): boolean {
   return status >= 300 && status < 400 && location !== null && LOGIN_LOCATION.test(location);
 }
 
-export async function probeMiddlewareBypass(client: HttpClient, pageUrl: string, facts: HtmlFacts): Promise<MiddlewareBypassEvidence> {
+export async function probeMiddlewareBypass(
+  client: HttpClient,
+  pageUrl: string,
+  facts: HtmlFacts,
+): Promise<MiddlewareBypassEvidence> {
   const origin = new URL(pageUrl).origin;
   const protectedPaths: string[] = [];
   for (const path of candidatePaths(pageUrl, facts)) {

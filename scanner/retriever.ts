@@ -14,7 +14,14 @@ import { detectSitePlatform } from './site-platform.ts';
 import { siteOf } from './registrable-domain.ts';
 import { probeTls } from './tls-client.ts';
 import { parseWebUrl, WEB_URL_PROBLEMS } from './web-url.ts';
-import type { FetchedResponse, ProbeEvidence, RedirectHop, ScanEvidence, SecurityTxtEvidence, TlsEvidence } from './types.ts';
+import type {
+  FetchedResponse,
+  ProbeEvidence,
+  RedirectHop,
+  ScanEvidence,
+  SecurityTxtEvidence,
+  TlsEvidence,
+} from './types.ts';
 import type { ScanStage } from './vocabulary.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
@@ -48,7 +55,10 @@ const NO_CHAIN: Chain = { hops: [], final: null, tooManyRedirects: false };
 
 export function parseTarget(raw: string): URL {
   const { url, problem } = parseWebUrl(raw);
-  if (problem) throw new InvalidTargetError(`Kan ${raw.slice(0, 200)} niet scannen: ${WEB_URL_PROBLEMS[problem](['http:', 'https:'])}`);
+  if (problem)
+    throw new InvalidTargetError(
+      `Kan ${raw.slice(0, 200)} niet scannen: ${WEB_URL_PROBLEMS[problem](['http:', 'https:'])}`,
+    );
   return url;
 }
 
@@ -64,7 +74,12 @@ function redirectTarget(response: FetchedResponse, from: string): string | null 
   }
 }
 
-async function followChain(client: HttpClient, start: string, headers: Record<string, string>, maxBytes = PAGE_BYTES): Promise<Chain> {
+async function followChain(
+  client: HttpClient,
+  start: string,
+  headers: Record<string, string>,
+  maxBytes = PAGE_BYTES,
+): Promise<Chain> {
   const hops: RedirectHop[] = [];
   let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -132,12 +147,20 @@ const notFoundPaths = () => {
  * apex to www), and on the target's own origin when it redirected elsewhere: another party's
  * host is never probed.
  */
-async function probeExposures(client: HttpClient, target: URL, page: FetchedResponse, facts: HtmlFacts | null, options: RetrieveOptions) {
+async function probeExposures(
+  client: HttpClient,
+  target: URL,
+  page: FetchedResponse,
+  facts: HtmlFacts | null,
+  options: RetrieveOptions,
+) {
   const pageUrl = new URL(page.url);
   const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
   const probeOrigin = (ownSite ? pageUrl : target).origin;
   // The baselines are only compared after all answers are in, so they share the probes' pool.
-  const baselines = Promise.all(notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })));
+  const baselines = Promise.all(
+    notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })),
+  );
   const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, facts) : [])];
   const probing = mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
     const url = new URL(probe.path, probeOrigin).href;
@@ -160,7 +183,10 @@ const SECURITY_TXT_BYTES = 32 * 1024;
 async function fetchSecurityTxt(client: HttpClient, httpsOrigin: string): Promise<SecurityTxtEvidence> {
   const wellKnownUrl = new URL('/.well-known/security.txt', httpsOrigin).href;
   const legacyUrl = new URL('/security.txt', httpsOrigin).href;
-  const [wellKnown, legacy] = await Promise.all([followChain(client, wellKnownUrl, {}, SECURITY_TXT_BYTES), followChain(client, legacyUrl, {}, SECURITY_TXT_BYTES)]);
+  const [wellKnown, legacy] = await Promise.all([
+    followChain(client, wellKnownUrl, {}, SECURITY_TXT_BYTES),
+    followChain(client, legacyUrl, {}, SECURITY_TXT_BYTES),
+  ]);
   return { wellKnownUrl, legacyUrl, wellKnown: wellKnown.final, legacy: legacy.final };
 }
 
@@ -179,7 +205,11 @@ function caaLookup(target: URL, options: RetrieveOptions): Promise<ScanEvidence[
  * A phase that failed costs its own findings only; undefined tells the caller it failed (the scan
  * lists its checks in failed_checks). A refused address still ends the scan as it would anywhere.
  */
-async function failureAsUndefined<T>(name: string, phase: Promise<T>, report?: (phase: string, error: unknown) => void): Promise<T | undefined> {
+async function failureAsUndefined<T>(
+  name: string,
+  phase: Promise<T>,
+  report?: (phase: string, error: unknown) => void,
+): Promise<T | undefined> {
   try {
     return await phase;
   } catch (error) {
@@ -191,7 +221,10 @@ async function failureAsUndefined<T>(name: string, phase: Promise<T>, report?: (
 }
 
 /** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
-export async function retrieve(target: URL, options: RetrieveOptions): Promise<{ evidence: ScanEvidence; requests: number }> {
+export async function retrieve(
+  target: URL,
+  options: RetrieveOptions,
+): Promise<{ evidence: ScanEvidence; requests: number }> {
   const progress = options.onProgress ?? (() => {});
   const client = new HttpClient({ ...options, maxSocketsPerHost: options.concurrency });
   let handshakes = 0;
@@ -203,7 +236,9 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     progress('page');
     const [main, plain] = await Promise.all([
       followChain(client, target.href, pageHeaders),
-      target.protocol === 'https:' ? followChain(client, sameHost(target, 'http:').href, {}) : Promise.resolve(NO_CHAIN),
+      target.protocol === 'https:'
+        ? followChain(client, sameHost(target, 'http:').href, {})
+        : Promise.resolve(NO_CHAIN),
     ]);
 
     const finalUrl = main.final ? new URL(main.final.url) : target;
@@ -222,24 +257,47 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
     const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
 
     let httpsResponse = finalUrl.protocol === 'https:' && ownFinal ? main.final : null;
-    if (!httpsResponse && tlsWorks) httpsResponse = (await followChain(client, new URL('/', httpsUrl).href, pageHeaders)).final;
+    if (!httpsResponse && tlsWorks)
+      httpsResponse = (await followChain(client, new URL('/', httpsUrl).href, pageHeaders)).final;
 
     const pageResponse = main.final ?? httpsResponse;
     if (!pageResponse && main.tooManyRedirects) {
-      throw new TargetUnreachableError(`De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`);
+      throw new TargetUnreachableError(
+        `De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`,
+      );
     }
     if (!pageResponse) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`);
     const contentType = firstHeader(pageResponse.headers, 'content-type');
     const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
     const facts = html !== null ? parseHtml(html) : null;
     progress('probes');
-    const page = { url: pageResponse.url, status: pageResponse.status, headers: pageResponse.headers, html, requestOrigin: CORS_TEST_ORIGIN };
+    const page = {
+      url: pageResponse.url,
+      status: pageResponse.status,
+      headers: pageResponse.headers,
+      html,
+      requestOrigin: CORS_TEST_ORIGIN,
+    };
 
     const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([
-      options.probeExposures ? probeExposures(client, target, pageResponse, facts, options) : { notFoundBaselines: [], probeEvidence: [] },
+      options.probeExposures
+        ? probeExposures(client, target, pageResponse, facts, options)
+        : { notFoundBaselines: [], probeEvidence: [] },
       tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
-      facts ? failureAsUndefined('client_code', readClientCode(client, pageResponse.url, facts, options), options.onPhaseFailure) : null,
-      facts && detectSitePlatform(page, facts) === 'nextjs' ? failureAsUndefined('nextjs_middleware', probeMiddlewareBypass(client, pageResponse.url, facts), options.onPhaseFailure) : null,
+      facts
+        ? failureAsUndefined(
+            'client_code',
+            readClientCode(client, pageResponse.url, facts, options),
+            options.onPhaseFailure,
+          )
+        : null,
+      facts && detectSitePlatform(page, facts) === 'nextjs'
+        ? failureAsUndefined(
+            'nextjs_middleware',
+            probeMiddlewareBypass(client, pageResponse.url, facts),
+            options.onPhaseFailure,
+          )
+        : null,
     ]);
 
     const evidence: ScanEvidence = {
@@ -255,7 +313,10 @@ export async function retrieve(target: URL, options: RetrieveOptions): Promise<{
       probes: probeEvidence,
       clientCode: clientCode ?? null,
       middleware: middleware ?? null,
-      failedPhases: [...(clientCode === undefined ? (['client_code'] as const) : []), ...(middleware === undefined ? (['nextjs_middleware'] as const) : [])],
+      failedPhases: [
+        ...(clientCode === undefined ? (['client_code'] as const) : []),
+        ...(middleware === undefined ? (['nextjs_middleware'] as const) : []),
+      ],
     };
     return { evidence, requests: client.requestCount + handshakes };
   } finally {

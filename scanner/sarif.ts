@@ -13,10 +13,19 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** GitHub code scanning's bands: >= 9.0 critical, >= 7.0 high, >= 4.0 medium, else low. */
 export const SECURITY_SEVERITY: Record<Severity, string> = { CRITICAL: '9.5', HIGH: '8.0', MEDIUM: '5.5', LOW: '3.0' };
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { CRITICAL: 'error', HIGH: 'error', MEDIUM: 'warning', LOW: 'note' };
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  CRITICAL: 'error',
+  HIGH: 'error',
+  MEDIUM: 'warning',
+  LOW: 'note',
+};
 
 /** What a finding needs to become a result: the API's finding and the scanner's alike. */
-export type SarifFinding = Omit<CatalogEntry, 'observatory' | 'ncsc'> & { finding_type: string; endpoint: string; actual_value: string | null };
+export type SarifFinding = Omit<CatalogEntry, 'observatory' | 'ncsc'> & {
+  finding_type: string;
+  endpoint: string;
+  actual_value: string | null;
+};
 
 export interface SarifScan {
   url: string;
@@ -45,7 +54,10 @@ export function normalisedUrl(raw: string): string {
 
 /** Stable across rescans: the same finding type at the same URL matches the same alert. */
 export function fingerprint(findingType: string, endpoint: string): string {
-  return `${createHash('sha256').update(`${findingType} ${normalisedUrl(endpoint)}`).digest('hex').slice(0, 32)}:1`;
+  return `${createHash('sha256')
+    .update(`${findingType} ${normalisedUrl(endpoint)}`)
+    .digest('hex')
+    .slice(0, 32)}:1`;
 }
 
 /** The origin of a URL as a base URI (ending in "/"), and the path below it. */
@@ -59,7 +71,10 @@ function splitUrl(raw: string): { base: string; path: string } {
   }
 }
 
-const message = (finding: SarifFinding) => (finding.actual_value ? `${finding.title}. Gevonden: ${finding.actual_value}. Verwacht: ${finding.expected_value}.` : `${finding.title}. ${finding.description}`);
+const message = (finding: SarifFinding) =>
+  finding.actual_value
+    ? `${finding.title}. Gevonden: ${finding.actual_value}. Verwacht: ${finding.expected_value}.`
+    : `${finding.title}. ${finding.description}`;
 
 export interface SarifLog {
   $schema: string;
@@ -89,7 +104,11 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
         },
       ],
       partialFingerprints: { primaryLocationLineHash: fingerprint(finding.finding_type, finding.endpoint) },
-      properties: { severity: finding.severity, category: finding.category, 'security-severity': SECURITY_SEVERITY[finding.severity] },
+      properties: {
+        severity: finding.severity,
+        category: finding.category,
+        'security-severity': SECURITY_SEVERITY[finding.severity],
+      },
     };
   });
   const rules = types.map((type) => {
@@ -97,13 +116,23 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
     return {
       id: type,
       // A readable name beside the id (SARIF1001 warns when they are equal).
-      name: type.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(''),
+      name: type
+        .split('_')
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join(''),
       shortDescription: { text: finding.title },
       fullDescription: { text: `${finding.description} ${finding.impact}` },
-      help: { text: finding.remediation, markdown: `**Oplossing:** ${finding.remediation}\n\n**Verwacht:** ${finding.expected_value}\n\n[Meer informatie](${finding.reference_url})` },
+      help: {
+        text: finding.remediation,
+        markdown: `**Oplossing:** ${finding.remediation}\n\n**Verwacht:** ${finding.expected_value}\n\n[Meer informatie](${finding.reference_url})`,
+      },
       helpUri: finding.reference_url,
       defaultConfiguration: { level: LEVEL[finding.severity] },
-      properties: { tags: ['security', finding.category], precision: 'high', 'security-severity': SECURITY_SEVERITY[finding.severity] },
+      properties: {
+        tags: ['security', finding.category],
+        precision: 'high',
+        'security-severity': SECURITY_SEVERITY[finding.severity],
+      },
     };
   });
   const host = splitUrl(scan.url).base.replace(/^[a-z]+:\/\//, '');
@@ -112,7 +141,15 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: tool.name, version: tool.version, semanticVersion: tool.version, informationUri: tool.informationUri, rules } },
+        tool: {
+          driver: {
+            name: tool.name,
+            version: tool.version,
+            semanticVersion: tool.version,
+            informationUri: tool.informationUri,
+            rules,
+          },
+        },
         // One analysis per site: uploads for different sites do not close each other's alerts.
         automationDetails: { id: `${tool.name}/${host}` },
         originalUriBaseIds: Object.fromEntries([...bases].map(([base, id]) => [id, { uri: base }])),
@@ -122,7 +159,9 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
             endTimeUtc: scan.scanned_at,
             toolExecutionNotifications: scan.failed_checks.map((check) => ({
               level: 'warning',
-              message: { text: `Controle ${check} kon niet worden uitgevoerd; haar bevindingen ontbreken in deze scan.` },
+              message: {
+                text: `Controle ${check} kon niet worden uitgevoerd; haar bevindingen ontbreken in deze scan.`,
+              },
               descriptor: { id: check },
             })),
           },

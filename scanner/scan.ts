@@ -91,15 +91,22 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
   const ctx = contextFor(evidence);
   const { findings, failedChecks } = analyze(ctx, undefined, options.onCheckFailure);
   // Probes cut off by the deadline are unknown, not "not exposed".
-  const cutOff: CheckName[] = deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
+  const cutOff: CheckName[] =
+    deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
   return {
     url: target.href,
     ...computeScores(findings),
-    detected_platform: label('site_platform', () => detectSitePlatform(evidence.page, ctx.html), options.onCheckFailure),
+    detected_platform: label(
+      'site_platform',
+      () => detectSitePlatform(evidence.page, ctx.html),
+      options.onCheckFailure,
+    ),
     detected_server: label('detected_server', () => detectServer(evidence), options.onCheckFailure),
     scanned_at: evidence.scannedAt.toISOString(),
     findings,
-    failed_checks: [...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])])],
+    failed_checks: [
+      ...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])]),
+    ],
     requests_made: requests,
   };
 }

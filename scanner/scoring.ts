@@ -13,11 +13,19 @@ export const CATEGORY_WEIGHT: Record<Category, number> = { SSL_TLS: 0.4, SECURIT
  * Caps on the overall score, lowest first: the score never exceeds the cap of any rule a finding
  * meets, so the grade never exceeds the band the cap lies in.
  */
-export const SCORE_CAPS: ReadonlyArray<{ rule: string; cap: number; applies: (finding: Pick<ScanFinding, 'severity' | 'finding_type'>) => boolean }> = [
+export const SCORE_CAPS: ReadonlyArray<{
+  rule: string;
+  cap: number;
+  applies: (finding: Pick<ScanFinding, 'severity' | 'finding_type'>) => boolean;
+}> = [
   // The top of the zwak band.
   { rule: 'een CRITICAL-bevinding', cap: 54, applies: (f) => f.severity === 'CRITICAL' },
   // The top of the goed band: internet.nl fails a site with any such element.
-  { rule: 'een element dat de NCSC-TLS-richtlijn Onvoldoende noemt', cap: 89, applies: (f) => CATALOG[f.finding_type].ncsc === 'Onvoldoende' },
+  {
+    rule: 'een element dat de NCSC-TLS-richtlijn Onvoldoende noemt',
+    cap: 89,
+    applies: (f) => CATALOG[f.finding_type].ncsc === 'Onvoldoende',
+  },
 ];
 
 export function gradeFor(score: number): Grade {
@@ -33,7 +41,9 @@ export interface Scores {
 }
 
 function subScore(findings: ScanFinding[], category: Category): number {
-  const lost = findings.filter((f) => f.category === category).reduce((sum, f) => sum + SEVERITY_PENALTY[f.severity], 0);
+  const lost = findings
+    .filter((f) => f.category === category)
+    .reduce((sum, f) => sum + SEVERITY_PENALTY[f.severity], 0);
   return Math.max(0, 100 - lost);
 }
 
@@ -42,7 +52,9 @@ export function computeScores(findings: ScanFinding[]): Scores {
   const headers_score = subScore(findings, 'SECURITY_HEADER');
   const endpoints_score = subScore(findings, 'EXPOSED_ENDPOINT');
   const weighted = Math.round(
-    ssl_score * CATEGORY_WEIGHT.SSL_TLS + headers_score * CATEGORY_WEIGHT.SECURITY_HEADER + endpoints_score * CATEGORY_WEIGHT.EXPOSED_ENDPOINT,
+    ssl_score * CATEGORY_WEIGHT.SSL_TLS +
+      headers_score * CATEGORY_WEIGHT.SECURITY_HEADER +
+      endpoints_score * CATEGORY_WEIGHT.EXPOSED_ENDPOINT,
   );
   const score = Math.min(weighted, ...SCORE_CAPS.filter((c) => findings.some(c.applies)).map((c) => c.cap));
   return { score, grade: gradeFor(score), ssl_score, headers_score, endpoints_score };
@@ -70,7 +82,9 @@ export interface ScoreBreakdown {
  * exactly (largest remainders take the rounding), then the caps that apply. For every set of
  * findings, min(clamp(start + sum of points, 0, 100), caps) is computeScores(findings).score.
  */
-export function scoreBreakdown(findings: ReadonlyArray<{ id: string; finding_type: FindingType; severity: Severity; category: Category }>): ScoreBreakdown {
+export function scoreBreakdown(
+  findings: ReadonlyArray<{ id: string; finding_type: FindingType; severity: Severity; category: Category }>,
+): ScoreBreakdown {
   const left: Record<Category, number> = { SSL_TLS: 100, SECURITY_HEADER: 100, EXPOSED_ENDPOINT: 100 };
   const exact = findings.map((f) => {
     const lost = Math.min(SEVERITY_PENALTY[f.severity], left[f.category]);
@@ -85,7 +99,11 @@ export function scoreBreakdown(findings: ReadonlyArray<{ id: string; finding_typ
   for (let k = 0; k < rounding; k++) points[byRemainder[k]![1]]! += 1;
   return {
     start: 100,
-    items: findings.map((f, i) => ({ finding_id: f.id, finding_type: f.finding_type, points: points[i] === 0 ? 0 : -points[i]! })),
+    items: findings.map((f, i) => ({
+      finding_id: f.id,
+      finding_type: f.finding_type,
+      points: points[i] === 0 ? 0 : -points[i]!,
+    })),
     caps: SCORE_CAPS.filter((c) => findings.some((f) => c.applies(f))).map((c) => ({ reason: c.rule, max: c.cap })),
   };
 }

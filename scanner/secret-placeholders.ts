@@ -44,5 +44,9 @@ export function isPlaceholder(secret: string, body: string | undefined, minEntro
   // Short values cannot reach the entropy of long ones: the bar is what a random value of that length reaches.
   const bar = Math.min(minEntropy ?? DEFAULT_ENTROPY, Math.log2(random.length) * 0.6);
   // Long blobs (private keys) have runs by structure (OpenSSH's zero bytes); tokens do not.
-  return (random.length <= 128 && hasRun(random)) || new Set(random).size < Math.min(8, random.length / 3) || entropy(random) < bar;
+  return (
+    (random.length <= 128 && hasRun(random)) ||
+    new Set(random).size < Math.min(8, random.length / 3) ||
+    entropy(random) < bar
+  );
 }

@@ -1,6 +1,13 @@
 import type { Severity } from './vocabulary.ts';
 import { findPemBlocks } from './pem-blocks.ts';
-import { base62Crc32Valid, isDiscordBotToken, isMapboxToken, isRemoteDatabaseUrl, isServiceRoleJwt, mixesCases } from './secret-structure.ts';
+import {
+  base62Crc32Valid,
+  isDiscordBotToken,
+  isMapboxToken,
+  isRemoteDatabaseUrl,
+  isServiceRoleJwt,
+  mixesCases,
+} from './secret-structure.ts';
 import { JWT_PATTERN } from './jwt.ts';
 
 /**
@@ -47,7 +54,8 @@ export interface SecretRule {
 }
 
 const PRIVATE_KEY_NEAR_SERVICE_ACCOUNT = { pattern: /service_account/, within: 4000 };
-const GOOGLE_AI_CLIENT = /generativelanguage\.googleapis\.com|@google\/genai|@google\/generative-ai|google-genai-sdk|genai-js\//;
+const GOOGLE_AI_CLIENT =
+  /generativelanguage\.googleapis\.com|@google\/genai|@google\/generative-ai|google-genai-sdk|genai-js\//;
 
 /** The table's order is its priority: where two rows match the same text, the earlier row's kind is reported. */
 export const SECRET_RULES = {
@@ -123,7 +131,8 @@ export const SECRET_RULES = {
   google_ai: {
     label: 'Google AI (Gemini) API-sleutel',
     severity: 'HIGH',
-    revoke: 'Verwijder of beperk de sleutel in Google AI Studio of de Google Cloud Console (APIs & Services > Credentials)',
+    revoke:
+      'Verwijder of beperk de sleutel in Google AI Studio of de Google Cloud Console (APIs & Services > Credentials)',
     source: 'https://ai.google.dev/gemini-api/docs/api-key',
     keywords: ['aiza'],
     // AIza keys are public by design for Maps and Firebase; beside a Gemini client the same key spends money.
@@ -145,7 +154,8 @@ export const SECRET_RULES = {
   supabase_secret: {
     label: 'Supabase secret key',
     severity: 'CRITICAL',
-    revoke: 'Trek de sleutel in onder Project Settings > API Keys (of roteer het JWT-secret bij een service_role-sleutel)',
+    revoke:
+      'Trek de sleutel in onder Project Settings > API Keys (of roteer het JWT-secret bij een service_role-sleutel)',
     source: 'https://supabase.com/docs/guides/api/api-keys',
     patterns: [/(?<![\w-])sb_secret_(?<body>[\w-]{20,100})(?![\w-])/g, JWT_PATTERN],
     valid: (secret) => secret.startsWith('sb_secret_') || isServiceRoleJwt(secret),
@@ -172,7 +182,8 @@ export const SECRET_RULES = {
     label: 'privésleutel',
     severity: 'CRITICAL',
     revoke: 'Trek het certificaat of de sleutel in en maak een nieuw sleutelpaar',
-    source: 'https://www.rfc-editor.org/rfc/rfc7468 (PKCS #1, #8, SEC 1, OpenSSH); https://www.rfc-editor.org/rfc/rfc4880 (OpenPGP)',
+    source:
+      'https://www.rfc-editor.org/rfc/rfc7468 (PKCS #1, #8, SEC 1, OpenSSH); https://www.rfc-editor.org/rfc/rfc4880 (OpenPGP)',
     keywords: ['private key'],
     find: findPemBlocks,
   },
@@ -180,8 +191,20 @@ export const SECRET_RULES = {
     label: 'databaseverbinding met wachtwoord',
     severity: 'CRITICAL',
     revoke: 'Wijzig het databasewachtwoord en beperk welke adressen verbinding mogen maken',
-    source: 'https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS; https://www.mongodb.com/docs/manual/reference/connection-string/',
-    keywords: ['postgres', 'mysql', 'mariadb', 'mongodb', 'redis', 'amqp', 'mssql', 'sqlserver', 'clickhouse', 'cockroachdb'],
+    source:
+      'https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS; https://www.mongodb.com/docs/manual/reference/connection-string/',
+    keywords: [
+      'postgres',
+      'mysql',
+      'mariadb',
+      'mongodb',
+      'redis',
+      'amqp',
+      'mssql',
+      'sqlserver',
+      'clickhouse',
+      'cockroachdb',
+    ],
     patterns: [
       /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#@]{0,512})?/g,
     ],
@@ -196,7 +219,10 @@ export const SECRET_RULES = {
     patterns: [
       /SK(?<![0-9A-Za-z]SK)(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g,
       // The auth token is 32 hex characters with nothing of its own: only next to the account SID it belongs to.
-      { regex: /(?<![0-9A-Za-z])(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g, near: [{ pattern: /AC(?<![0-9A-Za-z]AC)[0-9a-f]{32}(?![0-9A-Za-z])/, within: 300 }] },
+      {
+        regex: /(?<![0-9A-Za-z])(?<body>[0-9a-f]{32})(?![0-9A-Za-z])/g,
+        near: [{ pattern: /AC(?<![0-9A-Za-z]AC)[0-9a-f]{32}(?![0-9A-Za-z])/, within: 300 }],
+      },
     ],
   },
   mailgun: {
@@ -240,7 +266,8 @@ export const SECRET_RULES = {
   discord: {
     label: 'Discord-bottoken of webhook',
     severity: 'HIGH',
-    revoke: 'Reset het bottoken in het Discord Developer Portal (Bot > Reset Token) of verwijder de webhook in de kanaalinstellingen',
+    revoke:
+      'Reset het bottoken in het Discord Developer Portal (Bot > Reset Token) of verwijder de webhook in de kanaalinstellingen',
     source: 'https://discord.com/developers/docs/reference#authentication',
     patterns: [
       /(?<![\w-])[MNO][\w-]{23,27}\.[\w-]{6}\.(?<body>[\w-]{27,40})(?![\w-])/g,
@@ -295,7 +322,8 @@ export const SECRET_RULES = {
   google_oauth: {
     label: 'Google OAuth-clientgeheim',
     severity: 'HIGH',
-    revoke: 'Voeg een nieuw clientgeheim toe en verwijder het oude in de Google Cloud Console (APIs & Services > Credentials)',
+    revoke:
+      'Voeg een nieuw clientgeheim toe en verwijder het oude in de Google Cloud Console (APIs & Services > Credentials)',
     source: 'https://developers.google.com/identity/protocols/oauth2',
     keywords: ['gocspx-'],
     patterns: [/(?<![\w-])GOCSPX-(?<body>[\w-]{28})(?![\w-])/g],
@@ -314,13 +342,17 @@ export const SECRET_RULES = {
     revoke: 'Trek het token in onder GitHub Settings > Developer settings',
     source: 'https://github.blog/security/application-security/behind-githubs-new-authentication-token-formats/',
     keywords: ['gh', 'github_pat_'],
-    patterns: [/(?<![\w-])gh[pousr]_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g, /(?<![\w-])github_pat_[0-9A-Za-z]{22}_(?<body>[0-9A-Za-z]{59})(?![0-9A-Za-z])/g],
+    patterns: [
+      /(?<![\w-])gh[pousr]_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
+      /(?<![\w-])github_pat_[0-9A-Za-z]{22}_(?<body>[0-9A-Za-z]{59})(?![0-9A-Za-z])/g,
+    ],
     valid: (secret) => secret.startsWith('github_pat_') || base62Crc32Valid(secret),
   },
   gitlab: {
     label: 'GitLab-token',
     severity: 'HIGH',
-    revoke: 'Trek het token in onder GitLab Access Tokens (of de runner, trigger of deploy-token-instellingen van het project)',
+    revoke:
+      'Trek het token in onder GitLab Access Tokens (of de runner, trigger of deploy-token-instellingen van het project)',
     source: 'https://docs.gitlab.com/security/tokens/#token-prefixes',
     keywords: ['gl', 'gr1348941'],
     patterns: [
@@ -351,7 +383,10 @@ export const SECRET_RULES = {
     revoke: 'Trek het token in in Sentry (User Settings > Auth Tokens of Organization Settings > Auth Tokens)',
     source: 'https://docs.sentry.io/account/auth-tokens/',
     keywords: ['sntry'],
-    patterns: [/(?<![\w-])sntryu_(?<body>[0-9a-f]{64})(?![\w-])/g, /(?<![\w-])sntrys_eyJ[A-Za-z0-9+/=]{40,1000}_(?<body>[A-Za-z0-9+/=-]{40,50})(?![\w+/=-])/g],
+    patterns: [
+      /(?<![\w-])sntryu_(?<body>[0-9a-f]{64})(?![\w-])/g,
+      /(?<![\w-])sntrys_eyJ[A-Za-z0-9+/=]{40,1000}_(?<body>[A-Za-z0-9+/=-]{40,50})(?![\w+/=-])/g,
+    ],
   },
   basic_auth: {
     label: 'URL met gebruikersnaam en wachtwoord',
@@ -364,7 +399,8 @@ export const SECRET_RULES = {
     label: 'API-token',
     severity: 'HIGH',
     revoke: 'Trek het token in bij de dienst die het uitgaf',
-    source: 'https://github.com/secretlint/secretlint/tree/master/packages/%40secretlint/secretlint-rule-preset-recommend',
+    source:
+      'https://github.com/secretlint/secretlint/tree/master/packages/%40secretlint/secretlint-rule-preset-recommend',
     secretlint: [
       '@secretlint/secretlint-rule-1password',
       '@secretlint/secretlint-rule-databricks',

@@ -16,12 +16,17 @@ export interface RedactedSecret {
 const RULES = SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind] as SecretRule] as const);
 
 /** The preset's rules for the kinds the table leaves to secretlint; its other rules are the table's. */
-const SECRETLINT_KIND = new Map<string, SecretKind>(RULES.flatMap(([kind, rule]) => (rule.secretlint ?? []).map((id) => [id, kind] as const)));
+const SECRETLINT_KIND = new Map<string, SecretKind>(
+  RULES.flatMap(([kind, rule]) => (rule.secretlint ?? []).map((id) => [id, kind] as const)),
+);
 // A few rules per run, so the work can yield between runs; each run also costs a fixed pass over the text.
 const SECRETLINT_RULES = recommendedRules.filter((rule) => SECRETLINT_KIND.has(rule.meta.id));
-const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from({ length: Math.ceil(SECRETLINT_RULES.length / 4) }, (_, i) => ({
-  rules: SECRETLINT_RULES.slice(i * 4, i * 4 + 4).map((rule) => ({ id: rule.meta.id, rule })),
-}));
+const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from(
+  { length: Math.ceil(SECRETLINT_RULES.length / 4) },
+  (_, i) => ({
+    rules: SECRETLINT_RULES.slice(i * 4, i * 4 + 4).map((rule) => ({ id: rule.meta.id, rule })),
+  }),
+);
 
 // The `d` flag gives the offsets of the `secret` group; compiled once.
 const PATTERNS = new Map(
@@ -47,14 +52,19 @@ interface Candidate {
 const unescape = (text: string) => text.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
 
 function hasContext(content: string, start: number, end: number, near: readonly Near[]): boolean {
-  return near.every(({ pattern, within }) => pattern.test(within === undefined ? content : content.slice(Math.max(0, start - within), end + within)));
+  return near.every(({ pattern, within }) =>
+    pattern.test(within === undefined ? content : content.slice(Math.max(0, start - within), end + within)),
+  );
 }
 
 function* candidates(content: string, lower: string, kind: SecretKind, rule: SecretRule): Iterable<Candidate> {
   if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
     const secret = unescape(content.slice(start, end));
-    const accepted = !isPlaceholder(secret, body, rule.entropy) && (rule.valid?.(secret) ?? true) && hasContext(content, start, end, near);
+    const accepted =
+      !isPlaceholder(secret, body, rule.entropy) &&
+      (rule.valid?.(secret) ?? true) &&
+      hasContext(content, start, end, near);
     return { kind, start, end, secret, accepted };
   };
   for (const { regex, near } of PATTERNS.get(kind)!) {
@@ -63,14 +73,19 @@ function* candidates(content: string, lower: string, kind: SecretKind, rule: Sec
     for (const match of content.matchAll(regex)) {
       const groups = match.indices?.groups ?? {};
       // The credential: the `secret` group, else the match and any group read behind it (a look-behind).
-      const [start, end] = groups.secret ?? [Math.min(match.index, ...Object.values(groups).map((range) => range?.[0] ?? match.index)), match.index + match[0].length];
+      const [start, end] = groups.secret ?? [
+        Math.min(match.index, ...Object.values(groups).map((range) => range?.[0] ?? match.index)),
+        match.index + match[0].length,
+      ];
       yield judge(start, end, match.groups?.body, near);
     }
   }
-  if (rule.find) for (const block of rule.find(content)) yield judge(block.start, block.end, block.body, rule.near ?? []);
+  if (rule.find)
+    for (const block of rule.find(content)) yield judge(block.start, block.end, block.body, rule.near ?? []);
 }
 
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+  a.start < b.end && b.start < a.end;
 
 /** At most the first 8 and the last 4 characters (fewer of a short value), so at most a third shows. */
 export function redact(secret: string): string {
@@ -97,7 +112,10 @@ export async function findSecrets(content: string): Promise<RedactedSecret[]> {
     if (candidate.accepted && !reported.some((other) => overlaps(other, candidate))) reported.push(candidate);
   }
   for (const config of SECRETLINT_CONFIGS) {
-    const result = await lintSource({ source: { filePath: 'client-code.js', content, ext: '.js', contentType: 'text' }, options: { config, maskSecrets: true, noPhysicFilePath: true } });
+    const result = await lintSource({
+      source: { filePath: 'client-code.js', content, ext: '.js', contentType: 'text' },
+      options: { config, maskSecrets: true, noPhysicFilePath: true },
+    });
     for (const message of result.messages) {
       const kind = SECRETLINT_KIND.get(message.ruleId);
       const [start, end] = message.range;

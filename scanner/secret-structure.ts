@@ -55,8 +55,10 @@ export const mixesCases = (value: string) => /[A-Z]/.test(value) && /[a-z]/.test
  * Database hosts of documentation and local development, never a leak: loopback, example domains and
  * names without a dot (a container's service name such as `db` or `postgres`, unreachable from outside).
  */
-const LOCAL_HOST = /^(?:[\w-]+|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0|(?:[\w-]+\.)*example(?:\.(?:com|org|net))?|[\w.-]*\.(?:local|localhost|internal\.example|test|invalid))(?::\d+)?$/i;
-const DOC_PASSWORD = /^(?:pass(?:word|wd)?|pwd|secret|changeme|postgres|root|admin|test|example|mysecretpassword|your[\w-]*|\$\{?\w+\}?|:\w+|%\w+%)$/i;
+const LOCAL_HOST =
+  /^(?:[\w-]+|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0|(?:[\w-]+\.)*example(?:\.(?:com|org|net))?|[\w.-]*\.(?:local|localhost|internal\.example|test|invalid))(?::\d+)?$/i;
+const DOC_PASSWORD =
+  /^(?:pass(?:word|wd)?|pwd|secret|changeme|postgres|root|admin|test|example|mysecretpassword|your[\w-]*|\$\{?\w+\}?|:\w+|%\w+%)$/i;
 
 /** A connection URL with a password that could be used from elsewhere: a real host and no documentation password. */
 export function isRemoteDatabaseUrl(url: string): boolean {

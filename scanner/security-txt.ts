@@ -2,7 +2,17 @@
 // cleartext-signed file (RFC 4880 section 7) is read from its signed text.
 
 /** The RFC's fields; a text without any of them is not a security.txt (a soft 404, an error page). */
-export const SECURITY_TXT_FIELDS = ['acknowledgments', 'canonical', 'contact', 'encryption', 'expires', 'hiring', 'policy', 'preferred-languages', 'csaf'] as const;
+export const SECURITY_TXT_FIELDS = [
+  'acknowledgments',
+  'canonical',
+  'contact',
+  'encryption',
+  'expires',
+  'hiring',
+  'policy',
+  'preferred-languages',
+  'csaf',
+] as const;
 
 export interface SecurityTxt {
   /** Values by lowercase field name, in file order. */
@@ -19,7 +29,9 @@ function signedText(lines: string[]): string[] {
   let at = begin + 1;
   while (at < lines.length && lines[at] !== '') at++;
   const end = lines.indexOf(SIGNATURE_START, at);
-  return lines.slice(at + 1, end === -1 ? lines.length : end).map((line) => (line.startsWith('- ') ? line.slice(2) : line));
+  return lines
+    .slice(at + 1, end === -1 ? lines.length : end)
+    .map((line) => (line.startsWith('- ') ? line.slice(2) : line));
 }
 
 export function parseSecurityTxt(text: string): SecurityTxt {
@@ -36,7 +48,8 @@ export function parseSecurityTxt(text: string): SecurityTxt {
   return { fields, signed };
 }
 
-export const isSecurityTxt = (file: SecurityTxt): boolean => SECURITY_TXT_FIELDS.some((field) => file.fields.has(field));
+export const isSecurityTxt = (file: SecurityTxt): boolean =>
+  SECURITY_TXT_FIELDS.some((field) => file.fields.has(field));
 
 /** RFC 9116 section 2.5.5: an Internet date/time of RFC 3339 ("2026-12-31T23:00:00.000Z"). */
 export function parseExpires(value: string): Date | null {

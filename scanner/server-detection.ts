@@ -12,11 +12,20 @@ const HEADER_SIGNS: Array<[WebServer, (headers: HeaderMap) => boolean]> = [
   ['cloudflare', (h) => has(h, 'cf-ray') || /^cloudflare/i.test(first(h, 'server'))],
   ['vercel', (h) => has(h, 'x-vercel-id') || /^vercel/i.test(first(h, 'server'))],
   ['netlify', (h) => has(h, 'x-nf-request-id') || /^netlify/i.test(first(h, 'server'))],
-  ['nginx', (h) => /^nginx|^openresty/i.test(first(h, 'server')) || /\bnginx\b/i.test(headerValues(h, 'via').join(','))],
+  [
+    'nginx',
+    (h) => /^nginx|^openresty/i.test(first(h, 'server')) || /\bnginx\b/i.test(headerValues(h, 'via').join(',')),
+  ],
   ['apache', (h) => /^apache/i.test(first(h, 'server'))],
   ['caddy', (h) => /^caddy/i.test(first(h, 'server')) || /\bcaddy\b/i.test(headerValues(h, 'via').join(','))],
   ['iis', (h) => /^microsoft-iis/i.test(first(h, 'server')) || has(h, 'x-aspnet-version')],
-  ['litespeed', (h) => /^litespeed|^openlitespeed/i.test(first(h, 'server')) || has(h, 'x-litespeed-cache') || has(h, 'x-litespeed-cache-control')],
+  [
+    'litespeed',
+    (h) =>
+      /^litespeed|^openlitespeed/i.test(first(h, 'server')) ||
+      has(h, 'x-litespeed-cache') ||
+      has(h, 'x-litespeed-cache-control'),
+  ],
 ];
 
 /** Default error pages, for servers told not to name themselves (server_tokens, ServerSignature). */
@@ -44,7 +53,11 @@ function fromPage(response: FetchedResponse): WebServer | null {
 }
 
 export function detectServer(evidence: ScanEvidence): WebServer | null {
-  const answers = [evidence.page?.headers, evidence.https?.headers, ...evidence.notFoundBaselines.map((b) => b.headers)].filter((h): h is HeaderMap => h !== undefined);
+  const answers = [
+    evidence.page?.headers,
+    evidence.https?.headers,
+    ...evidence.notFoundBaselines.map((b) => b.headers),
+  ].filter((h): h is HeaderMap => h !== undefined);
   for (const headers of answers) {
     const server = fromHeaders(headers);
     if (server) return server;
@@ -55,4 +68,3 @@ export function detectServer(evidence: ScanEvidence): WebServer | null {
   }
   return null;
 }
-

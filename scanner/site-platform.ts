@@ -45,7 +45,9 @@ const FINGERPRINTS: Record<SitePlatform, Array<(s: Signals) => boolean>> = {
 export function detectSitePlatform(page: PageEvidence | null, facts: HtmlFacts | null): SitePlatform | null {
   if (!page) return null;
   const signals: Signals = {
-    headers: Object.entries(page.headers).map(([name, values]) => values.map((v) => `${name}: ${v}`).join('\n')).join('\n'),
+    headers: Object.entries(page.headers)
+      .map(([name, values]) => values.map((v) => `${name}: ${v}`).join('\n'))
+      .join('\n'),
     cookies: headerValues(page.headers, 'set-cookie').join('\n'),
     generator: (facts?.metaNames['generator'] ?? []).join(' '),
     urls: (facts?.resourceUrls ?? []).join('\n'),

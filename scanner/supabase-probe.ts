@@ -49,7 +49,9 @@ export function rowsFromContentRange(value: string | null): number | null {
 }
 
 /** PostgREST answers every read with a Content-Range; a soft-200 page or another API does not. */
-const postgrestRead = (answer: FetchedResponse) => (answer.status === 200 || answer.status === 206) && CONTENT_RANGE.test(firstHeader(answer.headers, 'content-range')?.trim() ?? '');
+const postgrestRead = (answer: FetchedResponse) =>
+  (answer.status === 200 || answer.status === 206) &&
+  CONTENT_RANGE.test(firstHeader(answer.headers, 'content-range')?.trim() ?? '');
 
 export async function probeSupabase(
   client: HttpClient,
@@ -60,7 +62,12 @@ export async function probeSupabase(
 ): Promise<SupabaseEvidence> {
   let requests = 0;
   const headers = { apikey: key.value, authorization: `Bearer ${key.value}`, accept: 'application/json' };
-  const send = async (url: string, method: 'GET' | 'HEAD', extra: Record<string, string> = {}, maxBytes = 16 * 1024) => {
+  const send = async (
+    url: string,
+    method: 'GET' | 'HEAD',
+    extra: Record<string, string> = {},
+    maxBytes = 16 * 1024,
+  ) => {
     if (requests >= SUPABASE_REQUEST_BUDGET) return null;
     requests += 1;
     return client.fetch(url, { method, headers: { ...headers, ...extra }, maxBytes });
@@ -68,7 +75,12 @@ export async function probeSupabase(
   const rest = `${backend}/rest/v1`;
 
   // Self-hosted and older projects still describe their tables to the public key.
-  const schemaAnswer = await send(`${rest}/`, 'GET', { accept: 'application/openapi+json, application/json' }, SCHEMA_BYTES);
+  const schemaAnswer = await send(
+    `${rest}/`,
+    'GET',
+    { accept: 'application/openapi+json, application/json' },
+    SCHEMA_BYTES,
+  );
   let schema: SchemaDocument | null = null;
   if (schemaAnswer?.status === 200) {
     try {
@@ -90,12 +102,25 @@ export async function probeSupabase(
     const url = `${rest}/${encodeURIComponent(name)}`;
     let answer = await send(`${url}?select=*`, 'HEAD', { prefer: 'count=exact' });
     // A gateway that refuses HEAD still counts a GET for no rows.
-    if (answer && (answer.status === 405 || answer.status === 501)) answer = await send(`${url}?select=*&limit=0`, 'GET', { prefer: 'count=exact' });
+    if (answer && (answer.status === 405 || answer.status === 501))
+      answer = await send(`${url}?select=*&limit=0`, 'GET', { prefer: 'count=exact' });
     if (!answer) break;
     const status = answer.status;
-    const access = postgrestRead(answer) ? 'readable' : status === 401 || status === 403 ? 'denied' : status === 404 ? 'missing' : 'unknown';
+    const access = postgrestRead(answer)
+      ? 'readable'
+      : status === 401 || status === 403
+        ? 'denied'
+        : status === 404
+          ? 'missing'
+          : 'unknown';
     const rows = access === 'readable' ? rowsFromContentRange(firstHeader(answer.headers, 'content-range')) : null;
-    tables.push({ name, url, access, rows, columns: [...new Set([...schemaColumns(name), ...(bundleSelects[name] ?? [])])] });
+    tables.push({
+      name,
+      url,
+      access,
+      rows,
+      columns: [...new Set([...schemaColumns(name), ...(bundleSelects[name] ?? [])])],
+    });
   }
 
   // Columns are worth learning where rows can be read and the schema document does not list them.
@@ -104,7 +129,10 @@ export async function probeSupabase(
     const known = table.columns.filter(looksPersonal);
     table.columns = table.columns.filter((column) => !looksPersonal(column));
     // The bundle's personal columns are confirmed together (one by one if that fails); then every common name is tried.
-    const groups = [...(known.length > 0 ? [known] : []), ...PERSONAL_COLUMN_PROBES.filter((column) => !known.includes(column)).map((column) => [column])];
+    const groups = [
+      ...(known.length > 0 ? [known] : []),
+      ...PERSONAL_COLUMN_PROBES.filter((column) => !known.includes(column)).map((column) => [column]),
+    ];
     for (let i = 0; i < groups.length; i += 1) {
       const columns = groups[i]!;
       const answer = await send(`${table.url}?select=${columns.map(encodeURIComponent).join(',')}&limit=0`, 'GET');

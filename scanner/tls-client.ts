@@ -92,7 +92,12 @@ async function connectTls<T>(
 }
 
 /** One handshake limited to a single protocol version; null when the server refuses it. */
-function handshake(host: string, port: number, version: TlsVersion, options: TlsProbeOptions): Promise<Handshake | null> {
+function handshake(
+  host: string,
+  port: number,
+  version: TlsVersion,
+  options: TlsProbeOptions,
+): Promise<Handshake | null> {
   return connectTls(host, port, contextFor(version), options, (socket, settle) =>
     settle(() => ({
       protocol: socket.getProtocol(),
@@ -128,7 +133,11 @@ function clientRenegotiation(host: string, port: number, options: TlsProbeOption
 /** Whether a TLS 1.3 handshake offering only TLS_AES_128_CCM_8_SHA256 succeeds. */
 async function acceptsTls13Suite(host: string, port: number, options: TlsProbeOptions): Promise<boolean> {
   const context = contextFor('TLSv1.3', 'TLSv1.3', TLS13_INSUFFICIENT_SUITE.name);
-  return (await connectTls(host, port, context, options, (socket, settle) => settle(() => socket.getCipher().standardName === TLS13_INSUFFICIENT_SUITE.name))) === true;
+  return (
+    (await connectTls(host, port, context, options, (socket, settle) =>
+      settle(() => socket.getCipher().standardName === TLS13_INSUFFICIENT_SUITE.name),
+    )) === true
+  );
 }
 
 /** The chain verification error; a hostname mismatch is judged separately. */
@@ -137,7 +146,6 @@ function chainErrorOf(error: Error | undefined): string | null {
   const code = String((error as NodeJS.ErrnoException).code ?? error);
   return code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : code;
 }
-
 
 function certificateEvidence(host: string, shake: Handshake): CertificateEvidence {
   const cert = shake.certificate;
@@ -159,15 +167,26 @@ function certificateEvidence(host: string, shake: Handshake): CertificateEvidenc
  * enumerates the suites and tests renegotiation and TLS 1.3 CCM_8. `handshakes` counts every
  * connection made.
  */
-export async function probeTls(hostname: string, port: number, options: TlsProbeOptions): Promise<{ tls: TlsEvidence; handshakes: number }> {
+export async function probeTls(
+  hostname: string,
+  port: number,
+  options: TlsProbeOptions,
+): Promise<{ tls: TlsEvidence; handshakes: number }> {
   const host = bareHost(hostname);
   assertLiteralHostAllowed(host, options);
   const shakes = await Promise.all(TLS_VERSIONS.map((version) => handshake(host, port, version, options)));
-  const protocols = Object.fromEntries(TLS_VERSIONS.map((v, i) => [v, shakes[i] !== null])) as Record<TlsVersion, boolean>;
+  const protocols = Object.fromEntries(TLS_VERSIONS.map((v, i) => [v, shakes[i] !== null])) as Record<
+    TlsVersion,
+    boolean
+  >;
   const best = [...shakes].reverse().find((s): s is Handshake => s !== null && Object.keys(s.certificate).length > 0);
   const anyAccepted = Object.values(protocols).some(Boolean);
   const certificate = best ? certificateEvidence(host, best) : null;
-  if (!anyAccepted) return { tls: { host, port, protocols, certificate, ciphers: null, features: null }, handshakes: TLS_VERSIONS.length };
+  if (!anyAccepted)
+    return {
+      tls: { host, port, protocols, certificate, ciphers: null, features: null },
+      handshakes: TLS_VERSIONS.length,
+    };
   const legacy = protocols.TLSv1 || protocols['TLSv1.1'] || protocols['TLSv1.2'];
   const [suites, renegotiation, ccm8] = await Promise.all([
     probeSuites(host, port, options),
@@ -181,7 +200,13 @@ export async function probeTls(hostname: string, port: number, options: TlsProbe
       protocols,
       certificate,
       ciphers: { ...suites.ciphers, tls13InsufficientSuite: ccm8 },
-      features: { secureRenegotiation: null, extendedMasterSecret: null, compression: null, ...suites.hello, clientRenegotiation: renegotiation },
+      features: {
+        secureRenegotiation: null,
+        extendedMasterSecret: null,
+        compression: null,
+        ...suites.hello,
+        clientRenegotiation: renegotiation,
+      },
     },
     handshakes: TLS_VERSIONS.length + suites.probes + (legacy ? 1 : 0) + (protocols['TLSv1.3'] ? 1 : 0),
   };

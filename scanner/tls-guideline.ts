@@ -72,7 +72,17 @@ const SUITE_CLASS_LISTS: Record<Exclude<NcscClass, 'Onvoldoende'>, readonly stri
 };
 
 /** Why an Onvoldoende suite is Onvoldoende: each reason is its own finding type. */
-export const INSUFFICIENT_SUITE_REASONS = ['null', 'anonymous', 'export', 'rc4', 'triple_des', 'static_rsa', 'cbc_sha1', 'ccm8', 'other'] as const;
+export const INSUFFICIENT_SUITE_REASONS = [
+  'null',
+  'anonymous',
+  'export',
+  'rc4',
+  'triple_des',
+  'static_rsa',
+  'cbc_sha1',
+  'ccm8',
+  'other',
+] as const;
 export type InsufficientSuiteReason = (typeof INSUFFICIENT_SUITE_REASONS)[number];
 
 /** The first matching pattern names the reason, so a suite counts once (TLS_RSA_WITH_RC4_128_SHA is RC4). */
@@ -100,7 +110,9 @@ export interface SuiteFacts {
   tls13: boolean;
 }
 
-const CLASS_OF_NAME = new Map<string, NcscClass>(Object.entries(SUITE_CLASS_LISTS).flatMap(([c, names]) => names.map((name) => [name, c as NcscClass])));
+const CLASS_OF_NAME = new Map<string, NcscClass>(
+  Object.entries(SUITE_CLASS_LISTS).flatMap(([c, names]) => names.map((name) => [name, c as NcscClass])),
+);
 
 function factsOf(code: number, name: string): SuiteFacts {
   const ncsc = CLASS_OF_NAME.get(name) ?? 'Onvoldoende';
@@ -119,7 +131,9 @@ function factsOf(code: number, name: string): SuiteFacts {
   };
 }
 
-export const SUITES: ReadonlyMap<number, SuiteFacts> = new Map([...CIPHER_SUITE_NAMES].map(([code, name]) => [code, factsOf(code, name)]));
+export const SUITES: ReadonlyMap<number, SuiteFacts> = new Map(
+  [...CIPHER_SUITE_NAMES].map(([code, name]) => [code, factsOf(code, name)]),
+);
 
 /** What an unknown code point a server picked is: Onvoldoende, named by its number. */
 export function suiteFacts(code: number): SuiteFacts {
@@ -139,7 +153,10 @@ export const TLS13_INSUFFICIENT_SUITE = { code: 0x1305, name: 'TLS_AES_128_CCM_8
  * Key-exchange groups by TLS NamedGroup code point (3.3.2.1 table 3, 3.3.3.1 table 7). ECDHE curves
  * not listed are Onvoldoende. 2021 and 2025 agree on the curves.
  */
-export const GROUPS: ReadonlyMap<number, { name: string; ncsc: NcscClass }> = new Map<number, { name: string; ncsc: NcscClass }>([
+export const GROUPS: ReadonlyMap<number, { name: string; ncsc: NcscClass }> = new Map<
+  number,
+  { name: string; ncsc: NcscClass }
+>([
   [0x0017, { name: 'secp256r1', ncsc: 'Goed' }],
   [0x0018, { name: 'secp384r1', ncsc: 'Goed' }],
   [0x0019, { name: 'secp521r1', ncsc: 'Goed' }],
@@ -151,18 +168,36 @@ export const GROUPS: ReadonlyMap<number, { name: string; ncsc: NcscClass }> = ne
   [0x0015, { name: 'secp224r1', ncsc: 'Uit te faseren' }],
   ...(
     [
-      [0x0001, 'sect163k1'], [0x0002, 'sect163r1'], [0x0003, 'sect163r2'], [0x0004, 'sect193r1'], [0x0005, 'sect193r2'],
-      [0x0006, 'sect233k1'], [0x0007, 'sect233r1'], [0x0008, 'sect239k1'], [0x0009, 'sect283k1'], [0x000a, 'sect283r1'],
-      [0x000b, 'sect409k1'], [0x000c, 'sect409r1'], [0x000d, 'sect571k1'], [0x000e, 'sect571r1'], [0x000f, 'secp160k1'],
-      [0x0010, 'secp160r1'], [0x0011, 'secp160r2'], [0x0012, 'secp192k1'], [0x0013, 'secp192r1'], [0x0014, 'secp224k1'],
+      [0x0001, 'sect163k1'],
+      [0x0002, 'sect163r1'],
+      [0x0003, 'sect163r2'],
+      [0x0004, 'sect193r1'],
+      [0x0005, 'sect193r2'],
+      [0x0006, 'sect233k1'],
+      [0x0007, 'sect233r1'],
+      [0x0008, 'sect239k1'],
+      [0x0009, 'sect283k1'],
+      [0x000a, 'sect283r1'],
+      [0x000b, 'sect409k1'],
+      [0x000c, 'sect409r1'],
+      [0x000d, 'sect571k1'],
+      [0x000e, 'sect571r1'],
+      [0x000f, 'secp160k1'],
+      [0x0010, 'secp160r1'],
+      [0x0011, 'secp160r2'],
+      [0x0012, 'secp192k1'],
+      [0x0013, 'secp192r1'],
+      [0x0014, 'secp224k1'],
       [0x0016, 'secp256k1'],
     ] as const
   ).map(([code, name]) => [code, { name, ncsc: 'Onvoldoende' as NcscClass }] as const),
 ]);
 
-export const groupName = (code: number): string => GROUPS.get(code)?.name ?? `groep 0x${code.toString(16).padStart(4, '0')}`;
+export const groupName = (code: number): string =>
+  GROUPS.get(code)?.name ?? `groep 0x${code.toString(16).padStart(4, '0')}`;
 export const groupClass = (code: number): NcscClass => GROUPS.get(code)?.ncsc ?? 'Onvoldoende';
-export const groupsOfClass = (c: NcscClass): number[] => [...GROUPS].filter(([, g]) => g.ncsc === c).map(([code]) => code);
+export const groupsOfClass = (c: NcscClass): number[] =>
+  [...GROUPS].filter(([, g]) => g.ncsc === c).map(([code]) => code);
 
 /** RFC 7919 appendix A: the named finite-field groups, generator 2. */
 const RFC7919_PRIME_HEAD =
@@ -190,9 +225,16 @@ export const FFDHE_GROUPS: ReadonlyArray<{ name: string; bits: number; prime: st
  * RFC 3526 group 14 for a 2048-bit key.
  */
 const MODP_GROUPS: ReadonlyMap<string, string> = new Map(
-  ([['modp1', 'RFC 2409 groep 1'], ['modp2', 'RFC 2409 groep 2'], ['modp5', 'RFC 3526 groep 5'], ['modp14', 'RFC 3526 groep 14'], ['modp15', 'RFC 3526 groep 15'], ['modp16', 'RFC 3526 groep 16']] as const).map(
-    ([node, name]) => [getDiffieHellman(node).getPrime('hex').toUpperCase(), name],
-  ),
+  (
+    [
+      ['modp1', 'RFC 2409 groep 1'],
+      ['modp2', 'RFC 2409 groep 2'],
+      ['modp5', 'RFC 3526 groep 5'],
+      ['modp14', 'RFC 3526 groep 14'],
+      ['modp15', 'RFC 3526 groep 15'],
+      ['modp16', 'RFC 3526 groep 16'],
+    ] as const
+  ).map(([node, name]) => [getDiffieHellman(node).getPrime('hex').toUpperCase(), name]),
 );
 
 /** A DHE group as the guideline judges it: only RFC 7919 groups of 3072 bits or more pass. */
@@ -208,7 +250,8 @@ export function dhGroupVerdict(primeHex: string, generatorHex: string): { name: 
 /** 3.3.2.1: RSA certificate keys. 2021 and 2025 agree; internet.nl's CERT_RSA_MIN_*_KEY_SIZE. */
 export function certificateKeyClass(keyType: string, bits: number | null): NcscClass | null {
   if (bits === null) return null;
-  if (keyType === 'rsa' || keyType === 'rsa-pss' || keyType === 'dsa') return bits >= 3072 ? 'Goed' : bits >= 2048 ? 'Uit te faseren' : 'Onvoldoende';
+  if (keyType === 'rsa' || keyType === 'rsa-pss' || keyType === 'dsa')
+    return bits >= 3072 ? 'Goed' : bits >= 2048 ? 'Uit te faseren' : 'Onvoldoende';
   if (keyType === 'ec') return bits >= 256 ? 'Goed' : bits >= 224 ? 'Uit te faseren' : 'Onvoldoende';
   return 'Goed';
 }

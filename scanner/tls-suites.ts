@@ -1,4 +1,11 @@
-import { EXTENSION, offer, type HelloOffer, type KeyExchangeFacts, type OfferOptions, type ServerChoice } from './client-hello.ts';
+import {
+  EXTENSION,
+  offer,
+  type HelloOffer,
+  type KeyExchangeFacts,
+  type OfferOptions,
+  type ServerChoice,
+} from './client-hello.ts';
 import { groupsOfClass, SIGNATURE_SCHEMES_BY_HASH, suiteFacts, TLS12_SUITES_WORST_FIRST } from './tls-guideline.ts';
 import type { CipherEvidence, TlsFeatureEvidence } from './types.ts';
 
@@ -92,5 +99,10 @@ export async function probeSuites(host: string, port: number, options: OfferOpti
 function keyExchangeOf(facts: KeyExchangeFacts | null): CipherEvidence['accepted'][number]['keyExchange'] {
   if (!facts) return null;
   if (facts.kind === 'ecdhe') return facts;
-  return { kind: 'dhe', prime: facts.prime.toString('hex'), generator: facts.generator.toString('hex'), signatureScheme: facts.signatureScheme };
+  return {
+    kind: 'dhe',
+    prime: facts.prime.toString('hex'),
+    generator: facts.generator.toString('hex'),
+    signatureScheme: facts.signatureScheme,
+  };
 }

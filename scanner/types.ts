@@ -138,7 +138,6 @@ export interface Observation {
   actual_value: string | null;
 }
 
-
 /** A finding as the scanner reports it: the catalog's texts plus what was observed. */
-export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory' | 'ncsc'> & Omit<Observation, 'type'>;
-
+export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory' | 'ncsc'> &
+  Omit<Observation, 'type'>;

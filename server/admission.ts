@@ -40,7 +40,11 @@ export interface Admission {
    * call does; throws TooManyRequests past either. Routes marked `chargePerCall` (the MCP endpoint)
    * are admitted without it and charge each call they make.
    */
-  charge(request: FastifyRequest & { principal: ApiKeyPrincipal }, calls?: number, onWindow?: (window: LimitWindow) => void): Promise<LimitWindow>;
+  charge(
+    request: FastifyRequest & { principal: ApiKeyPrincipal },
+    calls?: number,
+    onWindow?: (window: LimitWindow) => void,
+  ): Promise<LimitWindow>;
   /** Stops the key signal and writes the pending usage (at shutdown, before the database closes). */
   close(): Promise<void>;
 }
@@ -61,12 +65,22 @@ function limiterOf(check: RateLimitCheck): (request: FastifyRequest) => Promise<
     check(request).then((result) => {
       if (result.isAllowed) throw new Error('rate limit checks have no allow list here');
       const window = { limit: result.max, remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
-      if (result.isExceeded) throw new TooManyRequests(`${ERRORS.tooManyRequests} Probeer het opnieuw over ${window.resetSeconds} seconden.`, window.resetSeconds, window);
+      if (result.isExceeded)
+        throw new TooManyRequests(
+          `${ERRORS.tooManyRequests} Probeer het opnieuw over ${window.resetSeconds} seconden.`,
+          window.resetSeconds,
+          window,
+        );
       return window;
     });
 }
 
-export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitPerMinute: number; createRateLimit: FastifyInstance['createRateLimit'] }): Admission {
+export function createAdmission(deps: {
+  db: DB;
+  counters: CounterStore;
+  ipLimitPerMinute: number;
+  createRateLimit: FastifyInstance['createRateLimit'];
+}): Admission {
   const { db, counters } = deps;
   const keys = new CachedKeyLookup(db);
   // The tenant's monthly API-call quota: counted in memory, written to the database every second
@@ -79,13 +93,20 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
     const session = sessionToken(request);
     if (!session) return;
     request.user = await authenticateSession(db, session);
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) throw new Forbidden(ERRORS.crossOrigin);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request))
+      throw new Forbidden(ERRORS.crossOrigin);
   };
 
   // The per-minute windows are @fastify/rate-limit's limiters over the CounterStore (memory or Redis).
   // The key's limiter counts a request's calls in one increment (keyWithHits).
   const hitsOf = new WeakMap<FastifyRequest, number>();
-  const addressLimit = limiterOf(deps.createRateLimit({ timeWindow: WINDOW_MS, max: deps.ipLimitPerMinute, keyGenerator: (request) => `ip:${request.ip}` }));
+  const addressLimit = limiterOf(
+    deps.createRateLimit({
+      timeWindow: WINDOW_MS,
+      max: deps.ipLimitPerMinute,
+      keyGenerator: (request) => `ip:${request.ip}`,
+    }),
+  );
   const keyLimit = limiterOf(
     deps.createRateLimit({
       timeWindow: WINDOW_MS,
@@ -95,7 +116,11 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
   );
 
   // `onWindow` sees the key's window before the quota is checked, so a quota refusal still shows it.
-  const charge = (request: FastifyRequest & { principal: ApiKeyPrincipal }, calls = 1, onWindow?: (window: LimitWindow) => void): Promise<LimitWindow> => {
+  const charge = (
+    request: FastifyRequest & { principal: ApiKeyPrincipal },
+    calls = 1,
+    onWindow?: (window: LimitWindow) => void,
+  ): Promise<LimitWindow> => {
     const principal = request.principal;
     hitsOf.set(request, calls);
     return keyLimit(request).then(async (keyWindow) => {
@@ -132,7 +157,9 @@ export function createAdmission(deps: { db: DB; counters: CounterStore; ipLimitP
       }
       // The key's own limit, per key id and per procedure call: a /trpc batch of seven counts
       // seven, and one that does not fit in what is left is refused whole.
-      await charge(Object.assign(request, { principal }), callsIn(request.url), (keyWindow) => reply.headers(rateLimitHeaders(keyWindow)));
+      await charge(Object.assign(request, { principal }), callsIn(request.url), (keyWindow) =>
+        reply.headers(rateLimitHeaders(keyWindow)),
+      );
     });
 
   return {

@@ -3,7 +3,12 @@ import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { pingDatabase } from '../db/database.ts';
 import { DomainError, ERRORS } from '../domain/errors.ts';
 import { errorAnswer } from '../routers/errors.ts';
@@ -55,9 +60,22 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 431
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+          ? 413
+          : 400;
   const body = JSON.stringify({ error: CLIENT_ERRORS[status] });
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', ...RAW_SECURITY_HEADERS];
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    ...RAW_SECURITY_HEADERS,
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
@@ -66,7 +84,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
  * workers are not part of it: the entry point starts them beside it (services/workers.ts).
  */
 export async function buildApp(
-  deps: ServiceDeps & { counters?: CounterStore; /** Where log lines go; stdout by default. */ logStream?: NodeJS.WritableStream; /** The built dashboard (dist/web by default). */ webRoot?: string },
+  deps: ServiceDeps & {
+    counters?: CounterStore /** Where log lines go; stdout by default. */;
+    logStream?: NodeJS.WritableStream /** The built dashboard (dist/web by default). */;
+    webRoot?: string;
+  },
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
   useDutchValidationMessages();
@@ -89,7 +111,11 @@ export async function buildApp(
       // Fastify applies these to a server it makes itself, not to one a factory makes; without them
       // Node's 5 s keep-alive applies, and a load balancer reusing an idle connection gets a reset.
       // forceCloseConnections ('idle' by default) is applied at close, factory or not.
-      const { keepAliveTimeout, connectionTimeout, maxRequestsPerSocket } = serverOptions as { keepAliveTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      const { keepAliveTimeout, connectionTimeout, maxRequestsPerSocket } = serverOptions as {
+        keepAliveTimeout?: number;
+        connectionTimeout?: number;
+        maxRequestsPerSocket?: number;
+      };
       server.keepAliveTimeout = keepAliveTimeout ?? deps.config.KEEP_ALIVE_TIMEOUT;
       server.setTimeout(connectionTimeout ?? 0);
       if (maxRequestsPerSocket) server.maxRequestsPerSocket = maxRequestsPerSocket;
@@ -107,7 +133,9 @@ export async function buildApp(
     frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = status === 414 ? 'De URL is te lang.' : (FASTIFY_ERRORS[error.code] ?? 'Ongeldig verzoek.');
-      return stampAnswerHeaders(reply as FastifyReply, request.id).code(status).send({ error: message });
+      return stampAnswerHeaders(reply as FastifyReply, request.id)
+        .code(status)
+        .send({ error: message });
     },
     logger: {
       level: deps.config.LOG_LEVEL,
@@ -116,7 +144,13 @@ export async function buildApp(
       redact: ['req.headers.authorization', 'req.body.api_key', 'req.body.secret'],
       serializers: {
         // A serializer that throws would end the process, so nothing here assumes a shape.
-        req: (req: { method?: string; url?: string; raw?: { url?: string }; ip?: string; socket?: { remotePort?: number } }) => ({
+        req: (req: {
+          method?: string;
+          url?: string;
+          raw?: { url?: string };
+          ip?: string;
+          socket?: { remotePort?: number };
+        }) => ({
           method: req.method,
           url: redactKeyText(String(req.url ?? req.raw?.url ?? '')),
           remoteAddress: req.ip,
@@ -127,7 +161,10 @@ export async function buildApp(
       hooks: {
         // Messages too: a key pasted into a string never reaches the log line.
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactKeyText(arg) : arg)) as Parameters<typeof method>);
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? redactKeyText(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
     },
@@ -142,7 +179,12 @@ export async function buildApp(
   // The plugin's store is the CounterStore: createRateLimit() derives its limiters from it, so every
   // per-minute window counts there (in memory, or in Redis shared by every instance).
   await app.register(rateLimit, { global: false, store: rateLimitStore(counters) });
-  const admission = createAdmission({ db: deps.db, counters, ipLimitPerMinute: deps.config.IP_RATE_LIMIT_PER_MINUTE, createRateLimit: app.createRateLimit });
+  const admission = createAdmission({
+    db: deps.db,
+    counters,
+    ipLimitPerMinute: deps.config.IP_RATE_LIMIT_PER_MINUTE,
+    createRateLimit: app.createRateLimit,
+  });
   app.addHook('onClose', () => admission.close());
   app.addHook('onRequest', admission.hook);
 
@@ -152,7 +194,10 @@ export async function buildApp(
     if (answer.internal) request.log.error({ err: answer.cause }, 'request failed');
     // A refusal of a /trpc call before tRPC's handler (limits, keys) in tRPC's envelope; anything else in the API's shape.
     const envelope = request.url.startsWith('/trpc') && error instanceof DomainError;
-    return reply.code(answer.status).headers(answer.headers).send(envelope ? trpcEnvelope(answer) : { error: answer.message });
+    return reply
+      .code(answer.status)
+      .headers(answer.headers)
+      .send(envelope ? trpcEnvelope(answer) : { error: answer.message });
   });
   // Closing closes the connections idle at that moment; one whose request finishes later would stay
   // open for the whole keep-alive time and hold the shutdown, so they are closed as they go idle.
@@ -191,7 +236,10 @@ export async function buildApp(
 
   collectProcessMetrics();
   app.addHook('onResponse', (request, reply, done) => {
-    httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    httpRequestDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   /** Prometheus metrics: counts and timings only, nothing of any tenant's data. */

@@ -19,8 +19,14 @@ export function registerDocsPage(app: FastifyInstance, document: () => Record<st
   const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const assets: Record<string, [string, string]> = {
     'swagger-ui.css': ['text/css; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui.css'), 'utf8')],
-    'swagger-ui-bundle.js': ['application/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8')],
-    'init.js': ['application/javascript; charset=utf-8', "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });"],
+    'swagger-ui-bundle.js': [
+      'application/javascript; charset=utf-8',
+      readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8'),
+    ],
+    'init.js': [
+      'application/javascript; charset=utf-8',
+      "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });",
+    ],
   };
   app.get('/docs', async (_request, reply) => allowDocs(reply).type('text/html; charset=utf-8').send(swaggerUiPage()));
   app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {

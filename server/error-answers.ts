@@ -20,7 +20,8 @@ export function httpErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) return errorAnswer(error);
   const { code, statusCode } = (error ?? {}) as { code?: string; statusCode?: number };
   if (statusCode && statusCode >= 400 && statusCode < 500) {
-    const message = (code && FASTIFY_ERRORS[code]) ?? (statusCode === 429 ? ERRORS.tooManyRequests : 'Ongeldig verzoek.');
+    const message =
+      (code && FASTIFY_ERRORS[code]) ?? (statusCode === 429 ? ERRORS.tooManyRequests : 'Ongeldig verzoek.');
     return { status: statusCode, code: 'BAD_REQUEST', message, headers: {}, issues: [], internal: false, cause: error };
   }
   return errorAnswer(error);
@@ -28,5 +29,11 @@ export function httpErrorAnswer(error: unknown): ErrorAnswer {
 
 /** An answer in tRPC's own error envelope, for refusals of /trpc requests before tRPC's handler. */
 export function trpcEnvelope(answer: ErrorAnswer) {
-  return { error: { message: answer.message, code: TRPC_ERROR_CODES_BY_KEY[answer.code], data: { code: answer.code, httpStatus: answer.status } } };
+  return {
+    error: {
+      message: answer.message,
+      code: TRPC_ERROR_CODES_BY_KEY[answer.code],
+      data: { code: answer.code, httpStatus: answer.status },
+    },
+  };
 }

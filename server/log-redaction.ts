@@ -11,7 +11,12 @@ export const redactKeyText = (text: string) => text.replace(KEY_SHAPED, REDACTED
 export function redactKeys(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactKeyText(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
-  if (value instanceof Error) return { type: value.name, message: redactKeyText(value.message), stack: value.stack && redactKeyText(value.stack) };
+  if (value instanceof Error)
+    return {
+      type: value.name,
+      message: redactKeyText(value.message),
+      stack: value.stack && redactKeyText(value.stack),
+    };
   if (Array.isArray(value)) return value.map((item) => redactKeys(item, depth + 1));
   // Requests and replies are left to their serializers (which redact the URL); copying them here
   // would lose the getters those serializers read.

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openMigratedDatabase(databaseLocation(config), { backgroundCheckpoints: true });
   const app = await buildApp({ db, config });
-  const workers: Workers | null = config.WORKERS ? await startWorkers({ db, config }, app.log.child({ component: 'workers' })) : null;
+  const workers: Workers | null = config.WORKERS
+    ? await startWorkers({ db, config }, app.log.child({ component: 'workers' }))
+    : null;
   let stopping = false;
   // SIGTERM (Docker, systemd, CI) and SIGINT (Ctrl-C): stop taking connections, let requests in
   // flight finish, stop the workers, close the database, exit 0.

@@ -21,9 +21,16 @@ export function rateLimitStore(store: CounterStore): FastifyRateLimitStoreCtor {
     // The plugin constructs its store with its options; windows come with every increment instead.
     constructor(_options: FastifyRateLimitOptions) {}
 
-    incr(rawKey: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    incr(
+      rawKey: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
       const { key, hits } = splitKey(rawKey);
-      store.increment(key, timeWindow, hits).then(({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }), (error: Error) => callback(error));
+      store.increment(key, timeWindow, hits).then(
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
     }
 
     child(): FastifyRateLimitStore {

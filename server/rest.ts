@@ -26,7 +26,10 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
  * reference (middlewares and validation included): real per-endpoint routes, our status codes and
  * our error shape.
  */
-export function registerRestRoutes(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
+export function registerRestRoutes(
+  app: FastifyInstance,
+  contextOf: (request: FastifyRequest, reply: FastifyReply) => Context,
+): void {
   for (const { name, method, path, meta, call } of OPENAPI_PROCEDURES) {
     const usesBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     app.route({
@@ -39,12 +42,20 @@ export function registerRestRoutes(app: FastifyInstance, contextOf: (request: Fa
         // A body method with path parameters (PATCH /sites/{site_id}) gets both; a body that is not an
         // object is passed on as is, so validation names it.
         const body = request.body;
-        const bodyWithParams = Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...params } : body;
+        const bodyWithParams =
+          Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body)
+            ? { ...body, ...params }
+            : body;
         const input = usesBody ? bodyWithParams : { ...(request.query as object), ...params };
         // The answer is returned for Fastify to send, not sent here and the reply returned: a Reply
         // is thenable, and the handler's promise would then wait on it for one more turn.
         try {
-          const data = await call(usesBody ? { ...contextOf(request, reply), scanControl: { signal: disconnectSignal(reply) } } : contextOf(request, reply), input);
+          const data = await call(
+            usesBody
+              ? { ...contextOf(request, reply), scanControl: { signal: disconnectSignal(reply) } }
+              : contextOf(request, reply),
+            input,
+          );
           reply.code(meta.successStatus ?? 200);
           if (meta.responseContentType) reply.type(meta.responseContentType);
           return data;

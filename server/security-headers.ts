@@ -10,7 +10,12 @@ const csp = (directives: Record<string, string>) =>
     .map(([name, value]) => `${name} ${value}`)
     .join('; ');
 
-const API_CSP = csp({ 'default-src': "'none'", 'frame-ancestors': "'none'", 'base-uri': "'none'", 'form-action': "'none'" });
+const API_CSP = csp({
+  'default-src': "'none'",
+  'frame-ancestors': "'none'",
+  'base-uri': "'none'",
+  'form-action': "'none'",
+});
 
 const DOCS_CSP = csp({
   'default-src': "'none'",
@@ -58,7 +63,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`);
 
 /** The table and the request id, which every answer carries; a handler may override a header (the docs' CSP and caching). */
-export const stampAnswerHeaders = (reply: FastifyReply, requestId: string): FastifyReply => reply.headers(SECURITY_HEADERS).header('x-request-id', requestId);
+export const stampAnswerHeaders = (reply: FastifyReply, requestId: string): FastifyReply =>
+  reply.headers(SECURITY_HEADERS).header('x-request-id', requestId);
 
 /** Every answer starts with the stamp, set when the request arrives so that refusals carry it too. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
@@ -73,7 +79,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
 export const allowDocs = (reply: FastifyReply) => reply.header('content-security-policy', DOCS_CSP);
 
 /** The dashboard's pages and assets (a Fastify reply, or the raw response @fastify/static answers with). */
-export function allowDashboard<T extends { setHeader(name: string, value: string): unknown } | FastifyReply>(reply: T): T {
+export function allowDashboard<T extends { setHeader(name: string, value: string): unknown } | FastifyReply>(
+  reply: T,
+): T {
   if ('header' in reply) reply.header('content-security-policy', DASHBOARD_CSP);
   else reply.setHeader('content-security-policy', DASHBOARD_CSP);
   return reply;

@@ -41,22 +41,32 @@ class RequestSessionCookie implements SessionCookie {
 
   set(session: NewSession): void {
     const { name, attributes } = this.options();
-    this.reply.header('set-cookie', fastifyCookie.serialize(name, session.token, { ...attributes, expires: new Date(session.expiresAt) }));
+    this.reply.header(
+      'set-cookie',
+      fastifyCookie.serialize(name, session.token, { ...attributes, expires: new Date(session.expiresAt) }),
+    );
   }
 
   /** Expired and empty, with the same name and attributes, so the browser drops it. */
   clear(): void {
     const { name, attributes } = this.options();
-    this.reply.header('set-cookie', fastifyCookie.serialize(name, '', { ...attributes, expires: new Date(0), maxAge: 0 }));
+    this.reply.header(
+      'set-cookie',
+      fastifyCookie.serialize(name, '', { ...attributes, expires: new Date(0), maxAge: 0 }),
+    );
   }
 
   private options() {
     const secure = secureContext(this.request);
-    return { name: secure ? SECURE_NAME : LOCAL_NAME, attributes: { path: '/', httpOnly: true, secure, sameSite: 'lax' } as const };
+    return {
+      name: secure ? SECURE_NAME : LOCAL_NAME,
+      attributes: { path: '/', httpOnly: true, secure, sameSite: 'lax' } as const,
+    };
   }
 }
 
-export const sessionCookie = (request: FastifyRequest, reply: FastifyReply): SessionCookie => new RequestSessionCookie(request, reply);
+export const sessionCookie = (request: FastifyRequest, reply: FastifyReply): SessionCookie =>
+  new RequestSessionCookie(request, reply);
 
 /**
  * Cross-site request forgery: a cookie-authenticated mutation must come from this origin. Browsers

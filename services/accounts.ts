@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.ts';
 import { acceptInvite, findInvite } from '../db/invites.ts';
-import { deleteSession, deleteSessionsOfUser, findSession, insertSession, setPasswordHash, touchSession } from '../db/sessions.ts';
+import {
+  deleteSession,
+  deleteSessionsOfUser,
+  findSession,
+  insertSession,
+  setPasswordHash,
+  touchSession,
+} from '../db/sessions.ts';
 import { findUserByEmail, insertTenant, insertUser, planByTier } from '../db/tenancy.ts';
 import type { Actor } from '../domain/actor.ts';
 import { Conflict, ERRORS, Forbidden, Invalid, NotFound, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
@@ -39,7 +46,13 @@ export interface NewSession {
 async function startSession(db: DB, userId: string, now: number): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + SESSION_ABSOLUTE_MS).toISOString();
-  await insertSession(db, { id_hash: secretDigest(token), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: expiresAt });
+  await insertSession(db, {
+    id_hash: secretDigest(token),
+    user_id: userId,
+    created_at: new Date(now).toISOString(),
+    last_seen_at: new Date(now).toISOString(),
+    expires_at: expiresAt,
+  });
   return { token, expiresAt };
 }
 
@@ -53,7 +66,11 @@ export interface Visitor {
 }
 
 /** Sign-up: a tenant on the free plan with its first user as owner, logged in at once. */
-export async function signUp({ db }: ServiceDeps, _visitor: Visitor, input: { email: string; password: string; organisation: string }) {
+export async function signUp(
+  { db }: ServiceDeps,
+  _visitor: Visitor,
+  input: { email: string; password: string; organisation: string },
+) {
   const now = Date.now();
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
@@ -62,17 +79,28 @@ export async function signUp({ db }: ServiceDeps, _visitor: Visitor, input: { em
   const passwordHash = await hashPassword(input.password);
   const tenant = await insertTenant(db, input.organisation.trim(), plan.id);
   const user = await insertUser(db, tenant.id, email, { role: 'owner', passwordHash });
-  return { user: { id: user.id, email, role: user.role, tenant_id: tenant.id }, session: await startSession(db, user.id, now) };
+  return {
+    user: { id: user.id, email, role: user.role, tenant_id: tenant.id },
+    session: await startSession(db, user.id, now),
+  };
 }
 
 /**
  * Log-in with email and password. Limited per account and per client address; a blocked user, a
  * suspended tenant, an unknown address and a wrong password all get the same answer.
  */
-export async function logIn({ db, counters }: ServiceDeps & { counters: CounterStore }, visitor: Visitor, input: { email: string; password: string }): Promise<NewSession> {
+export async function logIn(
+  { db, counters }: ServiceDeps & { counters: CounterStore },
+  visitor: Visitor,
+  input: { email: string; password: string },
+): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  const [account, address] = await Promise.all([counters.increment(`login:${email}`, LOGIN_ATTEMPTS.windowMs), counters.increment(`login-ip:${visitor.address}`, LOGIN_ATTEMPTS.windowMs)]);
-  const refused = account.count > LOGIN_ATTEMPTS.perAccount ? account : address.count > LOGIN_ATTEMPTS.perAddress ? address : null;
+  const [account, address] = await Promise.all([
+    counters.increment(`login:${email}`, LOGIN_ATTEMPTS.windowMs),
+    counters.increment(`login-ip:${visitor.address}`, LOGIN_ATTEMPTS.windowMs),
+  ]);
+  const refused =
+    account.count > LOGIN_ATTEMPTS.perAccount ? account : address.count > LOGIN_ATTEMPTS.perAddress ? address : null;
   if (refused) {
     const seconds = Math.max(1, Math.ceil(refused.ttlMs / 1000));
     throw new TooManyRequests(`Te veel inlogpogingen: probeer het over ${seconds} seconden opnieuw.`, seconds);
@@ -88,26 +116,37 @@ export async function logOut({ db }: ServiceDeps, _visitor: Visitor, input: { to
 }
 
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
-export async function acceptInvitation({ db }: ServiceDeps, _visitor: Visitor, input: { token: string; password: string }) {
+export async function acceptInvitation(
+  { db }: ServiceDeps,
+  _visitor: Visitor,
+  input: { token: string; password: string },
+) {
   const now = Date.now();
   checkPassword(input.password);
   const tokenHash = secretDigest(input.token);
   const invite = await findInvite(db, tokenHash);
-  if (!invite || invite.accepted_at || Date.parse(invite.expires_at) <= now) throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
+  if (!invite || invite.accepted_at || Date.parse(invite.expires_at) <= now)
+    throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
   if (await findUserByEmail(db, invite.email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction().execute(async (trx) => {
-    if (!(await acceptInvite(trx, tokenHash, new Date(now).toISOString()))) throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
+    if (!(await acceptInvite(trx, tokenHash, new Date(now).toISOString())))
+      throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
     return insertUser(trx, invite.tenant_id, invite.email, { role: invite.role, passwordHash });
   });
   return startSession(db, user.id, now);
 }
 
 /** A new password ends every session of the user, this one included; a fresh one is returned. */
-export async function changePassword({ db }: ServiceDeps, user: UserPrincipal, input: { current: string; next: string }): Promise<NewSession> {
+export async function changePassword(
+  { db }: ServiceDeps,
+  user: UserPrincipal,
+  input: { current: string; next: string },
+): Promise<NewSession> {
   checkPassword(input.next);
   const row = await findUserByEmail(db, user.email);
-  if (!row?.password_hash || !(await verifyPassword(input.current, row.password_hash))) throw new Invalid('current: het huidige wachtwoord klopt niet.');
+  if (!row?.password_hash || !(await verifyPassword(input.current, row.password_hash)))
+    throw new Invalid('current: het huidige wachtwoord klopt niet.');
   await setPasswordHash(db, row.id, await hashPassword(input.next));
   await deleteSessionsOfUser(db, row.id);
   return startSession(db, row.id, Date.now());

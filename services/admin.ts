@@ -16,9 +16,27 @@ import { setScanSchedule } from './schedules.ts';
 import { findSuggestion } from '../db/suggestions.ts';
 import { recordReview } from './review.ts';
 import { applyBlock } from './team.ts';
-import { findTenant, findUser, findUserByEmail, insertTenant, insertUser, listTenants, listUsersOfTenant, planByTier, suspendTenant } from '../db/tenancy.ts';
+import {
+  findTenant,
+  findUser,
+  findUserByEmail,
+  insertTenant,
+  insertUser,
+  listTenants,
+  listUsersOfTenant,
+  planByTier,
+  suspendTenant,
+} from '../db/tenancy.ts';
 import { siteView, webhookView } from './views.ts';
-import { DEFAULT_RATE_LIMIT, type FeatureFlag, type FindingStatus, type Permission, type PlanTier, type ReviewStatus, type Role } from '../domain/vocabulary.ts';
+import {
+  DEFAULT_RATE_LIMIT,
+  type FeatureFlag,
+  type FindingStatus,
+  type Permission,
+  type PlanTier,
+  type ReviewStatus,
+  type Role,
+} from '../domain/vocabulary.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from './passwords.ts';
 
@@ -42,13 +60,20 @@ async function tenantOrFail(db: DB, tenantId: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
 }
 
-export const createTenant: OperatorCommand<{ name: string; plan: PlanTier }, { id: string; name: string; plan: string }> = async ({ db }, _operator, input) => {
+export const createTenant: OperatorCommand<
+  { name: string; plan: PlanTier },
+  { id: string; name: string; plan: string }
+> = async ({ db }, _operator, input) => {
   const plan = (await planByTier(db, input.plan))!;
   const tenant = await insertTenant(db, input.name, plan.id);
   return { ...tenant, plan: plan.tier };
 };
 
-export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspended: true }> = async ({ db }, _operator, { tenant_id }) => {
+export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspended: true }> = async (
+  { db },
+  _operator,
+  { tenant_id },
+) => {
   await tenantOrFail(db, tenant_id);
   await suspendTenant(db, tenant_id);
   return { id: tenant_id, suspended: true };
@@ -58,30 +83,49 @@ export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspe
  * A user of a tenant. With `login`, the user gets a generated password, shown this once, to log in
  * to the dashboard; `staff` marks the service's own team.
  */
-export const createUser: OperatorCommand<{ tenant_id: string; email: string; role?: Role; staff?: boolean; login?: boolean }, Record<string, unknown> & { id: string }> = async ({ db }, _operator, input) => {
+export const createUser: OperatorCommand<
+  { tenant_id: string; email: string; role?: Role; staff?: boolean; login?: boolean },
+  Record<string, unknown> & { id: string }
+> = async ({ db }, _operator, input) => {
   await tenantOrFail(db, input.tenant_id);
   if (await findUserByEmail(db, input.email)) throw new AdminError(`a user with email ${input.email} already exists`);
   const password = input.login || input.staff ? randomBytes(18).toString('base64url') : null;
-  const user = await insertUser(db, input.tenant_id, input.email, { role: input.role ?? 'owner', isStaff: input.staff, passwordHash: password ? await hashPassword(password) : null });
+  const user = await insertUser(db, input.tenant_id, input.email, {
+    role: input.role ?? 'owner',
+    isStaff: input.staff,
+    passwordHash: password ? await hashPassword(password) : null,
+  });
   const { password_hash: _hash, ...shown } = user;
   return password ? { ...shown, initial_password: password } : shown;
 };
 
-export const tenants: OperatorCommand<Record<string, never>, Awaited<ReturnType<typeof listTenants>>> = ({ db }) => listTenants(db);
+export const tenants: OperatorCommand<Record<string, never>, Awaited<ReturnType<typeof listTenants>>> = ({ db }) =>
+  listTenants(db);
 
-export const usersOfTenant: OperatorCommand<{ tenant_id: string }, Awaited<ReturnType<typeof listUsersOfTenant>>> = async ({ db }, _operator, { tenant_id }) => {
+export const usersOfTenant: OperatorCommand<
+  { tenant_id: string },
+  Awaited<ReturnType<typeof listUsersOfTenant>>
+> = async ({ db }, _operator, { tenant_id }) => {
   await tenantOrFail(db, tenant_id);
   return listUsersOfTenant(db, tenant_id);
 };
 
 /** The tenant's sites with their latest scan, as the API shows them. */
-export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<typeof siteView>[]> = async ({ db }, _operator, { tenant_id }) => {
+export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<typeof siteView>[]> = async (
+  { db },
+  _operator,
+  { tenant_id },
+) => {
   await tenantOrFail(db, tenant_id);
   const { rows } = await listSites(db, tenant_id, {});
   return rows.map(siteView);
 };
 
-export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async ({ db }, _operator, { user_id }) => {
+export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async (
+  { db },
+  _operator,
+  { user_id },
+) => {
   if (!(await findUser(db, user_id))) throw new AdminError(`user ${user_id} not found`);
   await applyBlock(db, user_id, true);
   return { id: user_id, blocked: true };
@@ -97,19 +141,37 @@ async function asOperator<T>(work: Promise<T>): Promise<T> {
 }
 
 /** Creates a key through the dashboard's service, within the configured caps. */
-export const createKey: OperatorCommand<{ user_id: string; name: string; permissions: readonly Permission[]; rate_limit?: number }, Record<string, unknown> & { key: string; key_id: string }> = async (deps, _operator, input) => {
+export const createKey: OperatorCommand<
+  { user_id: string; name: string; permissions: readonly Permission[]; rate_limit?: number },
+  Record<string, unknown> & { key: string; key_id: string }
+> = async (deps, _operator, input) => {
   if (!(await findUser(deps.db, input.user_id))) throw new AdminError(`user ${input.user_id} not found`);
   const permissions = [...new Set(input.permissions)];
-  const { created_at: _created, ...created } = await asOperator(issueKey(deps.db, input.user_id, { name: input.name, permissions, rateLimit: input.rate_limit ?? DEFAULT_RATE_LIMIT }, keyCaps(deps.config)));
+  const { created_at: _created, ...created } = await asOperator(
+    issueKey(
+      deps.db,
+      input.user_id,
+      { name: input.name, permissions, rateLimit: input.rate_limit ?? DEFAULT_RATE_LIMIT },
+      keyCaps(deps.config),
+    ),
+  );
   return created;
 };
 
-export const revokeKey: OperatorCommand<{ key_id: string }, { key_id: string; revoked: true }> = async ({ db }, _operator, { key_id }) => {
+export const revokeKey: OperatorCommand<{ key_id: string }, { key_id: string; revoked: true }> = async (
+  { db },
+  _operator,
+  { key_id },
+) => {
   if (!(await revokeApiKey(db, key_id))) throw new AdminError(`active key ${key_id} not found`);
   return { key_id, revoked: true };
 };
 
-export const listKeys: OperatorCommand<{ user_id: string }, Array<Record<string, unknown>>> = async ({ db }, _operator, { user_id }) => {
+export const listKeys: OperatorCommand<{ user_id: string }, Array<Record<string, unknown>>> = async (
+  { db },
+  _operator,
+  { user_id },
+) => {
   if (!(await findUser(db, user_id))) throw new AdminError(`user ${user_id} not found`);
   return (await listApiKeysOfUser(db, user_id)).map((k) => ({
     key_id: k.id,
@@ -123,26 +185,45 @@ export const listKeys: OperatorCommand<{ user_id: string }, Array<Record<string,
 };
 
 /** Adds a site through the dashboard's service, acting as the platform. */
-export const createSite: OperatorCommand<{ tenant_id: string; name: string; url: string }, Awaited<ReturnType<typeof addSite>>> = async (deps, _operator, input) => {
+export const createSite: OperatorCommand<
+  { tenant_id: string; name: string; url: string },
+  Awaited<ReturnType<typeof addSite>>
+> = async (deps, _operator, input) => {
   await tenantOrFail(deps.db, input.tenant_id);
   return asOperator(addSite(deps, asSystem(input.tenant_id), { name: input.name, url: input.url }));
 };
 
 /** Records the team's review through the staff's service; suggestion_reviewed goes out with it. */
-export const review: OperatorCommand<{ suggestion_id: string; status: ReviewStatus; notes?: string }, Awaited<ReturnType<typeof recordReview>>> = async ({ db }, _operator, input) => {
-  if (!(await findSuggestion(db, input.suggestion_id))) throw new AdminError(`suggestion ${input.suggestion_id} not found`);
+export const review: OperatorCommand<
+  { suggestion_id: string; status: ReviewStatus; notes?: string },
+  Awaited<ReturnType<typeof recordReview>>
+> = async ({ db }, _operator, input) => {
+  if (!(await findSuggestion(db, input.suggestion_id)))
+    throw new AdminError(`suggestion ${input.suggestion_id} not found`);
   return recordReview(db, input.suggestion_id, input.status, input.notes ?? null);
 };
 
 /** An operator's status change, through the dashboard's service, recorded as done by the admin CLI. */
-export const setStatusOfFinding: OperatorCommand<{ finding_id: string; status: FindingStatus; reason?: string }, unknown> = async (deps, _operator, input) => {
+export const setStatusOfFinding: OperatorCommand<
+  { finding_id: string; status: FindingStatus; reason?: string },
+  unknown
+> = async (deps, _operator, input) => {
   const finding = await findFinding(deps.db, input.finding_id);
   if (!finding) throw new AdminError(`finding ${input.finding_id} not found`);
-  const { finding: changed } = await asOperator(changeFindingStatus(deps, asSystem(finding.tenant_id), { findingId: input.finding_id, status: input.status, reason: input.reason }));
+  const { finding: changed } = await asOperator(
+    changeFindingStatus(deps, asSystem(finding.tenant_id), {
+      findingId: input.finding_id,
+      status: input.status,
+      reason: input.reason,
+    }),
+  );
   return changed;
 };
 
-export const setFlag: OperatorCommand<{ key: FeatureFlag; enabled?: boolean; rollout?: number }, Record<string, unknown>> = async ({ db }, _operator, input) => {
+export const setFlag: OperatorCommand<
+  { key: FeatureFlag; enabled?: boolean; rollout?: number },
+  Record<string, unknown>
+> = async ({ db }, _operator, input) => {
   const changes: { enabled?: boolean; rollout_percentage?: number } = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.rollout !== undefined) changes.rollout_percentage = input.rollout;
@@ -152,31 +233,50 @@ export const setFlag: OperatorCommand<{ key: FeatureFlag; enabled?: boolean; rol
 };
 
 /** Re-enables a webhook (after 410 Gone or too many failures); its failure count starts again at 0. */
-export const enableWebhook: OperatorCommand<{ webhook_id: string }, { id: string; enabled: true }> = async ({ db }, _operator, { webhook_id }) => {
+export const enableWebhook: OperatorCommand<{ webhook_id: string }, { id: string; enabled: true }> = async (
+  { db },
+  _operator,
+  { webhook_id },
+) => {
   if (!(await enableWebhookRow(db, webhook_id))) throw new AdminError(`webhook ${webhook_id} not found`);
   return { id: webhook_id, enabled: true };
 };
 
 /** Webhooks of a tenant for operators: never the secret. */
-export const webhooksOfTenant: OperatorCommand<{ tenant_id: string }, Array<Record<string, unknown>>> = async ({ db }, _operator, { tenant_id }) => {
+export const webhooksOfTenant: OperatorCommand<{ tenant_id: string }, Array<Record<string, unknown>>> = async (
+  { db },
+  _operator,
+  { tenant_id },
+) => {
   await tenantOrFail(db, tenant_id);
   return (await listWebhooks(db, tenant_id)).map((row) => ({ ...webhookView(row), tenant_id: row.tenant_id }));
 };
 
-export const deliveriesOfWebhook: OperatorCommand<{ webhook_id: string }, Awaited<ReturnType<typeof attemptsOfWebhook>>> = async ({ db }, _operator, { webhook_id }) => {
+export const deliveriesOfWebhook: OperatorCommand<
+  { webhook_id: string },
+  Awaited<ReturnType<typeof attemptsOfWebhook>>
+> = async ({ db }, _operator, { webhook_id }) => {
   if (!(await webhookExists(db, webhook_id))) throw new AdminError(`webhook ${webhook_id} not found`);
   return attemptsOfWebhook(db, webhook_id);
 };
 
 /** Sets a site's scan schedule (null: off) through the same service as the API, acting as the platform. */
-export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hours: number | null }, unknown> = async (deps, _operator, input) => {
+export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hours: number | null }, unknown> = async (
+  deps,
+  _operator,
+  input,
+) => {
   const site = await findSiteAnyTenant(deps.db, input.site_id);
   if (!site) throw new AdminError(`site ${input.site_id} not found`);
   return asOperator(setScanSchedule(deps, asSystem(site.tenant_id), input.site_id, input.scan_interval_hours));
 };
 
 /** The latest scheduled runs of a site, with why one was skipped or failed. */
-export const scanJobsOfSite: OperatorCommand<{ site_id: string }, Awaited<ReturnType<typeof jobsOfSite>>> = async ({ db }, _operator, { site_id }) => {
+export const scanJobsOfSite: OperatorCommand<{ site_id: string }, Awaited<ReturnType<typeof jobsOfSite>>> = async (
+  { db },
+  _operator,
+  { site_id },
+) => {
   if (!(await findSiteAnyTenant(db, site_id))) throw new AdminError(`site ${site_id} not found`);
   return jobsOfSite(db, site_id);
 };

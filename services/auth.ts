@@ -35,7 +35,11 @@ export async function authenticateKey(db: DB, key: string): Promise<ApiKeyPrinci
     permissions: PERMISSIONS.filter((p) => Array.isArray(granted) && granted.includes(p)),
     keyName: row.name,
     rateLimit: row.rate_limit,
-    plan: { tier: row.plan_tier, maxApiCallsPerMonth: row.max_api_calls_per_month, maxScansPerMonth: row.max_scans_per_month },
+    plan: {
+      tier: row.plan_tier,
+      maxApiCallsPerMonth: row.max_api_calls_per_month,
+      maxScansPerMonth: row.max_scans_per_month,
+    },
   };
 }
 

@@ -25,14 +25,23 @@ const durationList = z
 /** "ip" or "ip:port" ("[ip6]:port"), comma-separated, as dns.Resolver#setServers takes them. */
 const dnsServerList = z
   .string()
-  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
   .pipe(
     z
       .array(
-        z.string().refine((server) => {
-          const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server, undefined];
-          return isIP(match[1]!) !== 0 && (match[2] === undefined || Number(match[2]) <= 65535);
-        }, { message: 'expected name server addresses such as 192.0.2.53 or 192.0.2.53:5353, comma-separated' }),
+        z.string().refine(
+          (server) => {
+            const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ??
+              /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server, undefined];
+            return isIP(match[1]!) !== 0 && (match[2] === undefined || Number(match[2]) <= 65535);
+          },
+          { message: 'expected name server addresses such as 192.0.2.53 or 192.0.2.53:5353, comma-separated' },
+        ),
       )
       .min(1),
   );
@@ -48,7 +57,10 @@ const ConfigSchema = z.object({
     .optional(),
   DATABASE_PATH: z.string().min(1).default('./data/scanner.db'),
   /** postgres://user:password@host:port/database: PostgreSQL instead of the SQLite file. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, { message: 'expected postgres://user:password@host:port/database' }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'expected postgres://user:password@host:port/database' })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCANNER_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   /** Bound of each request and handshake of a scan. */
@@ -70,7 +82,10 @@ const ConfigSchema = z.object({
   /** Consecutive failed scheduled scans of a site after which scan_failed is sent. */
   SCAN_FAILURE_ALERT_AFTER: z.coerce.number().int().min(1).default(3),
   /** Redis for counters shared by several API instances (rate limits); without it they are per process. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'expected redis://host:port or rediss://' }).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: 'expected redis://host:port or rediss://' })
+    .optional(),
   /** Whether `npm start` also runs the background workers; false for API-only instances. */
   WORKERS: booleanFlag.default(true),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
@@ -119,9 +134,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Secrets are encrypted with a key every instance must share; with SQLite it can live beside the
   // file, with PostgreSQL there is no such place.
   if (parsed.data.DATABASE_URL && !parsed.data.SECRETS_KEY) {
-    throw new ConfigError('Invalid environment variable SECRETS_KEY: required with DATABASE_URL, so every instance encrypts webhook secrets with the same key (openssl rand -base64 32)');
+    throw new ConfigError(
+      'Invalid environment variable SECRETS_KEY: required with DATABASE_URL, so every instance encrypts webhook secrets with the same key (openssl rand -base64 32)',
+    );
   }
-  return { ...parsed.data, DATABASE_PATH: parsed.data.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(parsed.data.DATABASE_PATH) };
+  return {
+    ...parsed.data,
+    DATABASE_PATH: parsed.data.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(parsed.data.DATABASE_PATH),
+  };
 }
 
 /** Where the data lives: the PostgreSQL URL when set, otherwise the SQLite file. */

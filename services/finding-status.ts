@@ -22,13 +22,20 @@ export interface StatusChange {
 export async function changeFindingStatus(deps: Pick<ServiceDeps, 'db'>, actor: Actor, change: StatusChange) {
   assertPermission(actor, 'write_config');
   const reason = change.reason?.trim() || null;
-  if (change.status === 'ACCEPTED_RISK' && !reason) throw new Invalid('reason: geef een reden op waarom het risico wordt geaccepteerd.');
+  if (change.status === 'ACCEPTED_RISK' && !reason)
+    throw new Invalid('reason: geef een reden op waarom het risico wordt geaccepteerd.');
   const before = await findFinding(deps.db, change.findingId);
   if (!before || before.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
   return recordStatusChange(deps.db, actor, before.status, change, reason);
 }
 
-async function recordStatusChange(db: DB, actor: Actor, previous: FindingStatus, change: StatusChange, reason: string | null) {
+async function recordStatusChange(
+  db: DB,
+  actor: Actor,
+  previous: FindingStatus,
+  change: StatusChange,
+  reason: string | null,
+) {
   const label = await actorLabel(db, actor.actor);
   return db.transaction().execute(async (trx) => {
     await setFindingStatus(trx, change.findingId, change.status);
@@ -43,7 +50,8 @@ async function recordStatusChange(db: DB, actor: Actor, previous: FindingStatus,
       changed_at: new Date().toISOString(),
     });
     const finding = findingView((await findFinding(trx, change.findingId))!);
-    if (change.status === 'RESOLVED' && previous !== 'RESOLVED') await enqueueEvents(trx, actor.tenantId, [{ type: 'finding_resolved', data: finding }]);
+    if (change.status === 'RESOLVED' && previous !== 'RESOLVED')
+      await enqueueEvents(trx, actor.tenantId, [{ type: 'finding_resolved', data: finding }]);
     return { finding, change: changeView(stored) };
   });
 }

@@ -10,9 +10,19 @@ import { findingStatusHistory } from './finding-status.ts';
 import { findingView } from './views.ts';
 
 /** The tenant's findings across scans: filtered, searched, most severe first, with a summary. */
-export async function searchFindings(deps: ServiceDeps, actor: Actor, input: Page & Omit<FindingFilters, 'siteId'> & { site_id?: string }) {
+export async function searchFindings(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: Page & Omit<FindingFilters, 'siteId'> & { site_id?: string },
+) {
   assertPermission(actor, 'read_findings');
-  const filters: FindingFilters = { severity: input.severity, category: input.category, status: input.status, siteId: input.site_id, search: input.search };
+  const filters: FindingFilters = {
+    severity: input.severity,
+    category: input.category,
+    status: input.status,
+    siteId: input.site_id,
+    search: input.search,
+  };
   const { rows, summary, total } = await listFindingRows(deps.db, actor.tenantId, filters, input);
   return { findings: rows.map(findingView), summary, pagination: pageOf(total, input) };
 }
@@ -41,5 +51,8 @@ export async function getFinding(deps: ServiceDeps, actor: Actor, input: { findi
   if (!row || row.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
   const scan = await findScan(deps.db, actor.tenantId, row.scan_id);
   const finding = findingView(row);
-  return { ...finding, fixes: fixesFor(finding.finding_type, scan?.detected_server ?? null, scan?.detected_platform ?? null) };
+  return {
+    ...finding,
+    fixes: fixesFor(finding.finding_type, scan?.detected_server ?? null, scan?.detected_platform ?? null),
+  };
 }

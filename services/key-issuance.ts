@@ -15,7 +15,9 @@ export interface KeyCaps {
   createdPerUserPerDay: number;
 }
 
-export function keyCaps(config: Pick<Config, 'MAX_ACTIVE_KEYS_PER_USER' | 'MAX_ACTIVE_KEYS_PER_TENANT' | 'MAX_KEYS_CREATED_PER_USER_PER_DAY'>): KeyCaps {
+export function keyCaps(
+  config: Pick<Config, 'MAX_ACTIVE_KEYS_PER_USER' | 'MAX_ACTIVE_KEYS_PER_TENANT' | 'MAX_KEYS_CREATED_PER_USER_PER_DAY'>,
+): KeyCaps {
   return {
     activePerUser: config.MAX_ACTIVE_KEYS_PER_USER,
     activePerTenant: config.MAX_ACTIVE_KEYS_PER_TENANT,
@@ -36,10 +38,15 @@ async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: Ke
     countKeys(db, { tenantId, activeOnly: true }),
     countKeys(db, { userId, createdSince: startOfDay }),
   ]);
-  if (activeOfUser >= caps.activePerUser) throw new Conflict(`Maximaal ${caps.activePerUser} actieve sleutels per gebruiker: trek eerst een sleutel in.`);
-  if (activeOfTenant >= caps.activePerTenant) throw new Conflict(`Maximaal ${caps.activePerTenant} actieve sleutels per account: trek eerst een sleutel in.`);
+  if (activeOfUser >= caps.activePerUser)
+    throw new Conflict(`Maximaal ${caps.activePerUser} actieve sleutels per gebruiker: trek eerst een sleutel in.`);
+  if (activeOfTenant >= caps.activePerTenant)
+    throw new Conflict(`Maximaal ${caps.activePerTenant} actieve sleutels per account: trek eerst een sleutel in.`);
   if (createdToday >= caps.createdPerUserPerDay) {
-    throw new TooManyRequests(`Maximaal ${caps.createdPerUserPerDay} nieuwe sleutels per gebruiker per dag: probeer het na 00:00 UTC opnieuw.`, secondsUntilMidnightUtc());
+    throw new TooManyRequests(
+      `Maximaal ${caps.createdPerUserPerDay} nieuwe sleutels per gebruiker per dag: probeer het na 00:00 UTC opnieuw.`,
+      secondsUntilMidnightUtc(),
+    );
   }
 }
 
@@ -77,7 +84,14 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
     last_used_at: null,
   };
   await insertApiKey(db, row);
-  return { key_id: row.id, key: generated.key, name: row.name, permissions, rate_limit: row.rate_limit, created_at: row.created_at };
+  return {
+    key_id: row.id,
+    key: generated.key,
+    name: row.name,
+    permissions,
+    rate_limit: row.rate_limit,
+    created_at: row.created_at,
+  };
 }
 
 /** A person creates a key for themselves in the dashboard. */

@@ -8,7 +8,9 @@ const registry = client.register;
 let defaultsCollected = false;
 
 export const httpRequestDuration =
-  (registry.getSingleMetric('http_request_duration_seconds') as client.Histogram<'method' | 'route' | 'status'> | undefined) ??
+  (registry.getSingleMetric('http_request_duration_seconds') as
+    | client.Histogram<'method' | 'route' | 'status'>
+    | undefined) ??
   new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status code, with their duration',
@@ -18,11 +20,19 @@ export const httpRequestDuration =
 
 export const scansTotal =
   (registry.getSingleMetric('scanner_scans_total') as client.Counter<'grade'> | undefined) ??
-  new client.Counter({ name: 'scanner_scans_total', help: 'Completed scans by grade ("error" for scans that ended in an error)', labelNames: ['grade'] as const });
+  new client.Counter({
+    name: 'scanner_scans_total',
+    help: 'Completed scans by grade ("error" for scans that ended in an error)',
+    labelNames: ['grade'] as const,
+  });
 
 export const webhookDeliveriesTotal =
   (registry.getSingleMetric('webhook_deliveries_total') as client.Counter<'outcome'> | undefined) ??
-  new client.Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, failed, gone (410)', labelNames: ['outcome'] as const });
+  new client.Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered, failed, gone (410)',
+    labelNames: ['outcome'] as const,
+  });
 
 /** Starts prom-client's process metrics once per process (event-loop delay among them). */
 export function collectProcessMetrics(): void {

@@ -8,7 +8,13 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 128 * (params.N ?? 0) * (params.r ?? 8) * 2 }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { ...params, maxmem: 128 * (params.N ?? 0) * (params.r ?? 8) * 2 },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
   });
 }
 

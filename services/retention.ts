@@ -1,4 +1,11 @@
-import { countPrunable, pruneAttemptBatch, pruneMessageBatch, pruneScanBatch, type PruneCounts, type PruneCutoffs } from '../db/retention.ts';
+import {
+  countPrunable,
+  pruneAttemptBatch,
+  pruneMessageBatch,
+  pruneScanBatch,
+  type PruneCounts,
+  type PruneCutoffs,
+} from '../db/retention.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import type { Config } from './config.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -11,9 +18,16 @@ export const PRUNE_BATCH = 200;
 /** How often a worker prunes. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
-export function cutoffsOf(config: Pick<Config, 'SCAN_RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_LOG_RETENTION_DAYS'>, now = new Date()): PruneCutoffs {
+export function cutoffsOf(
+  config: Pick<Config, 'SCAN_RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_LOG_RETENTION_DAYS'>,
+  now = new Date(),
+): PruneCutoffs {
   const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-  return { scansBefore: before(config.SCAN_RETENTION_DAYS), messagesBefore: before(config.OUTBOX_RETENTION_DAYS), attemptsBefore: before(config.DELIVERY_LOG_RETENTION_DAYS) };
+  return {
+    scansBefore: before(config.SCAN_RETENTION_DAYS),
+    messagesBefore: before(config.OUTBOX_RETENTION_DAYS),
+    attemptsBefore: before(config.DELIVERY_LOG_RETENTION_DAYS),
+  };
 }
 
 /** What would go now (admin prune --dry-run). */
@@ -26,7 +40,11 @@ export function prunable(deps: ServiceDeps, now = new Date()): Promise<PruneCoun
  * SCAN_RETENTION_DAYS (never a site's latest, never a finding's latest scan), finished outbox
  * messages past OUTBOX_RETENTION_DAYS and delivery attempts past DELIVERY_LOG_RETENTION_DAYS.
  */
-export async function prune(deps: ServiceDeps, now = new Date(), shouldStop: () => boolean = () => false): Promise<PruneCounts> {
+export async function prune(
+  deps: ServiceDeps,
+  now = new Date(),
+  shouldStop: () => boolean = () => false,
+): Promise<PruneCounts> {
   const cutoffs = cutoffsOf(deps.config, now);
   const counts: PruneCounts = { scans: 0, webhook_messages: 0, webhook_attempts: 0 };
   const steps: Array<[keyof PruneCounts, () => Promise<number>]> = [

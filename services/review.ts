@@ -23,7 +23,11 @@ export async function recordReview(db: DB, suggestionId: string, status: ReviewS
 }
 
 /** Suggestions of every tenant for the service's team, oldest pending first. */
-export async function reviewQueue(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: Page & { status?: SuggestionStatus }) {
+export async function reviewQueue(
+  deps: Pick<ServiceDeps, 'db'>,
+  staff: UserPrincipal,
+  input: Page & { status?: SuggestionStatus },
+) {
   assertStaff(staff);
   const page = input;
   const { rows, total } = await reviewQueueRows(deps.db, input.status, page);
@@ -39,7 +43,11 @@ export async function reviewQueue(deps: Pick<ServiceDeps, 'db'>, staff: UserPrin
   };
 }
 
-export async function reviewAsStaff(deps: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: { suggestionId: string; status: ReviewStatus; notes?: string | null }) {
+export async function reviewAsStaff(
+  deps: Pick<ServiceDeps, 'db'>,
+  staff: UserPrincipal,
+  input: { suggestionId: string; status: ReviewStatus; notes?: string | null },
+) {
   assertStaff(staff);
   return recordReview(deps.db, input.suggestionId, input.status, input.notes?.trim() || null);
 }

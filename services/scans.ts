@@ -53,7 +53,9 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
     throw new Invalid(`url: de URL moet op ${site.hostname} of een subdomein daarvan liggen.`);
   }
   if (url.port !== '' && url.port !== site.port) {
-    throw new Invalid(`url: alleen de poort van de site (${site.port || 'standaard'}) of de standaardpoort van http/https is toegestaan.`);
+    throw new Invalid(
+      `url: alleen de poort van de site (${site.port || 'standaard'}) of de standaardpoort van http/https is toegestaan.`,
+    );
   }
   return url.href;
 }
@@ -62,7 +64,12 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
  * Runs a scan of one of the tenant's sites and stores it with its findings and events. The same
  * function serves agents, the dashboard and scheduled scans: only the actor differs.
  */
-export async function triggerScan(deps: ServiceDeps, actor: Actor, input: TriggerInput, options: TriggerOptions = {}): Promise<RecordedScan> {
+export async function triggerScan(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: TriggerInput,
+  options: TriggerOptions = {},
+): Promise<RecordedScan> {
   assertPermission(actor, 'write_scans');
   const { db, config } = deps;
   const tenantId = actor.tenantId;
@@ -74,8 +81,20 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   let result;
   try {
     // Independent look-ups in parallel: on PostgreSQL each is a round trip.
-    const [plan, probeExposures] = await Promise.all([planOfTenant(db, tenantId), isFeatureEnabled(db, 'exposure_probes', tenantId)]);
-    await consumeQuota(db, tenantId, { tier: plan.tier, maxApiCallsPerMonth: plan.max_api_calls_per_month, maxScansPerMonth: plan.max_scans_per_month }, 'scans');
+    const [plan, probeExposures] = await Promise.all([
+      planOfTenant(db, tenantId),
+      isFeatureEnabled(db, 'exposure_probes', tenantId),
+    ]);
+    await consumeQuota(
+      db,
+      tenantId,
+      {
+        tier: plan.tier,
+        maxApiCallsPerMonth: plan.max_api_calls_per_month,
+        maxScansPerMonth: plan.max_scans_per_month,
+      },
+      'scans',
+    );
     result = await scanSite(target, {
       allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
       dnsServers: config.SCANNER_DNS_SERVERS,
@@ -99,9 +118,16 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();
-  const withSite = (finding: RecordedScan['opened'][number]) => findingView({ ...finding, site_name: site.name, site_url: site.url });
+  const withSite = (finding: RecordedScan['opened'][number]) =>
+    findingView({ ...finding, site_name: site.name, site_url: site.url });
   return db.transaction().execute(async (trx) => {
-    const recorded = await recordScan(trx, tenantId, site.id, result, options.trigger ?? TRIGGER_OF_ACTOR[actor.actor.kind]);
+    const recorded = await recordScan(
+      trx,
+      tenantId,
+      site.id,
+      result,
+      options.trigger ?? TRIGGER_OF_ACTOR[actor.actor.kind],
+    );
     await enqueueEvents(trx, tenantId, [
       { type: 'scan_completed', data: scanCreatedView(recorded.scan) },
       ...recorded.opened.map((finding) => ({ type: 'finding_new' as const, data: withSite(finding) })),
@@ -113,7 +139,11 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
 }
 
 /** A page of the tenant's scans, newest first. */
-export async function listScans(deps: ServiceDeps, actor: Actor, input: Page & { site_id?: string; grade?: ScanFilters['grade']; since?: string; until?: string }) {
+export async function listScans(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: Page & { site_id?: string; grade?: ScanFilters['grade']; since?: string; until?: string },
+) {
   assertPermission(actor, 'read_scans');
   const filters: ScanFilters = { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until };
   const { rows, total } = await listScanRows(deps.db, actor.tenantId, filters, input);
@@ -138,6 +168,9 @@ export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {
     ...scan,
     score_breakdown: scoreBreakdown(findings),
     failed_checks: failedChecksOf(scan),
-    findings: findings.map((finding) => ({ ...finding, fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform) })),
+    findings: findings.map((finding) => ({
+      ...finding,
+      fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform),
+    })),
   };
 }

@@ -1,5 +1,12 @@
 import { enqueueEvents } from '../db/outbox.ts';
-import { claimScanJobs, dueSites, enqueueScanJob, finishScanJob, releaseScanJob, type ScanJob } from '../db/schedules.ts';
+import {
+  claimScanJobs,
+  dueSites,
+  enqueueScanJob,
+  finishScanJob,
+  releaseScanJob,
+  type ScanJob,
+} from '../db/schedules.ts';
 import { findSite } from '../db/sites.ts';
 import { systemActor } from '../domain/actor.ts';
 import { NotFound, QuotaExceeded, TargetRefused, TooManyRequests } from '../domain/errors.ts';
@@ -51,11 +58,22 @@ export class ScanScheduler extends PollingWorker {
     const now = Date.now();
     for (const site of await dueSites(this.deps.db, iso(now), 100)) {
       if (site.next_scan_at === null || site.scan_interval_hours === null) continue;
-      await enqueueScanJob(this.deps.db, { ...site, next_scan_at: site.next_scan_at }, iso(now), jitteredAfter(now, site.scan_interval_hours));
+      await enqueueScanJob(
+        this.deps.db,
+        { ...site, next_scan_at: site.next_scan_at },
+        iso(now),
+        jitteredAfter(now, site.scan_interval_hours),
+      );
     }
     const free = this.options.concurrency - this.running.size;
     if (free > 0) {
-      for (const job of await claimScanJobs(this.deps.db, this.options.workerId, iso(now), iso(now + this.options.leaseMs), free)) {
+      for (const job of await claimScanJobs(
+        this.deps.db,
+        this.options.workerId,
+        iso(now),
+        iso(now + this.options.leaseMs),
+        free,
+      )) {
         this.running.add(job.id);
         void this.run(job).finally(() => this.running.delete(job.id));
       }
@@ -65,15 +83,30 @@ export class ScanScheduler extends PollingWorker {
   private async run(job: ScanJob): Promise<void> {
     const { db } = this.deps;
     const worker = this.options.workerId;
-    const finish = (status: 'skipped' | 'failed', reason: string) => finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(Date.now()));
+    const finish = (status: 'skipped' | 'failed', reason: string) =>
+      finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(Date.now()));
     try {
-      await triggerScan(this.deps, systemActor(job.tenant_id, 'scheduler'), { site_id: job.site_id }, {
-        trigger: 'schedule',
-        // The job ends in the scan's own transaction: a scan is stored once, or not at all.
-        withinTransaction: async (trx, recorded) => {
-          if (!(await finishScanJob(trx, job.id, worker, { status: 'completed', reason: null, scanId: recorded.scan.id }, recorded.scan.scanned_at))) throw new LeaseLost();
+      await triggerScan(
+        this.deps,
+        systemActor(job.tenant_id, 'scheduler'),
+        { site_id: job.site_id },
+        {
+          trigger: 'schedule',
+          // The job ends in the scan's own transaction: a scan is stored once, or not at all.
+          withinTransaction: async (trx, recorded) => {
+            if (
+              !(await finishScanJob(
+                trx,
+                job.id,
+                worker,
+                { status: 'completed', reason: null, scanId: recorded.scan.id },
+                recorded.scan.scanned_at,
+              ))
+            )
+              throw new LeaseLost();
+          },
         },
-      });
+      );
       await clearScheduleFailures(this.deps, job.site_id);
     } catch (error) {
       const now = Date.now();
@@ -106,7 +139,15 @@ export class ScanScheduler extends PollingWorker {
     await enqueueEvents(this.deps.db, job.tenant_id, [
       {
         type: 'scan_failed',
-        data: { site_id: site.id, site_name: site.name, site_url: site.url, error, consecutive_failures: failures, failed_at: iso(now), next_scan_at: nextScanAt },
+        data: {
+          site_id: site.id,
+          site_name: site.name,
+          site_url: site.url,
+          error,
+          consecutive_failures: failures,
+          failed_at: iso(now),
+          next_scan_at: nextScanAt,
+        },
       },
     ]);
   }

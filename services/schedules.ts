@@ -33,11 +33,14 @@ export async function setScanSchedule(deps: ServiceDeps, actor: Actor, siteId: s
   if (intervalHours !== null) {
     const plan = await planOfTenant(deps.db, actor.tenantId);
     if (intervalHours < plan.min_scan_interval_hours) {
-      throw new Invalid(`scan_interval_hours: het ${plan.tier}-abonnement staat minimaal elke ${plan.min_scan_interval_hours} uur een geplande scan toe.`);
+      throw new Invalid(
+        `scan_interval_hours: het ${plan.tier}-abonnement staat minimaal elke ${plan.min_scan_interval_hours} uur een geplande scan toe.`,
+      );
     }
   }
   const unchanged = intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
-  const nextScanAt = intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(Date.now(), intervalHours);
+  const nextScanAt =
+    intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(Date.now(), intervalHours);
   await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
   return siteView((await findSiteWithLatestScan(deps.db, actor.tenantId, siteId))!);
 }
@@ -46,7 +49,11 @@ export async function setScanSchedule(deps: ServiceDeps, actor: Actor, siteId: s
  * After a failed scheduled scan: count it and back off, doubling the wait with each consecutive
  * failure up to a week. Returns the number of consecutive failures and the next try.
  */
-export async function backOffSchedule(deps: ServiceDeps, site: { id: string; scan_interval_hours: number | null }, now: number): Promise<{ failures: number; nextScanAt: string }> {
+export async function backOffSchedule(
+  deps: ServiceDeps,
+  site: { id: string; scan_interval_hours: number | null },
+  now: number,
+): Promise<{ failures: number; nextScanAt: string }> {
   const failures = await countScheduleFailure(deps.db, site.id, true);
   const hours = Math.min((site.scan_interval_hours ?? 24) * 2 ** (failures - 1), 168);
   const nextScanAt = jitteredAfter(now, hours);
@@ -60,6 +67,11 @@ export async function clearScheduleFailures(deps: ServiceDeps, siteId: string): 
 }
 
 /** After a scan refused by the monthly quota: the next try is when the next period starts. */
-export async function postponeToNextPeriod(deps: ServiceDeps, siteId: string, retryAfterSeconds: number, now: number): Promise<void> {
+export async function postponeToNextPeriod(
+  deps: ServiceDeps,
+  siteId: string,
+  retryAfterSeconds: number,
+  now: number,
+): Promise<void> {
   await moveNextScan(deps.db, siteId, new Date(now + retryAfterSeconds * 1000).toISOString());
 }

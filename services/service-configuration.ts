@@ -4,7 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
 import { listFeatureFlags, listPlans, serviceStats } from '../db/plans-and-flags.ts';
-import { API_VERSION, CATEGORIES, DEFAULT_RATE_LIMIT, GRADES, PERMISSIONS, SITE_PLATFORMS, SCAN_TRIGGERS, SEVERITIES, WEBHOOK_EVENTS } from '../domain/vocabulary.ts';
+import {
+  API_VERSION,
+  CATEGORIES,
+  DEFAULT_RATE_LIMIT,
+  GRADES,
+  PERMISSIONS,
+  SITE_PLATFORMS,
+  SCAN_TRIGGERS,
+  SEVERITIES,
+  WEBHOOK_EVENTS,
+} from '../domain/vocabulary.ts';
 
 /** The project's package.json, found from this module whether it runs from source or from dist/. */
 function packageJson(): { version: string } {
@@ -28,12 +38,30 @@ export async function serviceConfiguration({ db }: ServiceDeps, actor: Actor) {
     platform: {
       name: SERVICE_NAME,
       version: SERVICE_VERSION,
-      description: 'Beveiligingsscans van websites (SSL/TLS, beveiligingsheaders, blootgestelde endpoints) met een API voor agents.',
+      description:
+        'Beveiligingsscans van websites (SSL/TLS, beveiligingsheaders, blootgestelde endpoints) met een API voor agents.',
     },
-    stats: { ...stats, platforms: Object.fromEntries(SITE_PLATFORMS.map((p) => [p, stats.platforms[p] ?? 0])) as Record<(typeof SITE_PLATFORMS)[number], number> },
+    stats: {
+      ...stats,
+      platforms: Object.fromEntries(SITE_PLATFORMS.map((p) => [p, stats.platforms[p] ?? 0])) as Record<
+        (typeof SITE_PLATFORMS)[number],
+        number
+      >,
+    },
     plans: plans.map((p) => ({ ...p, features: JSON.parse(p.features) as string[] })),
     feature_flags: flags.map((f) => ({ ...f, enabled: f.enabled === 1 })),
-    scanner: { categories: [...CATEGORIES], severity_levels: [...SEVERITIES], grades: [...GRADES], supported_platforms: [...SITE_PLATFORMS] },
-    api: { version: API_VERSION, rate_limit_default: DEFAULT_RATE_LIMIT, permissions: [...PERMISSIONS], webhook_events: [...WEBHOOK_EVENTS], scan_triggers: [...SCAN_TRIGGERS] },
+    scanner: {
+      categories: [...CATEGORIES],
+      severity_levels: [...SEVERITIES],
+      grades: [...GRADES],
+      supported_platforms: [...SITE_PLATFORMS],
+    },
+    api: {
+      version: API_VERSION,
+      rate_limit_default: DEFAULT_RATE_LIMIT,
+      permissions: [...PERMISSIONS],
+      webhook_events: [...WEBHOOK_EVENTS],
+      scan_triggers: [...SCAN_TRIGGERS],
+    },
   };
 }

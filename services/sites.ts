@@ -1,4 +1,10 @@
-import { countSites, findSiteWithLatestScan, insertSite, listSites as listSiteRows, type SiteFilters } from '../db/sites.ts';
+import {
+  countSites,
+  findSiteWithLatestScan,
+  insertSite,
+  listSites as listSiteRows,
+  type SiteFilters,
+} from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
@@ -30,7 +36,9 @@ export async function addSite(deps: Pick<ServiceDeps, 'db'>, actor: Actor, input
   if (!name) throw new Invalid('name: geef de site een naam.');
   const plan = await planOfTenant(deps.db, actor.tenantId);
   if ((await countSites(deps.db, actor.tenantId)) >= plan.max_sites) {
-    throw new Conflict(`Het ${plan.tier}-abonnement staat maximaal ${plan.max_sites} site(s) toe: upgrade het abonnement om er meer toe te voegen.`);
+    throw new Conflict(
+      `Het ${plan.tier}-abonnement staat maximaal ${plan.max_sites} site(s) toe: upgrade het abonnement om er meer toe te voegen.`,
+    );
   }
   return insertSite(deps.db, actor.tenantId, name, url.href);
 }

@@ -19,7 +19,11 @@ export async function peopleOfTenant({ db }: Pick<ServiceDeps, 'db'>, staff: Use
 }
 
 /** A suspended tenant's keys and sessions stop working at once (the lookups check the tenant). */
-export async function setTenantSuspended({ db }: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: { tenantId: string; suspended: boolean }) {
+export async function setTenantSuspended(
+  { db }: Pick<ServiceDeps, 'db'>,
+  staff: UserPrincipal,
+  input: { tenantId: string; suspended: boolean },
+) {
   assertStaff(staff);
   if (!(await findTenant(db, input.tenantId))) throw new NotFound('Account');
   if (input.suspended) await suspendTenant(db, input.tenantId);
@@ -27,7 +31,11 @@ export async function setTenantSuspended({ db }: Pick<ServiceDeps, 'db'>, staff:
   return { id: input.tenantId, suspended: input.suspended };
 }
 
-export async function setUserBlockedByStaff({ db }: Pick<ServiceDeps, 'db'>, staff: UserPrincipal, input: { userId: string; blocked: boolean }) {
+export async function setUserBlockedByStaff(
+  { db }: Pick<ServiceDeps, 'db'>,
+  staff: UserPrincipal,
+  input: { userId: string; blocked: boolean },
+) {
   assertStaff(staff);
   if (!(await findUser(db, input.userId))) throw new NotFound('Gebruiker');
   await applyBlock(db, input.userId, input.blocked);

@@ -12,12 +12,18 @@ import type { ServiceDeps } from './deps.ts';
 export const INVITE_VALID_MS = 7 * 24 * 3_600_000;
 
 /** A person as the team and platform pages show them: blocked or not, rather than when. */
-export const personView = <T extends { blocked_at: string | null }>(user: T) => ({ ...user, blocked: user.blocked_at !== null });
+export const personView = <T extends { blocked_at: string | null }>(user: T) => ({
+  ...user,
+  blocked: user.blocked_at !== null,
+});
 
 /** The tenant's people and open invitations. */
 export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal) {
   assertOwner(owner);
-  const [users, invites] = await Promise.all([teamOfTenant(db, owner.tenantId), openInvites(db, owner.tenantId, new Date().toISOString())]);
+  const [users, invites] = await Promise.all([
+    teamOfTenant(db, owner.tenantId),
+    openInvites(db, owner.tenantId, new Date().toISOString()),
+  ]);
   return { users: users.map(personView), invites };
 }
 
@@ -25,14 +31,27 @@ export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrinc
  * Invites a person by e-mail address with a role. No mail is sent: the owner passes on the one-time
  * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
  */
-export async function inviteMember({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { email: string; role: Role }) {
+export async function inviteMember(
+  { db }: Pick<ServiceDeps, 'db'>,
+  owner: UserPrincipal,
+  input: { email: string; role: Role },
+) {
   assertOwner(owner);
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = new Date(now + INVITE_VALID_MS).toISOString();
-  await insertInvite(db, { token_hash: secretDigest(token), tenant_id: owner.tenantId, email, role: input.role, invited_by: owner.actor.id, created_at: new Date(now).toISOString(), expires_at: expiresAt, accepted_at: null });
+  await insertInvite(db, {
+    token_hash: secretDigest(token),
+    tenant_id: owner.tenantId,
+    email,
+    role: input.role,
+    invited_by: owner.actor.id,
+    created_at: new Date(now).toISOString(),
+    expires_at: expiresAt,
+    accepted_at: null,
+  });
   return { email, role: input.role, expires_at: expiresAt, path: `/uitnodiging#${token}` };
 }
 
@@ -44,7 +63,11 @@ async function teamMember(db: ServiceDeps['db'], owner: UserPrincipal, userId: s
   return user;
 }
 
-export async function changeRole({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { userId: string; role: Role }) {
+export async function changeRole(
+  { db }: Pick<ServiceDeps, 'db'>,
+  owner: UserPrincipal,
+  input: { userId: string; role: Role },
+) {
   assertOwner(owner);
   await teamMember(db, owner, input.userId);
   await setUserRole(db, input.userId, input.role);
@@ -52,7 +75,11 @@ export async function changeRole({ db }: Pick<ServiceDeps, 'db'>, owner: UserPri
 }
 
 /** Blocks (sessions end, keys stop working at once, no new keys) or unblocks a team member. */
-export async function setBlocked({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal, input: { userId: string; blocked: boolean }) {
+export async function setBlocked(
+  { db }: Pick<ServiceDeps, 'db'>,
+  owner: UserPrincipal,
+  input: { userId: string; blocked: boolean },
+) {
   assertOwner(owner);
   await teamMember(db, owner, input.userId);
   await applyBlock(db, input.userId, input.blocked);

@@ -30,7 +30,10 @@ export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): CheckName[
 }
 
 /** A finding row with the site it belongs to. */
-export type FindingViewRow = Omit<FindingRecord, 'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at'> & { site_name: string; site_url: string };
+export type FindingViewRow = Omit<
+  FindingRecord,
+  'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at'
+> & { site_name: string; site_url: string };
 
 /** The finding object of docs/spec.md 2.4 (list items, scan detail, finding_new and finding_resolved data). */
 export function findingView(row: FindingViewRow) {
@@ -65,7 +68,10 @@ export function siteView(row: SiteWithLatestScan) {
     url: row.url,
     detected_platform: row.detected_platform,
     created_at: row.created_at,
-    latest_scan: id === null || score === null || grade === null || scannedAt === null ? null : { id, score, grade, scanned_at: scannedAt },
+    latest_scan:
+      id === null || score === null || grade === null || scannedAt === null
+        ? null
+        : { id, score, grade, scanned_at: scannedAt },
     scan_interval_hours: row.scan_interval_hours,
     next_scan_at: row.next_scan_at,
   };

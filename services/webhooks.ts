@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { DB } from '../db/database.ts';
 import { attemptsOfWebhook } from '../db/outbox.ts';
-import { allWebhookSecrets, countWebhooks, deleteWebhook as deleteWebhookRow, enableWebhook as enableWebhookRow, insertWebhook, listWebhooks as listWebhookRows, updateWebhookSecret, webhookExists } from '../db/webhooks.ts';
+import {
+  allWebhookSecrets,
+  countWebhooks,
+  deleteWebhook as deleteWebhookRow,
+  enableWebhook as enableWebhookRow,
+  insertWebhook,
+  listWebhooks as listWebhookRows,
+  updateWebhookSecret,
+  webhookExists,
+} from '../db/webhooks.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
@@ -39,16 +48,28 @@ function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string 
  * Registers a receiver of the tenant: URL checked, events de-duplicated, secret generated when absent
  * and stored encrypted. The plain secret is returned this once.
  */
-export async function registerWebhook(deps: ServiceDeps, actor: Actor, input: { url: string; events: WebhookEvent[]; secret?: string }) {
+export async function registerWebhook(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { url: string; events: WebhookEvent[]; secret?: string },
+) {
   assertPermission(actor, 'write_config');
   await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
   const { config, db } = deps;
   const url = validateReceiverUrl(input.url, config.SCANNER_ALLOW_PRIVATE_TARGETS);
   if ((await countWebhooks(db, actor.tenantId)) >= config.MAX_WEBHOOKS_PER_TENANT) {
-    throw new Conflict(`Maximaal ${config.MAX_WEBHOOKS_PER_TENANT} webhooks per account: verwijder eerst een webhook die u niet meer gebruikt.`);
+    throw new Conflict(
+      `Maximaal ${config.MAX_WEBHOOKS_PER_TENANT} webhooks per account: verwijder eerst een webhook die u niet meer gebruikt.`,
+    );
   }
   const secret = input.secret ?? generateWebhookSecret();
-  const row = await insertWebhook(db, actor.tenantId, url, [...new Set(input.events)], secretBoxFor(config).encrypt(secret));
+  const row = await insertWebhook(
+    db,
+    actor.tenantId,
+    url,
+    [...new Set(input.events)],
+    secretBoxFor(config).encrypt(secret),
+  );
   const { last_triggered_at: _triggered, failure_count: _failures, ...created } = webhookView(row);
   return { ...created, secret };
 }

@@ -17,15 +17,27 @@ afterAll(() => api.close());
 
 const PASSWORD = 'lang-genoeg-wachtwoord';
 
-async function trpc(path: string, options: { body?: unknown; cookie?: string; origin?: string | null; query?: boolean } = {}) {
+async function trpc(
+  path: string,
+  options: { body?: unknown; cookie?: string; origin?: string | null; query?: boolean } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.cookie) headers.cookie = options.cookie;
   const origin = options.origin === undefined ? api.url : options.origin;
   if (origin && !options.query) headers.origin = origin;
   const url = `${api.url}/trpc/${path}${options.query && options.body !== undefined ? `?input=${encodeURIComponent(JSON.stringify(options.body))}` : ''}`;
-  const response = await fetch(url, { method: options.query ? 'GET' : 'POST', headers, body: options.query ? undefined : JSON.stringify(options.body ?? {}) });
+  const response = await fetch(url, {
+    method: options.query ? 'GET' : 'POST',
+    headers,
+    body: options.query ? undefined : JSON.stringify(options.body ?? {}),
+  });
   const setCookie = response.headers.get('set-cookie');
-  return { status: response.status, body: (await response.json()) as any, setCookie, cookie: setCookie?.split(';')[0] ?? null };
+  return {
+    status: response.status,
+    body: (await response.json()) as any,
+    setCookie,
+    cookie: setCookie?.split(';')[0] ?? null,
+  };
 }
 
 let counter = 0;
@@ -43,13 +55,22 @@ describe('accounts', () => {
     expect(setCookie).toMatch(/^session=[\w-]{43}; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/);
     const me = await trpc('account.me', { cookie: cookie!, query: true });
     expect(me.body.result.data).toMatchObject({ email, role: 'owner', is_staff: false });
-    const tenant = await api.db.selectFrom('tenants').innerJoin('plans', 'plans.id', 'tenants.plan_id').select('plans.tier').where('tenants.id', '=', me.body.result.data.tenant_id).executeTakeFirstOrThrow();
+    const tenant = await api.db
+      .selectFrom('tenants')
+      .innerJoin('plans', 'plans.id', 'tenants.plan_id')
+      .select('plans.tier')
+      .where('tenants.id', '=', me.body.result.data.tenant_id)
+      .executeTakeFirstOrThrow();
     expect(tenant.tier).toBe('free');
     const token = cookie!.split('=')[1]!;
     const stored = await api.db.selectFrom('sessions').select('id_hash').execute();
     expect(stored.map((s) => s.id_hash)).toContain(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(token);
-    const user = await api.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await api.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
   });
 
@@ -57,10 +78,17 @@ describe('accounts', () => {
     // fetch may not set Host; a plain http request can, as a proxy in front of the service would.
     const body = JSON.stringify({ email: 'extern@winkel.example', password: PASSWORD, organisation: 'Extern' });
     const setCookie = await new Promise<string | undefined>((resolve, reject) => {
-      const request = http.request(`${api.url}/trpc/account.signUp`, { method: 'POST', headers: { host: 'scanner.example', origin: 'http://scanner.example', 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        resolve(response.headers['set-cookie']?.[0]);
-      });
+      const request = http.request(
+        `${api.url}/trpc/account.signUp`,
+        {
+          method: 'POST',
+          headers: { host: 'scanner.example', origin: 'http://scanner.example', 'content-type': 'application/json' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.headers['set-cookie']?.[0]);
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });
@@ -81,7 +109,10 @@ describe('accounts', () => {
   });
 
   it('refuses short passwords and a second account for one address', async () => {
-    expect((await trpc('account.signUp', { body: { email: 'kort@winkel.example', password: 'kort', organisation: 'X' } })).status).toBe(400);
+    expect(
+      (await trpc('account.signUp', { body: { email: 'kort@winkel.example', password: 'kort', organisation: 'X' } }))
+        .status,
+    ).toBe(400);
     const { email } = await signUp();
     expect((await trpc('account.signUp', { body: { email, password: PASSWORD, organisation: 'Y' } })).status).toBe(409);
   });
@@ -96,11 +127,22 @@ describe('accounts', () => {
   it('ends every session on a password change, keeps this browser logged in with a new one, and checks the current password', async () => {
     const { email, cookie: first } = await signUp();
     const second = (await trpc('account.logIn', { body: { email, password: PASSWORD } })).cookie!;
-    expect((await trpc('account.changePassword', { cookie: first!, body: { current: 'fout-wachtwoord-123', next: 'een-nieuw-wachtwoord' } })).status).toBe(400);
-    const changed = await trpc('account.changePassword', { cookie: first!, body: { current: PASSWORD, next: 'een-nieuw-wachtwoord' } });
+    expect(
+      (
+        await trpc('account.changePassword', {
+          cookie: first!,
+          body: { current: 'fout-wachtwoord-123', next: 'een-nieuw-wachtwoord' },
+        })
+      ).status,
+    ).toBe(400);
+    const changed = await trpc('account.changePassword', {
+      cookie: first!,
+      body: { current: PASSWORD, next: 'een-nieuw-wachtwoord' },
+    });
     expect(changed.status).toBe(200);
     expect(changed.cookie).not.toBe(first);
-    for (const old of [first!, second]) expect((await trpc('account.me', { cookie: old, query: true })).status).toBe(401);
+    for (const old of [first!, second])
+      expect((await trpc('account.me', { cookie: old, query: true })).status).toBe(401);
     expect((await trpc('account.me', { cookie: changed.cookie!, query: true })).body.result.data.email).toBe(email);
     expect((await trpc('account.logIn', { body: { email, password: PASSWORD } })).status).toBe(401);
     expect((await trpc('account.logIn', { body: { email, password: 'een-nieuw-wachtwoord' } })).status).toBe(200);
@@ -108,17 +150,35 @@ describe('accounts', () => {
 
   it('joins through an invitation once, with its role, and not after it expired', async () => {
     const { cookie } = await signUp();
-    const invite = await trpc('team.invite', { cookie: cookie!, body: { email: 'nieuw@winkel.example', role: 'admin' } });
+    const invite = await trpc('team.invite', {
+      cookie: cookie!,
+      body: { email: 'nieuw@winkel.example', role: 'admin' },
+    });
     const token = (invite.body.result.data.path as string).split('#')[1]!;
     const stored = await api.db.selectFrom('invites').selectAll().executeTakeFirstOrThrow();
     expect(stored.token_hash).not.toContain(token);
     const joined = await trpc('account.acceptInvite', { body: { token, password: 'mijn-eigen-wachtwoord' } });
     expect(joined.status).toBe(200);
-    expect((await trpc('account.me', { cookie: joined.cookie!, query: true })).body.result.data).toMatchObject({ email: 'nieuw@winkel.example', role: 'admin' });
-    expect((await trpc('account.acceptInvite', { body: { token, password: 'mijn-eigen-wachtwoord' } })).status).toBe(404);
+    expect((await trpc('account.me', { cookie: joined.cookie!, query: true })).body.result.data).toMatchObject({
+      email: 'nieuw@winkel.example',
+      role: 'admin',
+    });
+    expect((await trpc('account.acceptInvite', { body: { token, password: 'mijn-eigen-wachtwoord' } })).status).toBe(
+      404,
+    );
     const late = await trpc('team.invite', { cookie: cookie!, body: { email: 'laat@winkel.example', role: 'member' } });
-    await api.db.updateTable('invites').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', 'laat@winkel.example').execute();
-    expect((await trpc('account.acceptInvite', { body: { token: late.body.result.data.path.split('#')[1], password: 'mijn-eigen-wachtwoord' } })).status).toBe(404);
+    await api.db
+      .updateTable('invites')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('email', '=', 'laat@winkel.example')
+      .execute();
+    expect(
+      (
+        await trpc('account.acceptInvite', {
+          body: { token: late.body.result.data.path.split('#')[1], password: 'mijn-eigen-wachtwoord' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('refuses a cookie-authenticated mutation from another origin or without one (CSRF)', async () => {
@@ -133,7 +193,8 @@ describe('accounts', () => {
   it('limits log-in attempts per account', async () => {
     const { email } = await signUp();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await trpc('account.logIn', { body: { email, password: 'verkeerd-wachtwoord!' } })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await trpc('account.logIn', { body: { email, password: 'verkeerd-wachtwoord!' } })).status);
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     const limited = await trpc('account.logIn', { body: { email, password: PASSWORD } });
     expect(limited.status).toBe(429);
@@ -145,21 +206,42 @@ describe('roles through the same services', () => {
   it('lets a member read and refuses what needs write_config; the owner may; dashboard calls use no API quota', async () => {
     const owner = await signUp();
     const me = (await trpc('account.me', { cookie: owner.cookie!, query: true })).body.result.data;
-    await insertUser(api.db, me.tenant_id, 'lid@winkel.example', { role: 'member', passwordHash: await hashPassword(PASSWORD) });
+    await insertUser(api.db, me.tenant_id, 'lid@winkel.example', {
+      role: 'member',
+      passwordHash: await hashPassword(PASSWORD),
+    });
     const member = await trpc('account.logIn', { body: { email: 'lid@winkel.example', password: PASSWORD } });
     const site = await api.db
       .insertInto('sites')
-      .values({ id: crypto.randomUUID(), tenant_id: me.tenant_id, name: 'Winkel', url: 'https://winkel.example/', detected_platform: null, created_at: new Date().toISOString() })
+      .values({
+        id: crypto.randomUUID(),
+        tenant_id: me.tenant_id,
+        name: 'Winkel',
+        url: 'https://winkel.example/',
+        detected_platform: null,
+        created_at: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const list = await trpc('sites.list', { cookie: member.cookie!, query: true, body: {} });
     expect(list.body.result.data.sites.map((s: { id: string }) => s.id)).toEqual([site.id]);
-    const refused = await trpc('sites.update', { cookie: member.cookie!, body: { site_id: site.id, scan_interval_hours: 24 } });
+    const refused = await trpc('sites.update', {
+      cookie: member.cookie!,
+      body: { site_id: site.id, scan_interval_hours: 24 },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe('Onvoldoende rechten: uw rol staat write_config niet toe.');
-    const allowed = await trpc('sites.update', { cookie: owner.cookie!, body: { site_id: site.id, scan_interval_hours: 24 } });
+    const allowed = await trpc('sites.update', {
+      cookie: owner.cookie!,
+      body: { site_id: site.id, scan_interval_hours: 24 },
+    });
     expect(allowed.body.result.data.scan_interval_hours).toBe(24);
-    const usage = await api.db.selectFrom('usage_counters').selectAll().where('tenant_id', '=', me.tenant_id).where('metric', '=', 'api_calls').execute();
+    const usage = await api.db
+      .selectFrom('usage_counters')
+      .selectAll()
+      .where('tenant_id', '=', me.tenant_id)
+      .where('metric', '=', 'api_calls')
+      .execute();
     expect(usage).toEqual([]);
   });
 
@@ -171,12 +253,26 @@ describe('roles through the same services', () => {
   it('lets operators make a staff account with `admin user create --staff`, which logs in with the password shown once', async () => {
     const tenant = await api.db.selectFrom('tenants').select('id').executeTakeFirstOrThrow();
     const out: string[] = [];
-    const code = await runAdmin(['user', 'create', '--tenant', tenant.id, '--email', 'team@scanner.example', '--staff', '--json'], { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => 0 }, env: { ...api.dbEnv, LOG_LEVEL: 'silent' } });
+    const code = await runAdmin(
+      ['user', 'create', '--tenant', tenant.id, '--email', 'team@scanner.example', '--staff', '--json'],
+      {
+        stdout: { write: (t: string) => out.push(t) },
+        stderr: { write: () => 0 },
+        env: { ...api.dbEnv, LOG_LEVEL: 'silent' },
+      },
+    );
     expect(code).toBe(0);
     const created = JSON.parse(out[0]!);
-    expect(created).toMatchObject({ email: 'team@scanner.example', role: 'owner', is_staff: 1, initial_password: expect.stringMatching(/^[\w-]{24}$/) });
+    expect(created).toMatchObject({
+      email: 'team@scanner.example',
+      role: 'owner',
+      is_staff: 1,
+      initial_password: expect.stringMatching(/^[\w-]{24}$/),
+    });
     expect(created.password_hash).toBeUndefined();
-    const login = await trpc('account.logIn', { body: { email: 'team@scanner.example', password: created.initial_password } });
+    const login = await trpc('account.logIn', {
+      body: { email: 'team@scanner.example', password: created.initial_password },
+    });
     expect((await trpc('account.me', { cookie: login.cookie!, query: true })).body.result.data.is_staff).toBe(true);
   });
 });

@@ -26,7 +26,11 @@ async function adminCli(...args: string[]) {
 async function adminCliWith(env: Record<string, string>, ...args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runAdmin(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { ...process.env, ...database.env, ...env } });
+  const code = await runAdmin(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, ...database.env, ...env },
+  });
   return { code, stdout, stderr };
 }
 const json = async (...args: string[]) => {
@@ -38,10 +42,18 @@ const json = async (...args: string[]) => {
 describe('admin CLI', () => {
   it('runs as a command: npm run -s admin prints one JSON object, --help its usage with exit 0', async () => {
     const env = { ...process.env, ...database.env };
-    const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'tenant', 'create', '--name', 'Opdrachtregel', '--json'], { env });
+    const { stdout } = await run(
+      'npm',
+      ['run', '-s', 'admin', '--', 'tenant', 'create', '--name', 'Opdrachtregel', '--json'],
+      { env },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ name: 'Opdrachtregel', plan: 'free' });
-    expect((await run('npm', ['run', '-s', 'admin', '--', '--help'], { env })).stdout).toMatch(/^Usage: npm run -s admin/);
-    const failure = await run('npm', ['run', '-s', 'admin', '--', 'frobnicate'], { env }).catch((error: { code: number; stderr: string }) => error);
+    expect((await run('npm', ['run', '-s', 'admin', '--', '--help'], { env })).stdout).toMatch(
+      /^Usage: npm run -s admin/,
+    );
+    const failure = await run('npm', ['run', '-s', 'admin', '--', 'frobnicate'], { env }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown command/) });
   });
 
@@ -49,12 +61,33 @@ describe('admin CLI', () => {
     const tenant = await json('tenant', 'create', '--name', 'Bakkerij', '--plan', 'free');
     expect(tenant).toMatchObject({ id: expect.any(String), name: 'Bakkerij', plan: 'free' });
     const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'eigenaar@bakkerij.nl');
-    const key = await json('key', 'create', '--user', user.id, '--name', 'ci', '--permissions', 'read_scans,write_scans', '--rate-limit', '250');
-    expect(key).toEqual({ key_id: expect.any(String), key: expect.stringMatching(/^sak_[0-9A-Za-z]{46}$/), name: 'ci', permissions: ['read_scans', 'write_scans'], rate_limit: 250 });
+    const key = await json(
+      'key',
+      'create',
+      '--user',
+      user.id,
+      '--name',
+      'ci',
+      '--permissions',
+      'read_scans,write_scans',
+      '--rate-limit',
+      '250',
+    );
+    expect(key).toEqual({
+      key_id: expect.any(String),
+      key: expect.stringMatching(/^sak_[0-9A-Za-z]{46}$/),
+      name: 'ci',
+      permissions: ['read_scans', 'write_scans'],
+      rate_limit: 250,
+    });
 
     const db = await openMigratedDatabase(database.location);
     try {
-      expect(await authenticateKey(db, key.key)).toMatchObject({ actor: { kind: 'api_key', id: key.key_id }, tenantId: tenant.id, rateLimit: 250 });
+      expect(await authenticateKey(db, key.key)).toMatchObject({
+        actor: { kind: 'api_key', id: key.key_id },
+        tenantId: tenant.id,
+        rateLimit: 250,
+      });
       const stored = await db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
       expect(JSON.stringify(stored)).not.toContain(key.key);
     } finally {
@@ -67,9 +100,28 @@ describe('admin CLI', () => {
     const readable = await adminCli('key', 'list', '--user', user.id);
     expect(readable.stdout).toContain('name=ci');
 
-    const site = await json('site', 'create', '--tenant', tenant.id, '--name', 'Winkel', '--url', 'https://bakkerij.nl/');
+    const site = await json(
+      'site',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'Winkel',
+      '--url',
+      'https://bakkerij.nl/',
+    );
     expect(site).toMatchObject({ id: expect.any(String), url: 'https://bakkerij.nl/' });
-    const second = await adminCli('site', 'create', '--tenant', tenant.id, '--name', 'Tweede', '--url', 'https://b.nl/', '--json');
+    const second = await adminCli(
+      'site',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'Tweede',
+      '--url',
+      'https://b.nl/',
+      '--json',
+    );
     expect(second.code).toBe(1);
     expect(second.stdout).toBe('');
     expect(second.stderr).toMatch(/maximaal 1 site/);
@@ -93,7 +145,18 @@ describe('admin CLI', () => {
     const tenant = await json('tenant', 'create', '--name', 'Limiet');
     const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'limiet@example.nl');
     await json('key', 'create', '--user', user.id, '--name', 'een', '--permissions', 'read_scans');
-    const refused = await adminCliWith({ MAX_ACTIVE_KEYS_PER_USER: '1' }, 'key', 'create', '--user', user.id, '--name', 'twee', '--permissions', 'read_scans', '--json');
+    const refused = await adminCliWith(
+      { MAX_ACTIVE_KEYS_PER_USER: '1' },
+      'key',
+      'create',
+      '--user',
+      user.id,
+      '--name',
+      'twee',
+      '--permissions',
+      'read_scans',
+      '--json',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/Maximaal 1 actieve sleutels per gebruiker/);
@@ -103,27 +166,83 @@ describe('admin CLI', () => {
     const tenant = await json('tenant', 'create', '--name', 'Beheer', '--plan', 'pro');
     const user = await json('user', 'create', '--tenant', tenant.id, '--email', 'beheer@example.nl');
     const key = await json('key', 'create', '--user', user.id, '--name', 'agent', '--permissions', 'suggest_fixes');
-    const site = await json('site', 'create', '--tenant', tenant.id, '--name', 'Site', '--url', 'https://beheer.example/');
+    const site = await json(
+      'site',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'Site',
+      '--url',
+      'https://beheer.example/',
+    );
     const db = await openMigratedDatabase(database.location);
     let suggestionId: string;
     let findingId: string;
     let webhookId: string;
     try {
-      suggestionId = (await insertSuggestion(db, tenant.id, { kind: 'api_key', id: key.key_id }, { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' })).id;
+      suggestionId = (
+        await insertSuggestion(
+          db,
+          tenant.id,
+          { kind: 'api_key', id: key.key_id },
+          { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' },
+        )
+      ).id;
       const finding = toFinding({ type: 'hsts_missing', endpoint: 'https://beheer.example/', actual_value: null });
-      const result = { url: 'https://beheer.example/', score: 92, grade: 'uitstekend' as const, ssl_score: 92, headers_score: 100, endpoints_score: 100, detected_platform: null, detected_server: null, scanned_at: new Date().toISOString(), findings: [finding], failed_checks: [], requests_made: 1 };
+      const result = {
+        url: 'https://beheer.example/',
+        score: 92,
+        grade: 'uitstekend' as const,
+        ssl_score: 92,
+        headers_score: 100,
+        endpoints_score: 100,
+        detected_platform: null,
+        detected_server: null,
+        scanned_at: new Date().toISOString(),
+        findings: [finding],
+        failed_checks: [],
+        requests_made: 1,
+      };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;
-      webhookId = (await insertWebhook(db, tenant.id, 'https://hooks.example.nl/', ['scan_completed'], `whsec_${Buffer.alloc(32, 3).toString('base64')}`)).id;
+      webhookId = (
+        await insertWebhook(
+          db,
+          tenant.id,
+          'https://hooks.example.nl/',
+          ['scan_completed'],
+          `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+        )
+      ).id;
     } finally {
       await db.destroy();
     }
-    expect(await json('suggestion', 'review', '--id', suggestionId, '--status', 'approved', '--notes', 'Prima')).toMatchObject({ id: suggestionId, status: 'approved', review_notes: 'Prima', reviewed_at: expect.any(String) });
-    expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(/--status: Ongeldige optie: verwacht één van "approved"|"rejected"|"applied"/);
-    expect((await adminCli('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).stderr).toMatch(/reden/);
-    expect(await json('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK', '--reason', 'Alleen intern bereikbaar')).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
+    expect(
+      await json('suggestion', 'review', '--id', suggestionId, '--status', 'approved', '--notes', 'Prima'),
+    ).toMatchObject({ id: suggestionId, status: 'approved', review_notes: 'Prima', reviewed_at: expect.any(String) });
+    expect((await adminCli('suggestion', 'review', '--id', suggestionId, '--status', 'pending')).stderr).toMatch(
+      /--status: Ongeldige optie: verwacht één van "approved"|"rejected"|"applied"/,
+    );
+    expect((await adminCli('finding', 'set-status', '--id', findingId, '--status', 'ACCEPTED_RISK')).stderr).toMatch(
+      /reden/,
+    );
+    expect(
+      await json(
+        'finding',
+        'set-status',
+        '--id',
+        findingId,
+        '--status',
+        'ACCEPTED_RISK',
+        '--reason',
+        'Alleen intern bereikbaar',
+      ),
+    ).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
     const hooks = await json('webhook', 'list', '--tenant', tenant.id);
-    expect(hooks).toEqual([expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] })]);
+    expect(hooks).toEqual([
+      expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] }),
+    ]);
     expect(JSON.stringify(hooks)).not.toContain('whsec_');
     expect(await json('webhook', 'enable', '--id', webhookId)).toEqual({ id: webhookId, enabled: true });
     expect(await json('webhook', 'deliveries', '--id', webhookId)).toEqual([]);
@@ -131,11 +250,17 @@ describe('admin CLI', () => {
   });
 
   it('sets feature flags and reports usage errors with a non-zero exit', async () => {
-    expect(await json('flag', 'set', '--key', 'webhooks', '--enabled', 'false', '--rollout', '30')).toMatchObject({ key: 'webhooks', enabled: false, rollout_percentage: 30 });
+    expect(await json('flag', 'set', '--key', 'webhooks', '--enabled', 'false', '--rollout', '30')).toMatchObject({
+      key: 'webhooks',
+      enabled: false,
+      rollout_percentage: 30,
+    });
     expect((await adminCli('flag', 'set', '--key', 'nope')).code).toBe(1);
     expect((await adminCli('tenant', 'create')).stderr).toMatch(/--name is required/);
     expect((await adminCli('frobnicate')).code).toBe(2);
-    expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(/--plan: Ongeldige optie/);
+    expect((await adminCli('tenant', 'create', '--name', 'x', '--plan', 'gold')).stderr).toMatch(
+      /--plan: Ongeldige optie/,
+    );
   });
 
   it('revokes a key from another process: the very next request of a running service is 401', async () => {
@@ -143,8 +268,13 @@ describe('admin CLI', () => {
     try {
       const tenant = await seedTenant(api.db, 'https://intrekken.example/');
       // Warm the service's key lookup, so the key is answered from its cache.
-      for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/agent/sites', { key: tenant.key })).status).toBe(200);
-      const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'key', 'revoke', '--id', tenant.keyId, '--json'], { env: { ...process.env, ...database.env } });
+      for (let i = 0; i < 3; i++)
+        expect((await api.call('GET', '/api/agent/sites', { key: tenant.key })).status).toBe(200);
+      const { stdout } = await run(
+        'npm',
+        ['run', '-s', 'admin', '--', 'key', 'revoke', '--id', tenant.keyId, '--json'],
+        { env: { ...process.env, ...database.env } },
+      );
       expect(JSON.parse(stdout)).toEqual({ key_id: tenant.keyId, revoked: true });
       expect((await api.call('GET', '/api/agent/sites', { key: tenant.key })).status).toBe(401);
     } finally {
@@ -152,4 +282,3 @@ describe('admin CLI', () => {
     }
   });
 });
-

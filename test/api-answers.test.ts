@@ -19,7 +19,10 @@ let limited: Tenant;
 beforeAll(async () => {
   site = await startSite({
     routes: {
-      '/': { headers: { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.18.0', 'x-powered-by': 'PHP/7.4.3' }, body: '<!doctype html><html><body><h1>Winkel</h1></body></html>' },
+      '/': {
+        headers: { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.18.0', 'x-powered-by': 'PHP/7.4.3' },
+        body: '<!doctype html><html><body><h1>Winkel</h1></body></html>',
+      },
       '/.env': { headers: { 'content-type': 'text/plain' }, body: 'APP_ENV=production\nDB_PASSWORD=hunter2\n' },
     },
   });
@@ -35,7 +38,14 @@ afterAll(async () => {
 });
 
 const SECONDS_HEADERS = new Set(['x-ratelimit-reset', 'retry-after']);
-const VOLATILE_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const VOLATILE_HEADERS = new Set([
+  'date',
+  'x-request-id',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
 
 /** Replaces what differs between runs by stable placeholders; ids keep their order of appearance. */
 function normalizer() {
@@ -69,7 +79,12 @@ function canonical(text: string): string {
     if (Array.isArray(node)) return node.forEach(walk);
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'findings' && Array.isArray(value)) value.sort((a, b) => `${a.severity} ${a.finding_type} ${a.endpoint}`.localeCompare(`${b.severity} ${b.finding_type} ${b.endpoint}`));
+      if (key === 'findings' && Array.isArray(value))
+        value.sort((a, b) =>
+          `${a.severity} ${a.finding_type} ${a.endpoint}`.localeCompare(
+            `${b.severity} ${b.finding_type} ${b.endpoint}`,
+          ),
+        );
       walk(value);
     }
   };
@@ -97,7 +112,12 @@ let webhookId = '';
 
 const STEPS: Step[] = [
   { name: 'auth ok', method: 'POST', path: '/api/agent/auth', body: () => ({ api_key: owner.key }) },
-  { name: 'auth unknown key', method: 'POST', path: '/api/agent/auth', body: () => ({ api_key: `sak_${'A'.repeat(46)}` }) },
+  {
+    name: 'auth unknown key',
+    method: 'POST',
+    path: '/api/agent/auth',
+    body: () => ({ api_key: `sak_${'A'.repeat(46)}` }),
+  },
   { name: 'auth missing field', method: 'POST', path: '/api/agent/auth', body: () => ({}) },
   { name: 'no key', method: 'GET', path: '/api/agent/scans' },
   { name: 'bad key', method: 'GET', path: '/api/agent/scans', key: () => 'sak_nope' },
@@ -109,15 +129,57 @@ const STEPS: Step[] = [
   { name: 'openapi.json', method: 'GET', path: '/openapi.json', hashBody: true },
   { name: 'sites list', method: 'GET', path: '/api/agent/sites', key: () => owner.key },
   { name: 'site get', method: 'GET', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key },
-  { name: 'site of another tenant', method: 'GET', path: () => `/api/agent/sites/${stranger.siteId}`, key: () => owner.key },
+  {
+    name: 'site of another tenant',
+    method: 'GET',
+    path: () => `/api/agent/sites/${stranger.siteId}`,
+    key: () => owner.key,
+  },
   { name: 'site bad id', method: 'GET', path: '/api/agent/sites/abc', key: () => owner.key },
-  { name: 'scan ok', method: 'POST', path: '/api/agent/scan', key: () => owner.key, body: () => ({ site_id: owner.siteId }) },
-  { name: 'scan again', method: 'POST', path: '/api/agent/scan', key: () => owner.key, body: () => ({ site_id: owner.siteId }) },
-  { name: 'scan missing site', method: 'POST', path: '/api/agent/scan', key: () => owner.key, body: () => ({ site_id: MISSING }) },
-  { name: 'scan other host', method: 'POST', path: '/api/agent/scan', key: () => owner.key, body: () => ({ site_id: owner.siteId, url: 'https://evil.example/' }) },
-  { name: 'scan ftp', method: 'POST', path: '/api/agent/scan', key: () => owner.key, body: () => ({ site_id: owner.siteId, url: 'ftp://127.0.0.1/' }) },
+  {
+    name: 'scan ok',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    body: () => ({ site_id: owner.siteId }),
+  },
+  {
+    name: 'scan again',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    body: () => ({ site_id: owner.siteId }),
+  },
+  {
+    name: 'scan missing site',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    body: () => ({ site_id: MISSING }),
+  },
+  {
+    name: 'scan other host',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    body: () => ({ site_id: owner.siteId, url: 'https://evil.example/' }),
+  },
+  {
+    name: 'scan ftp',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    body: () => ({ site_id: owner.siteId, url: 'ftp://127.0.0.1/' }),
+  },
   { name: 'scan no body', method: 'POST', path: '/api/agent/scan', key: () => owner.key, rawBody: '{', headers: json },
-  { name: 'scan wrong type', method: 'POST', path: '/api/agent/scan', key: () => owner.key, rawBody: 'site_id=1', headers: { 'content-type': 'text/plain' } },
+  {
+    name: 'scan wrong type',
+    method: 'POST',
+    path: '/api/agent/scan',
+    key: () => owner.key,
+    rawBody: 'site_id=1',
+    headers: { 'content-type': 'text/plain' },
+  },
   { name: 'scans list', method: 'GET', path: '/api/agent/scans', key: () => owner.key },
   { name: 'scans by grade', method: 'GET', path: '/api/agent/scans?grade=zwak&limit=1', key: () => owner.key },
   { name: 'scans bad grade', method: 'GET', path: '/api/agent/scans?grade=Z', key: () => owner.key },
@@ -125,39 +187,146 @@ const STEPS: Step[] = [
   { name: 'scan get', method: 'GET', path: () => `/api/agent/scans/${scanId}`, key: () => owner.key },
   { name: 'scan of another tenant', method: 'GET', path: () => `/api/agent/scans/${scanId}`, key: () => stranger.key },
   { name: 'findings', method: 'GET', path: '/api/agent/findings', key: () => owner.key },
-  { name: 'findings filtered', method: 'GET', path: '/api/agent/findings?severity=CRITICAL&category=EXPOSED_ENDPOINT&status=OPEN', key: () => owner.key },
+  {
+    name: 'findings filtered',
+    method: 'GET',
+    path: '/api/agent/findings?severity=CRITICAL&category=EXPOSED_ENDPOINT&status=OPEN',
+    key: () => owner.key,
+  },
   { name: 'findings search', method: 'GET', path: '/api/agent/findings?search=Referrer', key: () => owner.key },
   { name: 'findings bad status', method: 'GET', path: '/api/agent/findings?status=bogus', key: () => owner.key },
-  { name: 'suggestion create', method: 'POST', path: '/api/agent/suggestions', key: () => owner.key, body: () => ({ type: 'config_change', title: 'HSTS aanzetten', description: 'Voeg Strict-Transport-Security toe.', metadata: { a: 1 } }) },
-  { name: 'suggestion invalid', method: 'POST', path: '/api/agent/suggestions', key: () => owner.key, body: () => ({ type: 'hotfix', title: 'x', description: 'y' }) },
+  {
+    name: 'suggestion create',
+    method: 'POST',
+    path: '/api/agent/suggestions',
+    key: () => owner.key,
+    body: () => ({
+      type: 'config_change',
+      title: 'HSTS aanzetten',
+      description: 'Voeg Strict-Transport-Security toe.',
+      metadata: { a: 1 },
+    }),
+  },
+  {
+    name: 'suggestion invalid',
+    method: 'POST',
+    path: '/api/agent/suggestions',
+    key: () => owner.key,
+    body: () => ({ type: 'hotfix', title: 'x', description: 'y' }),
+  },
   { name: 'suggestions list', method: 'GET', path: '/api/agent/suggestions', key: () => owner.key },
-  { name: 'webhook create', method: 'POST', path: '/api/agent/webhooks', key: () => owner.key, body: () => ({ url: 'https://hooks.example.nl/in', events: ['scan_completed', 'scan_completed'] }) },
-  { name: 'webhook http', method: 'POST', path: '/api/agent/webhooks', key: () => owner.key, body: () => ({ url: 'http://hooks.example.nl/in', events: ['scan_completed'] }) },
-  { name: 'webhook bad event', method: 'POST', path: '/api/agent/webhooks', key: () => owner.key, body: () => ({ url: 'https://hooks.example.nl/in', events: ['nope'] }) },
+  {
+    name: 'webhook create',
+    method: 'POST',
+    path: '/api/agent/webhooks',
+    key: () => owner.key,
+    body: () => ({ url: 'https://hooks.example.nl/in', events: ['scan_completed', 'scan_completed'] }),
+  },
+  {
+    name: 'webhook http',
+    method: 'POST',
+    path: '/api/agent/webhooks',
+    key: () => owner.key,
+    body: () => ({ url: 'http://hooks.example.nl/in', events: ['scan_completed'] }),
+  },
+  {
+    name: 'webhook bad event',
+    method: 'POST',
+    path: '/api/agent/webhooks',
+    key: () => owner.key,
+    body: () => ({ url: 'https://hooks.example.nl/in', events: ['nope'] }),
+  },
   { name: 'webhooks list', method: 'GET', path: '/api/agent/webhooks', key: () => owner.key },
   { name: 'webhook delete', method: 'DELETE', path: () => `/api/agent/webhooks?id=${webhookId}`, key: () => owner.key },
-  { name: 'webhook delete again', method: 'DELETE', path: () => `/api/agent/webhooks?id=${webhookId}`, key: () => owner.key },
+  {
+    name: 'webhook delete again',
+    method: 'DELETE',
+    path: () => `/api/agent/webhooks?id=${webhookId}`,
+    key: () => owner.key,
+  },
   { name: 'rate limit 1', method: 'GET', path: '/api/agent/sites', key: () => limited.key },
   { name: 'rate limit 2', method: 'GET', path: '/api/agent/sites', key: () => limited.key },
   { name: 'rate limit 3', method: 'GET', path: '/api/agent/sites', key: () => limited.key },
-  { name: 'trpc query', method: 'GET', path: () => `/trpc/scans.list?${trpcInput({ limit: 1 })}`, key: () => owner.key },
+  {
+    name: 'trpc query',
+    method: 'GET',
+    path: () => `/trpc/scans.list?${trpcInput({ limit: 1 })}`,
+    key: () => owner.key,
+  },
   { name: 'trpc query no input', method: 'GET', path: '/trpc/config.get', key: () => owner.key },
-  { name: 'trpc site get', method: 'GET', path: () => `/trpc/sites.get?${trpcInput({ site_id: owner.siteId })}`, key: () => owner.key },
-  { name: 'trpc bad input', method: 'GET', path: () => `/trpc/sites.get?${trpcInput({ site_id: 'x' })}`, key: () => owner.key },
-  { name: 'trpc not found', method: 'GET', path: () => `/trpc/scans.get?${trpcInput({ scan_id: MISSING })}`, key: () => owner.key },
+  {
+    name: 'trpc site get',
+    method: 'GET',
+    path: () => `/trpc/sites.get?${trpcInput({ site_id: owner.siteId })}`,
+    key: () => owner.key,
+  },
+  {
+    name: 'trpc bad input',
+    method: 'GET',
+    path: () => `/trpc/sites.get?${trpcInput({ site_id: 'x' })}`,
+    key: () => owner.key,
+  },
+  {
+    name: 'trpc not found',
+    method: 'GET',
+    path: () => `/trpc/scans.get?${trpcInput({ scan_id: MISSING })}`,
+    key: () => owner.key,
+  },
   { name: 'trpc no key', method: 'GET', path: '/trpc/config.get' },
   { name: 'trpc forbidden', method: 'GET', path: '/trpc/findings.list', key: () => reader.key },
-  { name: 'trpc batch', method: 'GET', path: () => `/trpc/sites.list,findings.list?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: {}, 1: { category: 'SSL_TLS', limit: 5 } }))}`, key: () => owner.key },
-  { name: 'trpc mutation', method: 'POST', path: '/trpc/suggestions.create', key: () => owner.key, body: () => ({ type: 'code_fix', title: 'CSP toevoegen', description: 'Een strikte CSP voor de winkel.' }) },
-  { name: 'trpc scan', method: 'POST', path: '/trpc/scans.trigger', key: () => owner.key, body: () => ({ site_id: owner.siteId, url: 'https://evil.example/' }) },
+  {
+    name: 'trpc batch',
+    method: 'GET',
+    path: () =>
+      `/trpc/sites.list,findings.list?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: {}, 1: { category: 'SSL_TLS', limit: 5 } }))}`,
+    key: () => owner.key,
+  },
+  {
+    name: 'trpc mutation',
+    method: 'POST',
+    path: '/trpc/suggestions.create',
+    key: () => owner.key,
+    body: () => ({ type: 'code_fix', title: 'CSP toevoegen', description: 'Een strikte CSP voor de winkel.' }),
+  },
+  {
+    name: 'trpc scan',
+    method: 'POST',
+    path: '/trpc/scans.trigger',
+    key: () => owner.key,
+    body: () => ({ site_id: owner.siteId, url: 'https://evil.example/' }),
+  },
   { name: 'trpc auth', method: 'POST', path: '/trpc/auth.validate', body: () => ({ api_key: 'sak_x' }) },
   { name: 'trpc unknown procedure', method: 'GET', path: '/trpc/nope.get', key: () => owner.key },
   { name: 'trpc rate limited', method: 'GET', path: '/trpc/sites.list', key: () => limited.key },
   // Added with scheduled scans (issue 13): answers recorded then.
-  { name: 'site schedule', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: 24 }) },
-  { name: 'site schedule out of range', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: 169 }) },
-  { name: 'site schedule without permission', method: 'PATCH', path: () => `/api/agent/sites/${reader.siteId}`, key: () => reader.key, body: () => ({ scan_interval_hours: 24 }) },
-  { name: 'site schedule off', method: 'PATCH', path: () => `/api/agent/sites/${owner.siteId}`, key: () => owner.key, body: () => ({ scan_interval_hours: null }) },
+  {
+    name: 'site schedule',
+    method: 'PATCH',
+    path: () => `/api/agent/sites/${owner.siteId}`,
+    key: () => owner.key,
+    body: () => ({ scan_interval_hours: 24 }),
+  },
+  {
+    name: 'site schedule out of range',
+    method: 'PATCH',
+    path: () => `/api/agent/sites/${owner.siteId}`,
+    key: () => owner.key,
+    body: () => ({ scan_interval_hours: 169 }),
+  },
+  {
+    name: 'site schedule without permission',
+    method: 'PATCH',
+    path: () => `/api/agent/sites/${reader.siteId}`,
+    key: () => reader.key,
+    body: () => ({ scan_interval_hours: 24 }),
+  },
+  {
+    name: 'site schedule off',
+    method: 'PATCH',
+    path: () => `/api/agent/sites/${owner.siteId}`,
+    key: () => owner.key,
+    body: () => ({ scan_interval_hours: null }),
+  },
 ];
 
 it('answers every endpoint exactly as before the redesign', async () => {
@@ -176,12 +345,16 @@ it('answers every endpoint exactly as before the redesign', async () => {
     const text = await response.text();
     if (step.name === 'scan ok') scanId = JSON.parse(text).scan_id;
     if (step.name === 'webhook create') webhookId = JSON.parse(text).webhook.id;
-    const kept = [...response.headers].filter(([name]) => !VOLATILE_HEADERS.has(name)).sort(([a], [b]) => a.localeCompare(b));
+    const kept = [...response.headers]
+      .filter(([name]) => !VOLATILE_HEADERS.has(name))
+      .sort(([a], [b]) => a.localeCompare(b));
     answers.push({
       step: step.name,
       status: response.status,
       // Seconds left in a window depend on how fast the run is, not on the code.
-      headers: Object.fromEntries(kept.map(([name, value]) => [name, SECONDS_HEADERS.has(name) ? '<seconds>' : normalize(value)])),
+      headers: Object.fromEntries(
+        kept.map(([name, value]) => [name, SECONDS_HEADERS.has(name) ? '<seconds>' : normalize(value)]),
+      ),
       body: step.hashBody ? createHash('sha256').update(text).digest('hex') : normalize(canonical(text)),
     });
   }

@@ -17,7 +17,12 @@ const PROTECTED: Array<[string, string, string, unknown?]> = [
   ['GET', '/api/agent/scans/00000000-0000-4000-8000-000000000000', 'read_scans'],
   ['POST', '/api/agent/scan', 'write_scans', { site_id: '00000000-0000-4000-8000-000000000000' }],
   ['GET', '/api/agent/findings', 'read_findings'],
-  ['POST', '/api/agent/suggestions', 'suggest_fixes', { type: 'code_fix', title: 'Titel', description: 'Beschrijving lang genoeg' }],
+  [
+    'POST',
+    '/api/agent/suggestions',
+    'suggest_fixes',
+    { type: 'code_fix', title: 'Titel', description: 'Beschrijving lang genoeg' },
+  ],
   ['GET', '/api/agent/suggestions', 'suggest_fixes'],
   ['GET', '/api/agent/config', 'read_config'],
   ['GET', '/api/agent/webhooks', 'read_config'],
@@ -47,12 +52,15 @@ describe('POST /api/agent/auth', () => {
     });
   });
 
-  it.each([[{}], [{ api_key: 42 }], [{ api_key: null }], [{ api_key: ['sak_x'] }]])('answers 400 when api_key is missing or not a string: %j', async (body) => {
-    const response = await api.call('POST', '/api/agent/auth', { body });
-    expect(response.status).toBe(400);
-    expect(Object.keys(response.body)).toEqual(['error']);
-    expect(response.body.error).toMatch(/api_key/);
-  });
+  it.each([[{}], [{ api_key: 42 }], [{ api_key: null }], [{ api_key: ['sak_x'] }]])(
+    'answers 400 when api_key is missing or not a string: %j',
+    async (body) => {
+      const response = await api.call('POST', '/api/agent/auth', { body });
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body)).toEqual(['error']);
+      expect(response.body.error).toMatch(/api_key/);
+    },
+  );
 
   it('answers 401 for an unknown key, a key with a bad checksum, and an empty string', async () => {
     const forged = `${tenant.key.slice(0, -1)}${tenant.key.endsWith('A') ? 'B' : 'A'}`;
@@ -96,7 +104,9 @@ describe('authentication and permissions on every endpoint', () => {
 
   it('rejects an Authorization header without the Bearer scheme and accepts the scheme in any case', async () => {
     expect((await api.call('GET', '/api/agent/scans', { headers: { authorization: tenant.key } })).status).toBe(401);
-    expect((await api.call('GET', '/api/agent/scans', { headers: { authorization: `bearer ${tenant.key}` } })).status).toBe(200);
+    expect(
+      (await api.call('GET', '/api/agent/scans', { headers: { authorization: `bearer ${tenant.key}` } })).status,
+    ).toBe(200);
   });
 });
 
@@ -108,13 +118,22 @@ describe('error shape and transport', () => {
   });
 
   it('answers malformed JSON with 400, a foreign content type with 415, an empty JSON body with 400', async () => {
-    const bad = await api.call('POST', '/api/agent/auth', { rawBody: '{"api_key":', headers: { 'content-type': 'application/json' } });
+    const bad = await api.call('POST', '/api/agent/auth', {
+      rawBody: '{"api_key":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: expect.stringMatching(/JSON/) });
-    const xml = await api.call('POST', '/api/agent/auth', { rawBody: '<key/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await api.call('POST', '/api/agent/auth', {
+      rawBody: '<key/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(xml.status).toBe(415);
     expect(xml.body).toEqual({ error: expect.any(String) });
-    const empty = await api.call('POST', '/api/agent/auth', { rawBody: '', headers: { 'content-type': 'application/json' } });
+    const empty = await api.call('POST', '/api/agent/auth', {
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
   });
 

@@ -3,7 +3,20 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SOURCE_FOLDERS = ['scanner', 'domain', 'db', 'services', 'routers', 'openapi', 'server', 'bin', 'client', 'web', 'bench', 'test'];
+const SOURCE_FOLDERS = [
+  'scanner',
+  'domain',
+  'db',
+  'services',
+  'routers',
+  'openapi',
+  'server',
+  'bin',
+  'client',
+  'web',
+  'bench',
+  'test',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -15,8 +28,14 @@ function sourceFiles(dir: string): string[] {
 
 describe('architecture', () => {
   it('has no import circle and no import against the layers (.dependency-cruiser.cjs)', () => {
-    const out = execFileSync('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...SOURCE_FOLDERS.slice(0, 10)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    const { summary } = JSON.parse(out) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }>; totalCruised: number } };
+    const out = execFileSync(
+      'npx',
+      ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...SOURCE_FOLDERS.slice(0, 10)],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    const { summary } = JSON.parse(out) as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string }>; totalCruised: number };
+    };
     expect(summary.totalCruised).toBeGreaterThan(100);
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });

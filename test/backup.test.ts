@@ -18,7 +18,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function admin(args: string[], env: Record<string, string>) {
   let stdout = '';
   let stderr = '';
-  const code = await runAdmin(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { ...process.env, ...env } });
+  const code = await runAdmin(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, ...env },
+  });
   return { code, stdout, stderr };
 }
 
@@ -32,7 +36,12 @@ describe('admin backup and restore', () => {
     let restored: Awaited<ReturnType<typeof startApi>> | null = null;
     try {
       const tenant = await seedTenant(api.db, site.url);
-      const hook = (await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: receiver.url, events: ['scan_completed'] } })).body.webhook as { secret: string };
+      const hook = (
+        await api.call('POST', '/api/agent/webhooks', {
+          key: tenant.key,
+          body: { url: receiver.url, events: ['scan_completed'] },
+        })
+      ).body.webhook as { secret: string };
       const scan = () => api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
       expect((await scan()).status).toBe(201);
       // Scans keep being written while the copy is made.
@@ -42,7 +51,11 @@ describe('admin backup and restore', () => {
       await writing;
       expect(backup, backup.stderr).toMatchObject({ code: 0 });
       const report = JSON.parse(backup.stdout);
-      expect(report).toMatchObject({ backup: out, bytes: expect.any(Number), secrets_key: join(dir, 'live', 'secrets.key') });
+      expect(report).toMatchObject({
+        backup: out,
+        bytes: expect.any(Number),
+        secrets_key: join(dir, 'live', 'secrets.key'),
+      });
       expect((await admin(['backup', '--out', out], { DATABASE_PATH: live })).stderr).toMatch(/exists already/);
 
       // Restore: the file and the key it names, in a new place; a service started there.
@@ -58,7 +71,9 @@ describe('admin backup and restore', () => {
       expect(detail.body.findings.map((f: { finding_type: string }) => f.finding_type)).toContain('exposed_git_config');
       // The webhook secret decrypts: a delivery from the restored service carries a valid signature.
       const before = receiver.delivered().length;
-      expect((await restored.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status).toBe(201);
+      expect(
+        (await restored.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status,
+      ).toBe(201);
       const message = await waitFor(() => receiver.delivered().length > before && receiver.delivered().at(-1));
       expect(new Webhook(hook.secret).verify(message.body, message.headers)).toMatchObject({ type: 'scan_completed' });
     } finally {
@@ -69,7 +84,10 @@ describe('admin backup and restore', () => {
   });
 
   it('refuses PostgreSQL and names pg_dump', async () => {
-    const result = await admin(['backup', '--out', join(dir, 'pg.db')], { DATABASE_URL: 'postgres://app@127.0.0.1:1/scanner', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') });
+    const result = await admin(['backup', '--out', join(dir, 'pg.db')], {
+      DATABASE_URL: 'postgres://app@127.0.0.1:1/scanner',
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/pg_dump/);
   });

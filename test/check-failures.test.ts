@@ -12,7 +12,9 @@ describe('a check that throws', () => {
         cookies: () => {
           throw broken;
         },
-        frame_options: (ctx) => [{ type: 'x_frame_options_missing', endpoint: ctx.evidence.page!.url, actual_value: null }],
+        frame_options: (ctx) => [
+          { type: 'x_frame_options_missing', endpoint: ctx.evidence.page!.url, actual_value: null },
+        ],
       },
       (check, error) => reported.push([check, error]),
     );

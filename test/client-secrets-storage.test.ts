@@ -31,7 +31,14 @@ beforeAll(async () => {
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
   // A file of its own: the search below is of the SQLite file, whichever engine the run's other suites use.
-  api = await startApi({ LOG_LEVEL: 'trace', WEBHOOK_POLL_INTERVAL: '50ms', DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'secrets-storage-')), 'scanner.db') }, { logStream });
+  api = await startApi(
+    {
+      LOG_LEVEL: 'trace',
+      WEBHOOK_POLL_INTERVAL: '50ms',
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'secrets-storage-')), 'scanner.db'),
+    },
+    { logStream },
+  );
   tenant = await seedTenant(api.db, site.url);
   receiver = await startReceiver();
 });
@@ -44,7 +51,10 @@ const secretValues = () => Object.entries(secrets).filter(([name]) => name !== '
 
 describe('a scan of a site leaking secrets', () => {
   it('stores, logs, answers and delivers each secret only redacted', async () => {
-    const hook = await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: receiver.url, events: ['finding_new'] } });
+    const hook = await api.call('POST', '/api/agent/webhooks', {
+      key: tenant.key,
+      body: { url: receiver.url, events: ['finding_new'] },
+    });
     expect(hook.status).toBe(201);
     const created = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
     expect(created.status).toBe(201);
@@ -53,9 +63,21 @@ describe('a scan of a site leaking secrets', () => {
 
     const detail = await api.call('GET', `/api/agent/scans/${scanId}`, { key: tenant.key });
     const types = detail.body.findings.map((f: { finding_type: string }) => f.finding_type);
-    for (const type of ['client_secret_stripe', 'client_secret_openai', 'client_secret_supabase_secret', 'client_secret_aws', 'client_secret_database_url', 'supabase_table_personal_data_readable']) expect(types).toContain(type);
-    const stripe = detail.body.findings.find((f: { finding_type: string }) => f.finding_type === 'client_secret_stripe');
-    expect(stripe.actual_value).toContain(`Stripe secret key sk_live_…${secrets.stripe.slice(-4)} (${secrets.stripe.length} tekens)`);
+    for (const type of [
+      'client_secret_stripe',
+      'client_secret_openai',
+      'client_secret_supabase_secret',
+      'client_secret_aws',
+      'client_secret_database_url',
+      'supabase_table_personal_data_readable',
+    ])
+      expect(types).toContain(type);
+    const stripe = detail.body.findings.find(
+      (f: { finding_type: string }) => f.finding_type === 'client_secret_stripe',
+    );
+    expect(stripe.actual_value).toContain(
+      `Stripe secret key sk_live_…${secrets.stripe.slice(-4)} (${secrets.stripe.length} tekens)`,
+    );
     expect(stripe.endpoint).toBe(`${site.url}assets/index-CkQ2b9Xe.js`);
 
     const answers = [
@@ -67,17 +89,28 @@ describe('a scan of a site leaking secrets', () => {
     const delivered = receiver.delivered().map((r) => r.body);
     // A checkpoint first: the file then holds every stored row, whatever the background checkpointer was doing.
     await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(api.db);
-    const stored = [api.dbPath, `${api.dbPath}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('utf8'));
+    const stored = [api.dbPath, `${api.dbPath}-wal`]
+      .filter(existsSync)
+      .map((file) => readFileSync(file).toString('utf8'));
     for (const [name, secret] of secretValues()) {
       for (const [where, texts] of Object.entries({ answers, webhooks: delivered, logs, database: stored })) {
-        expect(texts.some((text) => text.includes(secret)), `${name} in ${where}`).toBe(false);
+        expect(
+          texts.some((text) => text.includes(secret)),
+          `${name} in ${where}`,
+        ).toBe(false);
       }
     }
     // What a preview never shows (all but the first 8 and last 4 characters) is nowhere, for every kind.
     for (const { secret } of samples) {
-      const hidden = secret.slice(8, -4).split('\n').sort((a, b) => b.length - a.length)[0]!;
+      const hidden = secret
+        .slice(8, -4)
+        .split('\n')
+        .sort((a, b) => b.length - a.length)[0]!;
       for (const [where, texts] of Object.entries({ answers, webhooks: delivered, logs, database: stored })) {
-        expect(texts.some((text) => text.includes(hidden)), `${secret.slice(0, 8)}… in ${where}`).toBe(false);
+        expect(
+          texts.some((text) => text.includes(hidden)),
+          `${secret.slice(0, 8)}… in ${where}`,
+        ).toBe(false);
       }
     }
     // The check above could not pass by accident: the redacted previews are there.

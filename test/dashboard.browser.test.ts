@@ -5,7 +5,14 @@ import { scanSite } from '../scanner/scan.ts';
 import * as admin from '../services/admin.ts';
 import { ADMIN_CLI } from '../services/admin.ts';
 import { startApi, type TestApi } from './support/api.ts';
-import { buildDashboard, launchChromium, requireChromiumOrSkip, screenshot, seriousViolations, type AxeViolation } from './support/browser.ts';
+import {
+  buildDashboard,
+  launchChromium,
+  requireChromiumOrSkip,
+  screenshot,
+  seriousViolations,
+  type AxeViolation,
+} from './support/browser.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 
@@ -42,13 +49,18 @@ async function inspect(on: Page, name: string): Promise<void> {
 /** At 375 px (a phone) nothing is wider than the screen; the message names what sticks out. */
 async function fitsPhone(on: Page, name: string): Promise<void> {
   await on.setViewportSize({ width: 375, height: 800 });
-  const widest = await on.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`);
-  expect(await on.evaluate('document.documentElement.scrollWidth'), `${name}: ${String(widest)}`).toBeLessThanOrEqual(375);
+  const widest = await on.evaluate(
+    `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`,
+  );
+  expect(await on.evaluate('document.documentElement.scrollWidth'), `${name}: ${String(widest)}`).toBeLessThanOrEqual(
+    375,
+  );
   await screenshot(on, `${name}-telefoon`);
   await on.setViewportSize({ width: 1280, height: 900 });
 }
 
-const nav = (on: Page, name: string) => on.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name, exact: true }).click();
+const nav = (on: Page, name: string) =>
+  on.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name, exact: true }).click();
 const heading = (on: Page, name: string) => on.getByRole('heading', { name, level: 1 }).waitFor();
 const rest = (path: string, key: string) => fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -70,7 +82,12 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       launchChromium(),
       startSite({
         gzip: true,
-        routes: { '/': { headers: { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.24.0' }, body: '<!doctype html><title>Winkel</title><h1>Welkom bij de winkel</h1>' } },
+        routes: {
+          '/': {
+            headers: { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.24.0' },
+            body: '<!doctype html><title>Winkel</title><h1>Welkom bij de winkel</h1>',
+          },
+        },
       }),
       startReceiver(),
     ]);
@@ -91,7 +108,13 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByLabel('Wachtwoord').fill(OWNER.password);
     await page.getByRole('button', { name: 'Account aanmaken' }).click();
     await heading(page, 'Overzicht');
-    const user = await api.db.selectFrom('users').innerJoin('tenants', 'tenants.id', 'users.tenant_id').innerJoin('plans', 'plans.id', 'tenants.plan_id').select(['users.role', 'plans.tier']).where('users.email', '=', OWNER.email).executeTakeFirstOrThrow();
+    const user = await api.db
+      .selectFrom('users')
+      .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+      .innerJoin('plans', 'plans.id', 'tenants.plan_id')
+      .select(['users.role', 'plans.tier'])
+      .where('users.email', '=', OWNER.email)
+      .executeTakeFirstOrThrow();
     expect(user).toEqual({ role: 'owner', tier: 'free' });
     const cookie = (await owner.cookies()).find((c) => c.name === 'session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
@@ -136,7 +159,16 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     const title = (await first.textContent())!;
     await first.click();
     await heading(page, title);
-    for (const name of ['Impact', 'Oplossing', 'Gevonden waarde', 'Verwachte waarde', 'Meer informatie', 'Status', 'Gezien in scans', 'Voorstellen']) {
+    for (const name of [
+      'Impact',
+      'Oplossing',
+      'Gevonden waarde',
+      'Verwachte waarde',
+      'Meer informatie',
+      'Status',
+      'Gezien in scans',
+      'Voorstellen',
+    ]) {
       await page.getByRole('region', { name }).waitFor();
     }
     await page.getByRole('region', { name: 'Gezien in scans' }).getByRole('listitem').first().waitFor();
@@ -151,9 +183,16 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await status.selectOption('ACCEPTED_RISK');
     await page.getByLabel('Reden').fill('Alleen intern bereikbaar');
     await page.getByRole('button', { name: 'Status opslaan' }).first().click();
-    await page.getByText(new RegExp(`Risico geaccepteerd door ${OWNER.email} op .*: Alleen intern bereikbaar`)).waitFor();
+    await page
+      .getByText(new RegExp(`Risico geaccepteerd door ${OWNER.email} op .*: Alleen intern bereikbaar`))
+      .waitFor();
     const change = await api.db.selectFrom('finding_status_changes').selectAll().executeTakeFirstOrThrow();
-    expect(change).toMatchObject({ status: 'ACCEPTED_RISK', reason: 'Alleen intern bereikbaar', actor_kind: 'user', actor_label: OWNER.email });
+    expect(change).toMatchObject({
+      status: 'ACCEPTED_RISK',
+      reason: 'Alleen intern bereikbaar',
+      actor_kind: 'user',
+      actor_label: OWNER.email,
+    });
     await inspect(page, 'bevinding-status');
   });
 
@@ -167,7 +206,10 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await shown.getByRole('button', { name: 'Kopiëren' }).click();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     expect((await rest('/api/agent/scans', key)).status).toBe(200);
-    await page.getByRole('row', { name: /ci-pijplijn/ }).getByRole('cell', { name: /^sak_/ }).waitFor();
+    await page
+      .getByRole('row', { name: /ci-pijplijn/ })
+      .getByRole('cell', { name: /^sak_/ })
+      .waitFor();
     await inspect(page, 'api-sleutels');
     await page.getByRole('button', { name: 'Intrekken' }).click();
     await page.getByText(/^Ingetrokken/).waitFor();
@@ -179,7 +221,9 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('suggestion_reviewed').check();
     await page.getByRole('button', { name: 'Webhook toevoegen' }).click();
-    expect(await page.getByRole('region', { name: 'Nieuw webhookgeheim' }).locator('code').textContent()).toMatch(/^whsec_/);
+    expect(await page.getByRole('region', { name: 'Nieuw webhookgeheim' }).locator('code').textContent()).toMatch(
+      /^whsec_/,
+    );
     await nav(page, 'Overzicht');
     await page.getByRole('link', { name: 'Winkel' }).click();
     await page.getByRole('button', { name: 'Scan starten' }).click();
@@ -187,22 +231,47 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await waitFor(() => receiver.delivered().some((r) => r.json.type === 'scan_completed'));
     await nav(page, 'Webhooks');
     await page.getByRole('button', { name: 'Afleveringen' }).click();
-    await page.getByRole('table', { name: 'Afleveringen' }).getByRole('cell', { name: 'scan_completed' }).first().waitFor();
+    await page
+      .getByRole('table', { name: 'Afleveringen' })
+      .getByRole('cell', { name: 'scan_completed' })
+      .first()
+      .waitFor();
     await inspect(page, 'webhooks');
   });
 
   it("lets staff approve a tenant's suggestion; the tenant's webhook receives suggestion_reviewed", async () => {
-    const tenantId = (await api.db.selectFrom('users').select('tenant_id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()).tenant_id;
-    const userId = (await api.db.selectFrom('users').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()).id;
-    const agent = await admin.createKey({ db: api.db, config: api.config }, ADMIN_CLI, { user_id: userId, name: 'agent', permissions: ['suggest_fixes'] });
+    const tenantId = (
+      await api.db.selectFrom('users').select('tenant_id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()
+    ).tenant_id;
+    const userId = (
+      await api.db.selectFrom('users').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()
+    ).id;
+    const agent = await admin.createKey({ db: api.db, config: api.config }, ADMIN_CLI, {
+      user_id: userId,
+      name: 'agent',
+      permissions: ['suggest_fixes'],
+    });
     const submitted = await fetch(`${api.url}/api/agent/suggestions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'config_change', title: 'HSTS aanzetten', description: 'Voeg de header toe in nginx.', file_path: 'nginx.conf', diff: '--- a/nginx.conf\n+++ b/nginx.conf\n@@ -1 +1,2 @@\n server {\n+  add_header Strict-Transport-Security "max-age=63072000" always;' }),
+      body: JSON.stringify({
+        type: 'config_change',
+        title: 'HSTS aanzetten',
+        description: 'Voeg de header toe in nginx.',
+        file_path: 'nginx.conf',
+        diff: '--- a/nginx.conf\n+++ b/nginx.conf\n@@ -1 +1,2 @@\n server {\n+  add_header Strict-Transport-Security "max-age=63072000" always;',
+      }),
     });
     expect(submitted.status).toBe(201);
-    const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, { name: 'De dienst', plan: 'enterprise' });
-    const staff = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: team.id, email: 'staf@dienst.example', staff: true });
+    const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
+      name: 'De dienst',
+      plan: 'enterprise',
+    });
+    const staff = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, {
+      tenant_id: team.id,
+      email: 'staf@dienst.example',
+      staff: true,
+    });
     const staffContext = await browser.newContext({ baseURL: api.url });
     try {
       const staffPage = await logIn(staffContext, 'staf@dienst.example', String(staff.initial_password));
@@ -213,7 +282,11 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       await item.getByLabel('Notities').fill('Prima voorstel');
       await item.getByRole('button', { name: 'Goedkeuren' }).click();
       const reviewed = await waitFor(() => receiver.delivered().find((r) => r.json.type === 'suggestion_reviewed'));
-      expect(reviewed.json.data).toMatchObject({ title: 'HSTS aanzetten', status: 'approved', review_notes: 'Prima voorstel' });
+      expect(reviewed.json.data).toMatchObject({
+        title: 'HSTS aanzetten',
+        status: 'approved',
+        review_notes: 'Prima voorstel',
+      });
       await staffPage.getByText('Niets te beoordelen.').waitFor();
       await nav(staffPage, 'Platform');
       await staffPage.getByRole('row', { name: /De dienst/ }).waitFor();
@@ -222,7 +295,10 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       await staffContext.close();
     }
     await nav(page, 'Suggesties');
-    await page.getByRole('row', { name: /HSTS aanzetten/ }).getByRole('cell', { name: 'Goedgekeurd' }).waitFor();
+    await page
+      .getByRole('row', { name: /HSTS aanzetten/ })
+      .getByRole('cell', { name: 'Goedgekeurd' })
+      .waitFor();
     expect(tenantId).toBeTruthy();
   });
 
@@ -243,14 +319,20 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       await nav(member, 'API-sleutels');
       await member.getByLabel('Naam').fill('mag-niet');
       await member.getByRole('button', { name: 'Sleutel aanmaken' }).click();
-      await member.getByRole('alert').filter({ hasText: 'Onvoldoende rechten: uw rol staat write_config niet toe.' }).waitFor();
+      await member
+        .getByRole('alert')
+        .filter({ hasText: 'Onvoldoende rechten: uw rol staat write_config niet toe.' })
+        .waitFor();
       expect(await api.db.selectFrom('api_keys').select('id').where('name', '=', 'mag-niet').execute()).toEqual([]);
       // The link worked once.
       const again = await newPage(await browser.newContext({ baseURL: api.url }));
       await again.goto(link);
       await again.getByLabel('Wachtwoord').fill('nog-een-lang-wachtwoord');
       await again.getByRole('button', { name: 'Wachtwoord instellen' }).click();
-      await again.getByRole('alert').filter({ hasText: /Uitnodiging/ }).waitFor();
+      await again
+        .getByRole('alert')
+        .filter({ hasText: /Uitnodiging/ })
+        .waitFor();
     } finally {
       await memberContext.close();
     }
@@ -266,18 +348,31 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
 
   it('has an accessibility check that does find a violation where there is one', async () => {
     const probe = await owner.newPage();
-    await probe.setContent('<!doctype html><html lang="nl"><title>x</title><main><input type="text"><button></button></main></html>');
+    await probe.setContent(
+      '<!doctype html><html lang="nl"><title>x</title><main><input type="text"><button></button></main></html>',
+    );
     expect((await seriousViolations(probe)).map((v) => v.id).sort()).toEqual(['button-name', 'label']);
     await probe.close();
   });
 
   it('has no serious or critical accessibility violation on any page visited, and no CSP violation', () => {
-    expect(violations.map((v) => `${v.page}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(
+      violations.map(
+        (v) => `${v.page}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
     expect(cspErrors).toEqual([]);
   });
 
-  it.each(['/', '/bevindingen'])('passes its own scanner on the dashboard page %s: no SECURITY_HEADER finding above LOW', async (path) => {
-    const result = await scanSite(`${api.url}${path}`, { allowPrivateTargets: true, probeExposures: false });
-    expect(result.findings.filter((f) => f.category === 'SECURITY_HEADER' && f.severity !== 'LOW').map((f) => f.finding_type)).toEqual([]);
-  });
+  it.each(['/', '/bevindingen'])(
+    'passes its own scanner on the dashboard page %s: no SECURITY_HEADER finding above LOW',
+    async (path) => {
+      const result = await scanSite(`${api.url}${path}`, { allowPrivateTargets: true, probeExposures: false });
+      expect(
+        result.findings
+          .filter((f) => f.category === 'SECURITY_HEADER' && f.severity !== 'LOW')
+          .map((f) => f.finding_type),
+      ).toEqual([]);
+    },
+  );
 });

@@ -8,7 +8,13 @@ import { CONFIG_SETTINGS } from '../services/config.ts';
 // resolves; the README stays a five-minute read.
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DOCS = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** The first cell of every table row, per file. */
@@ -21,7 +27,9 @@ function firstCells(file: string): string[] {
 
 describe('the documentation', () => {
   it('documents every setting the configuration reads exactly once, in the settings table of docs/operations.md', () => {
-    const rows = DOCS.flatMap((file) => firstCells(file).map((cell) => ({ file, names: [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]) })));
+    const rows = DOCS.flatMap((file) =>
+      firstCells(file).map((cell) => ({ file, names: [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]) })),
+    );
     for (const setting of CONFIG_SETTINGS) {
       const where = rows.filter((row) => row.names.includes(setting)).map((row) => row.file);
       expect(where, setting).toEqual(['docs/operations.md']);
@@ -43,7 +51,9 @@ describe('the documentation', () => {
   it('lists every kind of client-code secret in docs/scanner.md with its severity, and no kind the table lacks', () => {
     const rows = read('docs/scanner.md')
       .split('\n')
-      .flatMap((line) => [...line.matchAll(/^\| `client_secret_([a-z_]+)` \| (CRITICAL|HIGH) \|/g)].map((m) => [m[1], m[2]]));
+      .flatMap((line) =>
+        [...line.matchAll(/^\| `client_secret_([a-z_]+)` \| (CRITICAL|HIGH) \|/g)].map((m) => [m[1], m[2]]),
+      );
     expect(rows.sort()).toEqual(SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind].severity]).sort());
   });
 

@@ -7,19 +7,75 @@ import { findSecrets } from '../scanner/secret-scan.ts';
 describe('script text from a hostile site', () => {
   it('runs in linear time over hostile script text (3 MiB runs of each pattern prefix)', async () => {
     const prefixes = [
-      ...['x', 'a.from("', 'eyJ', 'eyJ-', 'ew-', 'https://', '"http://a', 'sb_publishable_', 'databaseURL:"', 'http://a:', 'ghp_', 'postgres://u:', 'postgres://u:p@'],
-      ...['mongodb+srv://', 'xoxb-1-', 'xoxb-12345678-', 'xapp-1-A1-', 'hooks.slack.com/services/', 'secretAccessKey:"', 'import("./', 'sk-', 'sk-proj-', 'sk-ant-api03-'],
-      ...['-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----', 'AKIA', 'M', 'MTIz.', '123456:A', 'key-', 'sk.eyJ', 'ya29.', 'GOCSPX-', 'glpat-', 'SG.', 'sntrys_eyJ'],
-      ...['.u=e=>"a"+{', 'x.u=function(e){return"', '12===e?"a.js":', '__vite__mapDeps m.f=["', 'static/chunks/', 'n.e(', 'import(`./'],
+      ...[
+        'x',
+        'a.from("',
+        'eyJ',
+        'eyJ-',
+        'ew-',
+        'https://',
+        '"http://a',
+        'sb_publishable_',
+        'databaseURL:"',
+        'http://a:',
+        'ghp_',
+        'postgres://u:',
+        'postgres://u:p@',
+      ],
+      ...[
+        'mongodb+srv://',
+        'xoxb-1-',
+        'xoxb-12345678-',
+        'xapp-1-A1-',
+        'hooks.slack.com/services/',
+        'secretAccessKey:"',
+        'import("./',
+        'sk-',
+        'sk-proj-',
+        'sk-ant-api03-',
+      ],
+      ...[
+        '-----BEGIN PRIVATE KEY-----',
+        '-----END PRIVATE KEY-----',
+        'AKIA',
+        'M',
+        'MTIz.',
+        '123456:A',
+        'key-',
+        'sk.eyJ',
+        'ya29.',
+        'GOCSPX-',
+        'glpat-',
+        'SG.',
+        'sntrys_eyJ',
+      ],
+      ...[
+        '.u=e=>"a"+{',
+        'x.u=function(e){return"',
+        '12===e?"a.js":',
+        '__vite__mapDeps m.f=["',
+        'static/chunks/',
+        'n.e(',
+        'import(`./',
+      ],
       ...['0123456789abcdef0123456789abcdef-', '-us1', 'admin"', 'write ', 'key-0123456789abcdef'],
-      ...['cohere ', 'algolia admin ', 'AC0123456789abcdef0123456789abcdef ', 'postmark ', 'generativelanguage.googleapis.com AIza', 'service_account -----BEGIN PRIVATE KEY-----\\n'],
+      ...[
+        'cohere ',
+        'algolia admin ',
+        'AC0123456789abcdef0123456789abcdef ',
+        'postmark ',
+        'generativelanguage.googleapis.com AIza',
+        'service_account -----BEGIN PRIVATE KEY-----\\n',
+      ],
     ];
     // A quadratic pattern would take hours on these, not the test's 30 s; none of them is a credential or a table.
     for (const prefix of prefixes) {
       const code = `const a="${prefix.repeat(Math.floor((3 * 1024 * 1024) / prefix.length))}";`;
       expect(readBackendReferences(code).tables, prefix).toEqual([]);
       expect(await findSecrets(code), prefix).toEqual([]);
-      expect(chunkReferences(code, 'https://example.nl/_next/static/chunks/a.js').urls.length, prefix).toBeLessThan(400);
+      expect(chunkReferences(code, 'https://example.nl/_next/static/chunks/a.js').urls.length, prefix).toBeLessThan(
+        400,
+      );
     }
   });
 });

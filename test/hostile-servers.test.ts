@@ -17,7 +17,12 @@ let startRss = 0;
 let sampler: NodeJS.Timeout;
 
 beforeAll(async () => {
-  api = await startApi({ SCANNER_REQUEST_TIMEOUT: '2s', SCANNER_DEADLINE: `${DEADLINE_MS}ms`, MAX_CONCURRENT_SCANS: '64', MAX_CONCURRENT_SCANS_PER_TENANT: '64' });
+  api = await startApi({
+    SCANNER_REQUEST_TIMEOUT: '2s',
+    SCANNER_DEADLINE: `${DEADLINE_MS}ms`,
+    MAX_CONCURRENT_SCANS: '64',
+    MAX_CONCURRENT_SCANS_PER_TENANT: '64',
+  });
   tenant = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise' });
   startRss = process.memoryUsage().rss;
   sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
@@ -30,28 +35,35 @@ afterAll(async () => {
 });
 
 describe('scans of hostile servers through the API', () => {
-  it.concurrent.each(HOSTILE_CASES)('$name: answers $expect within the bound', async ({ start, expect: status, readsPage, stalls }) => {
-    const site = await start();
-    sites.push(site);
-    const record = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Vijandige site', url: site.url });
-    const began = Date.now();
-    const response = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: record.id } });
-    const elapsed = Date.now() - began;
-    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
-    expect(elapsed).toBeLessThan(BOUND_MS);
-    if (status === 400) expect(response.body.error).toMatch(/\w{10,}/);
-    else expect(response.body).toMatchObject({ scan_id: expect.any(String), grade: expect.any(String) });
-    if (status === 201) {
-      const detail = (await api.call('GET', `/api/agent/scans/${response.body.scan_id}`, { key: tenant.key })).body;
-      expect(detail.failed_checks).toEqual(expect.any(Array));
-      const types = detail.findings.map((f: { finding_type: string }) => f.finding_type);
-      if (readsPage) {
-        expect(detail.detected_platform).toBe('wordpress');
-        expect(types).not.toContain('x_frame_options_missing');
+  it.concurrent.each(HOSTILE_CASES)(
+    '$name: answers $expect within the bound',
+    async ({ start, expect: status, readsPage, stalls }) => {
+      const site = await start();
+      sites.push(site);
+      const record = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
+        tenant_id: tenant.tenantId,
+        name: 'Vijandige site',
+        url: site.url,
+      });
+      const began = Date.now();
+      const response = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: record.id } });
+      const elapsed = Date.now() - began;
+      expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
+      expect(elapsed).toBeLessThan(BOUND_MS);
+      if (status === 400) expect(response.body.error).toMatch(/\w{10,}/);
+      else expect(response.body).toMatchObject({ scan_id: expect.any(String), grade: expect.any(String) });
+      if (status === 201) {
+        const detail = (await api.call('GET', `/api/agent/scans/${response.body.scan_id}`, { key: tenant.key })).body;
+        expect(detail.failed_checks).toEqual(expect.any(Array));
+        const types = detail.findings.map((f: { finding_type: string }) => f.finding_type);
+        if (readsPage) {
+          expect(detail.detected_platform).toBe('wordpress');
+          expect(types).not.toContain('x_frame_options_missing');
+        }
+        if (stalls) expect(detail.failed_checks).toContain('exposures');
       }
-      if (stalls) expect(detail.failed_checks).toContain('exposures');
-    }
-  });
+    },
+  );
 
   it('keeps memory bounded and answers /healthz afterwards', async () => {
     expect(peakRss - startRss).toBeLessThan(300 * 1024 * 1024);

@@ -22,7 +22,8 @@ function rawConnection(url: string) {
     async get(path: string): Promise<string> {
       buffered = '';
       socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
-      for (let waited = 0; !/\r\n\r\n[\s\S]*\}/.test(buffered) && !closed && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      for (let waited = 0; !/\r\n\r\n[\s\S]*\}/.test(buffered) && !closed && waited < 5_000; waited += 20)
+        await new Promise((r) => setTimeout(r, 20));
       return buffered;
     },
     end: () => socket.destroy(),
@@ -45,5 +46,4 @@ describe('keep-alive', () => {
       await api.close();
     }
   }, 30_000);
-
 });

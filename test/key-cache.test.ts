@@ -50,12 +50,20 @@ describe('CachedKeyLookup', () => {
     const tenant = await seedTenant(service, 'https://cache.example/');
     const keys = new CachedKeyLookup(service);
     try {
-      expect(await keys.authenticate(tenant.key)).toMatchObject({ tenantId: tenant.tenantId, actor: { id: tenant.keyId } });
+      expect(await keys.authenticate(tenant.key)).toMatchObject({
+        tenantId: tenant.tenantId,
+        actor: { id: tenant.keyId },
+      });
       // Cached first (on PostgreSQL once its LISTEN connection is up), so the revocation must clear it.
       expect(await answersFromCache(keys, tenant.key)).toBe(true);
       await admin.revokeKey({ db: elsewhere, config: TEST_CONFIG }, ADMIN_CLI, { key_id: tenant.keyId });
       await nextTurn();
-      expect(await settled(async () => keys.authenticate(tenant.key), (answer) => answer === null)).toBeNull();
+      expect(
+        await settled(
+          async () => keys.authenticate(tenant.key),
+          (answer) => answer === null,
+        ),
+      ).toBeNull();
     } finally {
       await keys.close();
     }

@@ -46,7 +46,9 @@ describe('per-key rate limit', () => {
 
   it('counts REST and /trpc calls of one key together', async () => {
     const tenant = await seedTenant(api.db, 'https://c.example/', { rateLimit: 2 });
-    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${tenant.key}` } })] });
+    const client = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${tenant.key}` } })],
+    });
     await client.scans.list.query();
     expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
     await expect(client.scans.list.query()).rejects.toMatchObject({ data: { httpStatus: 429 } });
@@ -58,7 +60,8 @@ describe('per-IP rate limit', () => {
     const api = await startApi({ IP_RATE_LIMIT_PER_MINUTE: '5' });
     try {
       const tenant = await seedTenant(api.db, 'https://d.example/');
-      for (let i = 0; i < 4; i++) expect((await api.call('POST', '/api/agent/auth', { body: { api_key: `sak_guess${i}` } })).status).toBe(401);
+      for (let i = 0; i < 4; i++)
+        expect((await api.call('POST', '/api/agent/auth', { body: { api_key: `sak_guess${i}` } })).status).toBe(401);
       expect((await api.call('GET', '/healthz')).status).toBe(200);
       const blocked = await api.call('POST', '/api/agent/auth', { body: { api_key: tenant.key } });
       expect(blocked.status).toBe(429);
@@ -70,11 +73,16 @@ describe('per-IP rate limit', () => {
   });
 
   it('uses X-Forwarded-For only when TRUST_PROXY is true', async () => {
-    for (const [trust, expected] of [['true', 200], ['false', 429]] as const) {
+    for (const [trust, expected] of [
+      ['true', 200],
+      ['false', 429],
+    ] as const) {
       const api = await startApi({ IP_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: trust });
       try {
         expect((await api.call('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(200);
-        expect((await api.call('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(expected);
+        expect((await api.call('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(
+          expected,
+        );
       } finally {
         await api.close();
       }
@@ -95,7 +103,8 @@ describe('monthly plan quotas', () => {
     const tenant = await seedTenant(api.db, 'https://e.example/', { plan: 'free' });
     const other = await seedTenant(api.db, 'https://f.example/', { plan: 'pro' });
     await api.db.updateTable('plans').set({ max_api_calls_per_month: 3 }).where('tier', '=', 'free').execute();
-    for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
     const refused = await api.call('GET', '/api/agent/scans', { key: tenant.key });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatch(/max_api_calls_per_month/);
@@ -110,7 +119,11 @@ describe('monthly plan quotas', () => {
     await api.close();
     const db = await openMigratedDatabase(DATABASE_PATH);
     try {
-      const stored = await db.selectFrom('usage_counters').selectAll().where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+      const stored = await db
+        .selectFrom('usage_counters')
+        .selectAll()
+        .where('tenant_id', '=', tenant.tenantId)
+        .executeTakeFirstOrThrow();
       expect(stored).toMatchObject({ period: monthOf(new Date()), metric: 'api_calls', count: 5 });
     } finally {
       await db.destroy();
@@ -121,8 +134,15 @@ describe('monthly plan quotas', () => {
     const api = await startApi();
     try {
       const tenant = await seedTenant(api.db, 'https://g.example/');
-      const stored = () => api.db.selectFrom('usage_counters').select('count').where('tenant_id', '=', tenant.tenantId).where('metric', '=', 'api_calls').executeTakeFirst();
-      for (let i = 0; i < 5; i++) expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
+      const stored = () =>
+        api.db
+          .selectFrom('usage_counters')
+          .select('count')
+          .where('tenant_id', '=', tenant.tenantId)
+          .where('metric', '=', 'api_calls')
+          .executeTakeFirst();
+      for (let i = 0; i < 5; i++)
+        expect((await api.call('GET', '/api/agent/scans', { key: tenant.key })).status).toBe(200);
       expect(await stored()).toBeUndefined();
       await waitFor(async () => (await stored())?.count === 5, 3_000);
     } finally {
@@ -135,7 +155,9 @@ describe('monthly plan quotas', () => {
     try {
       const tenant = await seedTenant(api.db, site.url, { plan: 'free' });
       await api.db.updateTable('plans').set({ max_scans_per_month: 1 }).where('tier', '=', 'free').execute();
-      expect((await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status).toBe(201);
+      expect(
+        (await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status,
+      ).toBe(201);
       const refused = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
       expect(refused.status).toBe(429);
       expect(refused.body.error).toMatch(/max_scans_per_month/);
@@ -161,12 +183,25 @@ describe('key caps', () => {
   });
   afterAll(() => api.close());
 
-  const capped = () => ({ db: api.db, config: { ...api.config, MAX_ACTIVE_KEYS_PER_USER: 2, MAX_ACTIVE_KEYS_PER_TENANT: 3, MAX_KEYS_CREATED_PER_USER_PER_DAY: 4 } });
-  const newKey = (userId: string) => admin.createKey(capped(), ADMIN_CLI, { user_id: userId, name: 'k', permissions: ['read_scans'] });
-  const newUser = (tenantId: string, email: string) => admin.createUser(capped(), ADMIN_CLI, { tenant_id: tenantId, email });
+  const capped = () => ({
+    db: api.db,
+    config: {
+      ...api.config,
+      MAX_ACTIVE_KEYS_PER_USER: 2,
+      MAX_ACTIVE_KEYS_PER_TENANT: 3,
+      MAX_KEYS_CREATED_PER_USER_PER_DAY: 4,
+    },
+  });
+  const newKey = (userId: string) =>
+    admin.createKey(capped(), ADMIN_CLI, { user_id: userId, name: 'k', permissions: ['read_scans'] });
+  const newUser = (tenantId: string, email: string) =>
+    admin.createUser(capped(), ADMIN_CLI, { tenant_id: tenantId, email });
 
   it('caps active keys per user and per tenant, and keys created per user per day', async () => {
-    const tenant = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, { name: 'Caps', plan: 'pro' });
+    const tenant = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
+      name: 'Caps',
+      plan: 'pro',
+    });
     const user = await newUser(tenant.id, 'caps@example.nl');
     const first = await newKey(user.id);
     await newKey(user.id);

@@ -23,10 +23,22 @@ const base = Date.parse('2026-03-01T00:00:00.000Z');
 beforeAll(async () => {
   database = await freshDatabase('lists');
   db = await openMigratedDatabase(database.location);
-  const tenant = await admin.createTenant({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { name: 'Lijsten', plan: 'enterprise' });
+  const tenant = await admin.createTenant({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
+    name: 'Lijsten',
+    plan: 'enterprise',
+  });
   tenantId = tenant.id;
   sites = [];
-  for (let i = 0; i < 3; i++) sites.push((await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenantId, name: `S${i}`, url: `https://s${i}.example/` })).id);
+  for (let i = 0; i < 3; i++)
+    sites.push(
+      (
+        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
+          tenant_id: tenantId,
+          name: `S${i}`,
+          url: `https://s${i}.example/`,
+        })
+      ).id,
+    );
   // 600 scans over 10 days, irregular times.
   const scans = Array.from({ length: 600 }, (_, i) => ({
     id: uuidv7(base + i),
@@ -50,7 +62,15 @@ beforeAll(async () => {
   const texts = Object.values(CATALOG).slice(0, 12);
   const textIds: number[] = [];
   for (const { title, description, impact, remediation, expected_value, reference_url } of texts) {
-    textIds.push((await db.insertInto('finding_texts').values({ title, description, impact, remediation, expected_value, reference_url }).returning('id').executeTakeFirstOrThrow()).id);
+    textIds.push(
+      (
+        await db
+          .insertInto('finding_texts')
+          .values({ title, description, impact, remediation, expected_value, reference_url })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
   const findings = Array.from({ length: 500 }, (_, i) => {
     const entry = texts[i % texts.length]!;
@@ -73,7 +93,11 @@ beforeAll(async () => {
       resolved_at: null,
     };
   });
-  for (let i = 0; i < findings.length; i += 100) await db.insertInto('findings').values(findings.slice(i, i + 100)).execute();
+  for (let i = 0; i < findings.length; i += 100)
+    await db
+      .insertInto('findings')
+      .values(findings.slice(i, i + 100))
+      .execute();
 });
 afterAll(async () => {
   await db.destroy();
@@ -82,9 +106,16 @@ afterAll(async () => {
 
 describe('finding list pages', () => {
   it('returns, at every offset and with filters, exactly the rows of the full ordered list', async () => {
-    for (const filters of [{}, { status: 'OPEN' }, { siteId: undefined, category: 'SECURITY_HEADER' }, { search: 'ontbreekt' }] satisfies FindingFilters[]) {
+    for (const filters of [
+      {},
+      { status: 'OPEN' },
+      { siteId: undefined, category: 'SECURITY_HEADER' },
+      { search: 'ontbreekt' },
+    ] satisfies FindingFilters[]) {
       const all = (await listFindings(db, tenantId, filters, { limit: 500, offset: 0 })).rows.map((r) => r.id);
-      const ranks = (await listFindings(db, tenantId, filters, { limit: 500, offset: 0 })).rows.map((r) => SEVERITIES.indexOf(r.severity));
+      const ranks = (await listFindings(db, tenantId, filters, { limit: 500, offset: 0 })).rows.map((r) =>
+        SEVERITIES.indexOf(r.severity),
+      );
       expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
       for (const offset of [0, 1, 49, 124, 125, 126, 250, 333, 374, 375, 499]) {
         const { rows, total } = await listFindings(db, tenantId, filters, { limit: 20, offset });
@@ -105,11 +136,22 @@ describe('finding list pages', () => {
 
 describe('count tables', () => {
   const stored = async () =>
-    (await db.selectFrom('finding_counts').select(['site_id', 'text_id', 'category', 'status', 'severity', 'n']).where('tenant_id', '=', tenantId).where('n', '<>', 0).execute())
+    (
+      await db
+        .selectFrom('finding_counts')
+        .select(['site_id', 'text_id', 'category', 'status', 'severity', 'n'])
+        .where('tenant_id', '=', tenantId)
+        .where('n', '<>', 0)
+        .execute()
+    )
       .map((row) => `${row.site_id}|${row.text_id}|${row.category}|${row.status}|${row.severity}=${row.n}`)
       .sort();
   const counted = async () => {
-    const rows = await db.selectFrom('findings').select(['site_id', 'text_id', 'category', 'status', 'severity']).where('tenant_id', '=', tenantId).execute();
+    const rows = await db
+      .selectFrom('findings')
+      .select(['site_id', 'text_id', 'category', 'status', 'severity'])
+      .where('tenant_id', '=', tenantId)
+      .execute();
     const counts = new Map<string, number>();
     for (const row of rows) {
       for (const site of ['', row.site_id]) {
@@ -122,7 +164,9 @@ describe('count tables', () => {
 
   it('equal a row-by-row count after many-row inserts, updates (changing keys or not) and deletes', async () => {
     expect(await stored()).toEqual(await counted());
-    const some = (await db.selectFrom('findings').select('id').where('tenant_id', '=', tenantId).orderBy('id').limit(60).execute()).map((row) => row.id);
+    const some = (
+      await db.selectFrom('findings').select('id').where('tenant_id', '=', tenantId).orderBy('id').limit(60).execute()
+    ).map((row) => row.id);
     await db.updateTable('findings').set({ status: 'IN_PROGRESS' }).where('id', 'in', some.slice(0, 40)).execute();
     await db.updateTable('findings').set({ last_seen_at: new Date().toISOString() }).where('id', 'in', some).execute();
     await db.updateTable('findings').set({ site_id: sites[2]! }).where('id', 'in', some.slice(30, 50)).execute();
@@ -140,9 +184,24 @@ describe('count tables', () => {
       Array.from({ length: 8 }, (_, t) =>
         db.transaction().execute(async (trx) => {
           // Each transaction touches the same groups in a different row order.
-          const rows = template.map((row, i) => ({ ...row, id: uuidv7(), site_id: sites[(i + t) % 3]!, endpoint: `https://s.example/c${t}-${i}` })).sort(() => (t % 2 ? 1 : -1));
+          const rows = template
+            .map((row, i) => ({
+              ...row,
+              id: uuidv7(),
+              site_id: sites[(i + t) % 3]!,
+              endpoint: `https://s.example/c${t}-${i}`,
+            }))
+            .sort(() => (t % 2 ? 1 : -1));
           await trx.insertInto('findings').values(rows).execute();
-          await trx.updateTable('findings').set({ status: 'IN_PROGRESS' }).where('id', 'in', rows.slice(t, t + 10).map((row) => row.id)).execute();
+          await trx
+            .updateTable('findings')
+            .set({ status: 'IN_PROGRESS' })
+            .where(
+              'id',
+              'in',
+              rows.slice(t, t + 10).map((row) => row.id),
+            )
+            .execute();
         }),
       ),
     );
@@ -152,7 +211,15 @@ describe('count tables', () => {
 
 describe('scan counts', () => {
   it('equal a row-by-row count for every combination of site, grade, since and until', async () => {
-    const moments = [undefined, '2026-03-01T00:00:00.000Z', '2026-03-03T07:30:00.000Z', '2026-03-03T19:00:00.000Z', '2026-03-06T00:00:00.000Z', '2026-03-09T23:59:59.999Z', '2026-04-01T00:00:00.000Z'];
+    const moments = [
+      undefined,
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-03T07:30:00.000Z',
+      '2026-03-03T19:00:00.000Z',
+      '2026-03-06T00:00:00.000Z',
+      '2026-03-09T23:59:59.999Z',
+      '2026-04-01T00:00:00.000Z',
+    ];
     for (const siteId of [undefined, sites[1]]) {
       for (const grade of [undefined, 'goed'] as const) {
         for (const since of moments) {

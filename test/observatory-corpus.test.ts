@@ -41,7 +41,14 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     https: c.https ? { verified: c.https.verified, headers: toHeaderMap(c.https.headers) } : null,
     httpRedirects: c.http ? c.httpRedirects : [],
     tls: c.https
-      ? { host, port: 443, protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true }, certificate: null, ciphers: null, features: null }
+      ? {
+          host,
+          port: 443,
+          protocols: { TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true },
+          certificate: null,
+          ciphers: null,
+          features: null,
+        }
       : null,
     securityTxt: null,
     caa: null,
@@ -54,7 +61,9 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
 }
 
 function verdict(c: CorpusCase): { flagged: boolean; severe: boolean } {
-  const about = runChecks(contextFor(evidenceFor(c))).observations.map((o) => CATALOG[o.type]!).filter((entry) => entry.observatory === c.test);
+  const about = runChecks(contextFor(evidenceFor(c)))
+    .observations.map((o) => CATALOG[o.type]!)
+    .filter((entry) => entry.observatory === c.test);
   return { flagged: about.length > 0, severe: about.some((entry) => entry.severity !== 'LOW') };
 }
 
@@ -75,7 +84,9 @@ describe('agreement with Mozilla HTTP Observatory verdicts', () => {
       if (!agrees) disagreements.push(`${c.test}: ${c.result} (pass=${c.pass})`);
     }
     const agreement = (cases.length - disagreements.length) / cases.length;
-    console.log(`Observatory agreement: ${(agreement * 100).toFixed(1)}% (${cases.length - disagreements.length}/${cases.length})`);
+    console.log(
+      `Observatory agreement: ${(agreement * 100).toFixed(1)}% (${cases.length - disagreements.length}/${cases.length})`,
+    );
     for (const [test, { agree, total }] of perTest) console.log(`  ${test}: ${agree}/${total}`);
     if (disagreements.length) console.log(`  disagreements:\n    ${disagreements.join('\n    ')}`);
     expect(cases.length).toBeGreaterThan(200);

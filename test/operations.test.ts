@@ -24,8 +24,13 @@ describe('operations', () => {
       const child = killWithThisProcess(spawn('sleep', ['60'], { detached: true, stdio: 'ignore' }), { group: true });
       console.log(child.pid);
       setInterval(() => {}, 1000);`;
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    const childPid = await new Promise<number>((done) => parent.stdout!.once('data', (chunk: Buffer) => done(Number(chunk.toString().trim()))));
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const childPid = await new Promise<number>((done) =>
+      parent.stdout!.once('data', (chunk: Buffer) => done(Number(chunk.toString().trim()))),
+    );
     const alive = (pid: number) => {
       try {
         process.kill(pid, 0);
@@ -54,15 +59,24 @@ describe('operations', () => {
   it('keeps a plain incoming X-Request-Id, makes one otherwise, and returns it on every answer', async () => {
     const api = await startApi();
     try {
-      expect((await api.call('GET', '/healthz', { headers: { 'x-request-id': 'trace-42.a' } })).headers.get('x-request-id')).toBe('trace-42.a');
+      expect(
+        (await api.call('GET', '/healthz', { headers: { 'x-request-id': 'trace-42.a' } })).headers.get('x-request-id'),
+      ).toBe('trace-42.a');
       expect((await api.call('GET', '/bestaat-niet')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      expect((await api.call('GET', '/healthz', { headers: { 'x-request-id': 'a b\tc' } })).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(
+        (await api.call('GET', '/healthz', { headers: { 'x-request-id': 'a b\tc' } })).headers.get('x-request-id'),
+      ).toMatch(/^[0-9a-f-]{36}$/);
       // Refusals too: a missing key, an invalid one, a URL the router cannot decode, a bad body.
       const refused = [
         await api.call('GET', '/api/agent/scans', { headers: { 'x-request-id': 'geen-sleutel' } }),
-        await api.call('GET', '/api/agent/scans', { headers: { 'x-request-id': 'foute-sleutel', authorization: 'Bearer wsk_ongeldig' } }),
+        await api.call('GET', '/api/agent/scans', {
+          headers: { 'x-request-id': 'foute-sleutel', authorization: 'Bearer wsk_ongeldig' },
+        }),
         await api.call('GET', '/api/agent/scans/%E0%A4%A', { headers: { 'x-request-id': 'kapotte-url' } }),
-        await api.call('POST', '/api/agent/auth', { headers: { 'x-request-id': 'kapotte-json', 'content-type': 'application/json' }, rawBody: '{' }),
+        await api.call('POST', '/api/agent/auth', {
+          headers: { 'x-request-id': 'kapotte-json', 'content-type': 'application/json' },
+          rawBody: '{',
+        }),
       ];
       expect(refused.map((answer) => [answer.status, answer.headers.get('x-request-id')])).toEqual([
         [401, 'geen-sleutel'],
@@ -77,19 +91,36 @@ describe('operations', () => {
 
   it('serves Prometheus metrics: requests by route and status, scans by grade, deliveries, event-loop delay', async () => {
     const api = await startApi();
-    const site = await rawSite((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\nConnection: close\r\n\r\n<p>Winkel</p>'));
+    const site = await rawSite((socket) =>
+      socket.end(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\nConnection: close\r\n\r\n<p>Winkel</p>',
+      ),
+    );
     try {
       const tenant = await seedTenant(api.db, site.url);
       await api.call('GET', '/api/agent/scans', { key: tenant.key });
       const scan = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
       // MCP answers are hijacked from Fastify; they are counted all the same.
-      const mcp = await api.call('POST', '/mcp', { key: tenant.key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } } });
+      const mcp = await api.call('POST', '/mcp', {
+        key: tenant.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+        },
+      });
       expect(mcp.status).toBe(200);
       const metrics = await api.call('GET', '/metrics');
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
-      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/agent\/scans",status="200"\} [1-9]/);
-      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/mcp",status="200"\} [1-9]/);
+      expect(metrics.body).toMatch(
+        /http_request_duration_seconds_count\{method="GET",route="\/api\/agent\/scans",status="200"\} [1-9]/,
+      );
+      expect(metrics.body).toMatch(
+        /http_request_duration_seconds_count\{method="POST",route="\/mcp",status="200"\} [1-9]/,
+      );
       expect(metrics.body).toContain(`scanner_scans_total{grade="${scan.body.grade}"}`);
       expect(metrics.body).toContain('# TYPE webhook_deliveries_total counter');
       expect(metrics.body).toMatch(/nodejs_eventloop_lag_p99_seconds \d/);
@@ -100,17 +131,43 @@ describe('operations', () => {
   });
 
   it('stops gracefully on SIGTERM sent to the process `npm start` started: the scan in flight finishes, exit 0', async () => {
-    const slow = await rawSite((socket) => setTimeout(() => socket.writable && socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n<p>x</p>'), 1_500));
-    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'term.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', SCANNER_DEADLINE: '4s', LOG_LEVEL: 'info' };
+    const slow = await rawSite((socket) =>
+      setTimeout(
+        () =>
+          socket.writable &&
+          socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n<p>x</p>'),
+        1_500,
+      ),
+    );
+    const env = {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'term.db'),
+      SCANNER_ALLOW_PRIVATE_TARGETS: 'true',
+      SCANNER_DEADLINE: '4s',
+      LOG_LEVEL: 'info',
+    };
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, slow.url);
-    await createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Traag', url: slow.url });
+    await createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, {
+      tenant_id: tenant.tenantId,
+      name: 'Traag',
+      url: slow.url,
+    });
     await db.destroy();
     // Its own process group: npm's child is the server, and the guard kills both.
-    const npm = killWithThisProcess(spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }), { group: true });
+    const npm = killWithThisProcess(
+      spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }),
+      { group: true },
+    );
     try {
       const port = await listeningPort(npm);
-      const scan = fetch(`http://127.0.0.1:${port}/api/agent/scan`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ site_id: tenant.siteId }) });
+      const scan = fetch(`http://127.0.0.1:${port}/api/agent/scan`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ site_id: tenant.siteId }),
+      });
       await new Promise((done) => setTimeout(done, 300));
       npm.kill('SIGTERM');
       const signalled = Date.now();
@@ -131,7 +188,9 @@ describe('operations', () => {
     writeFileSync(join(cwd, '.env'), 'PORT=0\nHOST=127.0.0.1\nDATABASE_PATH=./uit-env.db\nLOG_LEVEL=info\n');
     const env = { ...process.env };
     for (const name of ['PORT', 'HOST', 'DATABASE_PATH', 'LOG_LEVEL']) delete env[name];
-    const server = killWithThisProcess(spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const server = killWithThisProcess(
+      spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
     try {
       const port = await listeningPort(server);
       expect(existsSync(join(cwd, 'uit-env.db'))).toBe(true);

@@ -26,35 +26,51 @@ function directivesFor(target: 'nginx' | 'apache', result: ScanResult, context: 
   return [...snippets].join('\n');
 }
 
-describe.runIf(realServersAvailable() || process.env.CI)('fixes on real servers, configured as Debian ships them', () => {
-  it.each([
-    ['nginx', startNginx, 'server', 'http'],
-    ['apache', startApache, 'virtualhost', 'server'],
-  ] as const)('%s: every fixed finding is gone after applying the fixes, nothing new appears, and the grade is goed or better', { timeout: 60_000 }, async (target, start, inner, outer) => {
-    const server = await start();
-    try {
-      const before = await scan(server);
-      expect(before.detected_server).toBe(target);
-      const fixed = typesOf(before).filter((type) => FIX_TABLES[target]?.[type]);
-      expect(fixed.length).toBeGreaterThan(8);
-      await server.reconfigure(directivesFor(target, before, inner), directivesFor(target, before, outer));
-      const after = await scan(server);
-      expect(typesOf(after).filter((type) => fixed.includes(type))).toEqual([]);
-      expect(typesOf(after).filter((type) => !typesOf(before).includes(type))).toEqual([]);
-      expect(['uitstekend', 'goed']).toContain(after.grade);
-      expect(after.detected_server).toBe(target);
-    } finally {
-      await server.close();
-    }
-  });
-});
+describe.runIf(realServersAvailable() || process.env.CI)(
+  'fixes on real servers, configured as Debian ships them',
+  () => {
+    it.each([
+      ['nginx', startNginx, 'server', 'http'],
+      ['apache', startApache, 'virtualhost', 'server'],
+    ] as const)(
+      '%s: every fixed finding is gone after applying the fixes, nothing new appears, and the grade is goed or better',
+      { timeout: 60_000 },
+      async (target, start, inner, outer) => {
+        const server = await start();
+        try {
+          const before = await scan(server);
+          expect(before.detected_server).toBe(target);
+          const fixed = typesOf(before).filter((type) => FIX_TABLES[target]?.[type]);
+          expect(fixed.length).toBeGreaterThan(8);
+          await server.reconfigure(directivesFor(target, before, inner), directivesFor(target, before, outer));
+          const after = await scan(server);
+          expect(typesOf(after).filter((type) => fixed.includes(type))).toEqual([]);
+          expect(typesOf(after).filter((type) => !typesOf(before).includes(type))).toEqual([]);
+          expect(['uitstekend', 'goed']).toContain(after.grade);
+          expect(after.detected_server).toBe(target);
+        } finally {
+          await server.close();
+        }
+      },
+    );
+  },
+);
 
 describe('fix tables', () => {
   it('gives the detected server first, then the platform, then the common targets', () => {
     expect(fixesFor('hsts_missing', 'apache', 'wordpress').map((f) => f.target)).toEqual(['apache', 'wordpress']);
-    expect(fixesFor('hsts_missing', null, null).map((f) => f.target)).toEqual(['nginx', 'apache', 'caddy', 'cloudflare', 'vercel', 'netlify']);
+    expect(fixesFor('hsts_missing', null, null).map((f) => f.target)).toEqual([
+      'nginx',
+      'apache',
+      'caddy',
+      'cloudflare',
+      'vercel',
+      'netlify',
+    ]);
     expect(fixesFor('caa_missing', 'nginx', null).map((f) => f.target)).toEqual(['dns']);
-    expect(fixesFor('supabase_table_personal_data_readable', null, 'lovable').map((f) => f.target)).toEqual(['supabase']);
+    expect(fixesFor('supabase_table_personal_data_readable', null, 'lovable').map((f) => f.target)).toEqual([
+      'supabase',
+    ]);
   });
 
   it('writes next.config.mjs files that Node can parse', () => {
@@ -67,17 +83,57 @@ describe('fix tables', () => {
   });
 
   it('explains every score exactly: start plus points, clamped, under the smallest cap', () => {
-    const sets: FindingType[][] = [[], ['hsts_missing'], ['https_unavailable', 'tls_cipher_static_rsa', 'csp_missing', 'exposed_git_config', 'exposed_env_file', 'exposed_sql_dump'], Array(9).fill('exposed_git_config')];
-    const severity = { hsts_missing: 'MEDIUM', https_unavailable: 'CRITICAL', tls_cipher_static_rsa: 'MEDIUM', csp_missing: 'MEDIUM', exposed_git_config: 'CRITICAL', exposed_env_file: 'CRITICAL', exposed_sql_dump: 'CRITICAL' } as const;
-    const category = { hsts_missing: 'SSL_TLS', https_unavailable: 'SSL_TLS', tls_cipher_static_rsa: 'SSL_TLS', csp_missing: 'SECURITY_HEADER', exposed_git_config: 'EXPOSED_ENDPOINT', exposed_env_file: 'EXPOSED_ENDPOINT', exposed_sql_dump: 'EXPOSED_ENDPOINT' } as const;
+    const sets: FindingType[][] = [
+      [],
+      ['hsts_missing'],
+      [
+        'https_unavailable',
+        'tls_cipher_static_rsa',
+        'csp_missing',
+        'exposed_git_config',
+        'exposed_env_file',
+        'exposed_sql_dump',
+      ],
+      Array(9).fill('exposed_git_config'),
+    ];
+    const severity = {
+      hsts_missing: 'MEDIUM',
+      https_unavailable: 'CRITICAL',
+      tls_cipher_static_rsa: 'MEDIUM',
+      csp_missing: 'MEDIUM',
+      exposed_git_config: 'CRITICAL',
+      exposed_env_file: 'CRITICAL',
+      exposed_sql_dump: 'CRITICAL',
+    } as const;
+    const category = {
+      hsts_missing: 'SSL_TLS',
+      https_unavailable: 'SSL_TLS',
+      tls_cipher_static_rsa: 'SSL_TLS',
+      csp_missing: 'SECURITY_HEADER',
+      exposed_git_config: 'EXPOSED_ENDPOINT',
+      exposed_env_file: 'EXPOSED_ENDPOINT',
+      exposed_sql_dump: 'EXPOSED_ENDPOINT',
+    } as const;
     for (const set of sets) {
-      const findings = set.map((type, i) => ({ id: String(i), finding_type: type, severity: severity[type as keyof typeof severity], category: category[type as keyof typeof category] }));
+      const findings = set.map((type, i) => ({
+        id: String(i),
+        finding_type: type,
+        severity: severity[type as keyof typeof severity],
+        category: category[type as keyof typeof category],
+      }));
       const breakdown = scoreBreakdown(findings);
-      const total = Math.min(100, Math.max(0, breakdown.start + breakdown.items.reduce((sum, item) => sum + item.points, 0)));
+      const total = Math.min(
+        100,
+        Math.max(0, breakdown.start + breakdown.items.reduce((sum, item) => sum + item.points, 0)),
+      );
       const score = Math.min(total, ...breakdown.caps.map((c) => c.max));
       const lost = { SSL_TLS: 0, SECURITY_HEADER: 0, EXPOSED_ENDPOINT: 0 };
       for (const f of findings) lost[f.category] += { CRITICAL: 40, HIGH: 20, MEDIUM: 8, LOW: 2 }[f.severity];
-      const weighted = Math.round(0.4 * Math.max(0, 100 - lost.SSL_TLS) + 0.3 * Math.max(0, 100 - lost.SECURITY_HEADER) + 0.3 * Math.max(0, 100 - lost.EXPOSED_ENDPOINT));
+      const weighted = Math.round(
+        0.4 * Math.max(0, 100 - lost.SSL_TLS) +
+          0.3 * Math.max(0, 100 - lost.SECURITY_HEADER) +
+          0.3 * Math.max(0, 100 - lost.EXPOSED_ENDPOINT),
+      );
       const caps = SCORE_CAPS.filter((c) => findings.some((f) => c.applies(f))).map((c) => c.cap);
       expect(score, set.join(',')).toBe(Math.min(weighted, ...caps));
     }

@@ -20,7 +20,9 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([api.close(), leaky.close()]));
 
-const scanOnce = async () => (await api.call('POST', '/api/agent/scan', { key: owner.key, body: { site_id: owner.siteId } })).body.scan_id as string;
+const scanOnce = async () =>
+  (await api.call('POST', '/api/agent/scan', { key: owner.key, body: { site_id: owner.siteId } })).body
+    .scan_id as string;
 const sarifOf = (scanId: string, key = owner.key) => api.call('GET', `/api/agent/scans/${scanId}/sarif`, { key });
 const run0 = (log: SarifLog) => log.runs[0] as any;
 
@@ -35,7 +37,11 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
     const log = answer.body as SarifLog;
     expect(log.version).toBe('2.1.0');
     const { tool, results, originalUriBaseIds } = run0(log);
-    expect(tool.driver).toMatchObject({ name: 'Website Security Scanner', version: expect.any(String), informationUri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/agent\/docs$/) });
+    expect(tool.driver).toMatchObject({
+      name: 'Website Security Scanner',
+      version: expect.any(String),
+      informationUri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/agent\/docs$/),
+    });
     const types = [...new Set(detail.findings.map((f: { finding_type: string }) => f.finding_type))];
     expect(tool.driver.rules.map((r: { id: string }) => r.id).sort()).toEqual([...types].sort());
     expect(results).toHaveLength(detail.findings.length);
@@ -48,12 +54,20 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
       properties: { 'security-severity': '9.5', tags: expect.arrayContaining(['EXPOSED_ENDPOINT']) },
     });
     const levels = Object.fromEntries(results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level]));
-    expect(levels).toMatchObject({ exposed_git_config: 'error', https_unavailable: 'error', session_cookie_missing_secure: 'error', csp_missing: 'warning', server_version_disclosure: 'note' });
+    expect(levels).toMatchObject({
+      exposed_git_config: 'error',
+      https_unavailable: 'error',
+      session_cookie_missing_secure: 'error',
+      csp_missing: 'warning',
+      server_version_disclosure: 'note',
+    });
     for (const result of results) {
       const location = result.locations[0];
       // GitHub rejects a whole upload whose artifact URI is an https:// URL.
       expect(location.physicalLocation.artifactLocation.uri).not.toMatch(/^[a-z]+:/);
-      expect(originalUriBaseIds[location.physicalLocation.artifactLocation.uriBaseId].uri).toMatch(/^https?:\/\/127\.0\.0\.1(:\d+)?\/$/);
+      expect(originalUriBaseIds[location.physicalLocation.artifactLocation.uriBaseId].uri).toMatch(
+        /^https?:\/\/127\.0\.0\.1(:\d+)?\/$/,
+      );
       expect(location.logicalLocations[0].fullyQualifiedName).toMatch(/^https?:\/\//);
       expect(result.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{32}:1$/);
     }
@@ -61,12 +75,20 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
 
   it('keeps the fingerprints of a rescan, so the same alerts match', async () => {
     const [first, second] = [await sarifOf(await scanOnce()), await sarifOf(await scanOnce())];
-    const prints = (answer: { body: SarifLog }) => run0(answer.body).results.map((r: { partialFingerprints: { primaryLocationLineHash: string } }) => r.partialFingerprints.primaryLocationLineHash).sort();
+    const prints = (answer: { body: SarifLog }) =>
+      run0(answer.body)
+        .results.map(
+          (r: { partialFingerprints: { primaryLocationLineHash: string } }) =>
+            r.partialFingerprints.primaryLocationLineHash,
+        )
+        .sort();
     expect(prints(second)).toEqual(prints(first));
-    expect(fingerprint('csp_missing', 'HTTPS://Example.nl:443/?a=1#x')).toBe(fingerprint('csp_missing', 'https://example.nl/'));
+    expect(fingerprint('csp_missing', 'HTTPS://Example.nl:443/?a=1#x')).toBe(
+      fingerprint('csp_missing', 'https://example.nl/'),
+    );
   });
 
-  it('needs read_scans, and answers another tenant\'s scan 404 like a missing one', async () => {
+  it("needs read_scans, and answers another tenant's scan 404 like a missing one", async () => {
     const scanId = await scanOnce();
     expect((await sarifOf(scanId, reader.key)).status).toBe(404);
     expect((await sarifOf(scanId, stranger.key)).status).toBe(404);
@@ -86,7 +108,14 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
 describe('toSarif', () => {
   it('reports checks that could not run as tool notifications', () => {
     const log = toSarif(
-      { url: 'https://example.nl/', score: 50, grade: 'zwak', scanned_at: '2026-11-24T10:00:00.000Z', failed_checks: ['exposures'], findings: [] },
+      {
+        url: 'https://example.nl/',
+        score: 50,
+        grade: 'zwak',
+        scanned_at: '2026-11-24T10:00:00.000Z',
+        failed_checks: ['exposures'],
+        findings: [],
+      },
       { name: 'Website Security Scanner', version: '0.1.0', informationUri: 'http://127.0.0.1:3000/api/agent/docs' },
     );
     expectValidSarif(log);

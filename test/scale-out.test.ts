@@ -24,7 +24,13 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
   const apis: Array<{ child: ChildProcess; base: string }> = [];
   let worker: ChildProcess;
 
-  const startProcess = (script: string, extra: Record<string, string> = {}) => killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', script], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const startProcess = (script: string, extra: Record<string, string> = {}) =>
+    killWithThisProcess(
+      spawn(process.execPath, ['--import', 'tsx', script], {
+        env: { ...env, ...extra },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
   const startApiProcess = async () => {
     const child = startProcess('server/main.ts', { WORKERS: 'false' });
     return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };
@@ -33,10 +39,20 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
     worker = startProcess('server/worker.ts');
   };
   const call = (i: number, tenant: Tenant, method: string, path: string, body?: unknown) =>
-    fetch(`${apis[i % 2]!.base}${path}`, { method, headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${apis[i % 2]!.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   beforeAll(async () => {
-    [postgres, redis, site] = await Promise.all([startPostgres(), startRedis(), startSite({ routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } } })]);
+    [postgres, redis, site] = await Promise.all([
+      startPostgres(),
+      startRedis(),
+      startSite({
+        routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } },
+      }),
+    ]);
     const database = await createDatabase(postgres.url);
     env = {
       ...process.env,
@@ -77,8 +93,21 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
     const tenant = await seedTenant(db, site.url);
     const [first, second] = await Promise.all([startReceiver(), startReceiver()]);
     try {
-      for (const receiver of [first, second]) expect((await call(0, tenant, 'POST', '/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] })).status).toBe(201);
-      const scans = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => ((await (await call(i, tenant, 'POST', '/api/agent/scan', { site_id: tenant.siteId })).json()) as { scan_id: string }).scan_id));
+      for (const receiver of [first, second])
+        expect(
+          (await call(0, tenant, 'POST', '/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] }))
+            .status,
+        ).toBe(201);
+      const scans = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map(
+          async (i) =>
+            (
+              (await (await call(i, tenant, 'POST', '/api/agent/scan', { site_id: tenant.siteId })).json()) as {
+                scan_id: string;
+              }
+            ).scan_id,
+        ),
+      );
       for (const receiver of [first, second]) {
         await waitFor(() => receiver.delivered().length >= scans.length);
       }
@@ -96,10 +125,39 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
 
   it('runs each due scheduled scan once', async () => {
     const tenant = await seedTenant(db, site.url);
-    const siteIds = [tenant.siteId, (await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Twee', url: site.url })).id, (await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.tenantId, name: 'Drie', url: site.url })).id];
-    for (const [i, siteId] of siteIds.entries()) expect((await call(i, tenant, 'PATCH', `/api/agent/sites/${siteId}`, { scan_interval_hours: 12 })).status).toBe(200);
-    await db.updateTable('sites').set({ next_scan_at: new Date(Date.now() - 1000).toISOString() }).where('id', 'in', siteIds).execute();
-    const scheduled = () => db.selectFrom('scans').select(['site_id']).where('tenant_id', '=', tenant.tenantId).where('trigger', '=', 'schedule').execute();
+    const siteIds = [
+      tenant.siteId,
+      (
+        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
+          tenant_id: tenant.tenantId,
+          name: 'Twee',
+          url: site.url,
+        })
+      ).id,
+      (
+        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
+          tenant_id: tenant.tenantId,
+          name: 'Drie',
+          url: site.url,
+        })
+      ).id,
+    ];
+    for (const [i, siteId] of siteIds.entries())
+      expect((await call(i, tenant, 'PATCH', `/api/agent/sites/${siteId}`, { scan_interval_hours: 12 })).status).toBe(
+        200,
+      );
+    await db
+      .updateTable('sites')
+      .set({ next_scan_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', 'in', siteIds)
+      .execute();
+    const scheduled = () =>
+      db
+        .selectFrom('scans')
+        .select(['site_id'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .where('trigger', '=', 'schedule')
+        .execute();
     await waitFor(async () => (await scheduled()).length >= 3);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await scheduled()).map((s) => s.site_id).sort()).toEqual([...siteIds].sort());
@@ -109,11 +167,16 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
     const tenant = await seedTenant(db, site.url);
     const receiver = await startReceiver();
     try {
-      const hook = (await (await call(1, tenant, 'POST', '/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] })).json()) as { webhook: { id: string } };
+      const hook = (await (
+        await call(1, tenant, 'POST', '/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] })
+      ).json()) as { webhook: { id: string } };
       // The receiver answers slowly: the worker is killed while it waits for the answer.
       receiver.delay(1_500);
-      const scan = (await (await call(0, tenant, 'POST', '/api/agent/scan', { site_id: tenant.siteId })).json()) as { scan_id: string };
-      const delivery = () => db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.webhook.id).executeTakeFirst();
+      const scan = (await (await call(0, tenant, 'POST', '/api/agent/scan', { site_id: tenant.siteId })).json()) as {
+        scan_id: string;
+      };
+      const delivery = () =>
+        db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.webhook.id).executeTakeFirst();
       await waitFor(async () => (await delivery())?.claimed_by);
       await new Promise((resolve) => setTimeout(resolve, 300));
       worker.kill('SIGKILL');
@@ -124,7 +187,11 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
       expect(receiver.delivered().map((r) => r.json.data.scan_id)).toContain(scan.scan_id);
       // The attempt in flight at the kill may also have reached the receiver: with the same webhook-id.
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
-      const attempts = await db.selectFrom('webhook_attempts').select('status_code').where('webhook_id', '=', hook.webhook.id).execute();
+      const attempts = await db
+        .selectFrom('webhook_attempts')
+        .select('status_code')
+        .where('webhook_id', '=', hook.webhook.id)
+        .execute();
       expect(attempts.filter((a) => a.status_code === 204)).toHaveLength(1);
     } finally {
       await receiver.close();

@@ -12,7 +12,8 @@ async function slowSite() {
   const requests: number[] = [];
   const server = http.createServer((req, res) => {
     requests.push(Date.now());
-    if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>traag</body></html>');
+    if (req.url === '/')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>traag</body></html>');
     const timer = setTimeout(() => res.writeHead(404).end(), 5_000);
     res.on('close', () => clearTimeout(timer));
   });
@@ -38,10 +39,15 @@ afterAll(async () => Promise.all([api.close(), fast.close(), slow.close()]));
 
 const connect = async (key: string) => {
   const client = new Client({ name: 'test-agent', version: '2.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', api.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', api.url), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
   return client;
 };
-const scansOf = async (siteId: string) => (await api.db.selectFrom('scans').select('id').where('site_id', '=', siteId).execute()).length;
+const scansOf = async (siteId: string) =>
+  (await api.db.selectFrom('scans').select('id').where('site_id', '=', siteId).execute()).length;
 
 /** Waits until the slow site has been asked for more than its page, then stops the scan and checks that it asks nothing more. */
 async function expectStoppedAfter(stop: () => void) {
@@ -60,7 +66,10 @@ describe('scan_site progress and cancellation', () => {
     const client = await connect(owner.key);
     try {
       const updates: Array<{ progress: number; total?: number; message?: string }> = [];
-      const result = await client.callTool({ name: 'scan_site', arguments: { site_id: owner.siteId } }, { onprogress: (p) => updates.push(p) });
+      const result = await client.callTool(
+        { name: 'scan_site', arguments: { site_id: owner.siteId } },
+        { onprogress: (p) => updates.push(p) },
+      );
       expect(result.isError).toBeFalsy();
       expect(updates.map((u) => u.progress)).toEqual([1, 2, 3, 4]);
       expect(updates.every((u) => u.total === 4 && !u.message?.includes('127.0.0.1'))).toBe(true);
@@ -69,12 +78,16 @@ describe('scan_site progress and cancellation', () => {
     }
   });
 
-  it('stops the scan when the call is cancelled: the site gets no further request and nothing is stored', { timeout: 20_000 }, async () => {
+  it('stops the scan when the call is cancelled: the site gets no further request and nothing is stored', {
+    timeout: 20_000,
+  }, async () => {
     const client = await connect(slowTenant.key);
     const controller = new AbortController();
     const stored = await scansOf(slowTenant.siteId);
     try {
-      const call = client.callTool({ name: 'scan_site', arguments: { site_id: slowTenant.siteId } }, { signal: controller.signal }).catch((error: unknown) => error);
+      const call = client
+        .callTool({ name: 'scan_site', arguments: { site_id: slowTenant.siteId } }, { signal: controller.signal })
+        .catch((error: unknown) => error);
       await expectStoppedAfter(() => controller.abort());
       expect(await call).toBeInstanceOf(Error);
       expect(await scansOf(slowTenant.siteId)).toBe(stored);
@@ -86,7 +99,12 @@ describe('scan_site progress and cancellation', () => {
   it('stops a REST scan whose client disconnects, and stores nothing', { timeout: 20_000 }, async () => {
     const controller = new AbortController();
     const stored = await scansOf(slowTenant.siteId);
-    const request = fetch(`${api.url}/api/agent/scan`, { method: 'POST', signal: controller.signal, headers: { authorization: `Bearer ${slowTenant.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ site_id: slowTenant.siteId }) }).catch((error: unknown) => error);
+    const request = fetch(`${api.url}/api/agent/scan`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { authorization: `Bearer ${slowTenant.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: slowTenant.siteId }),
+    }).catch((error: unknown) => error);
     await expectStoppedAfter(() => controller.abort());
     expect(await request).toBeInstanceOf(Error);
     expect(await scansOf(slowTenant.siteId)).toBe(stored);
@@ -96,15 +114,25 @@ describe('scan_site progress and cancellation', () => {
     const client = await connect(slowTenant.key);
     const controller = new AbortController();
     try {
-      const call = client.callTool({ name: 'scan_site', arguments: { site_id: slowTenant.siteId } }, { signal: controller.signal }).catch((error: unknown) => error);
+      const call = client
+        .callTool({ name: 'scan_site', arguments: { site_id: slowTenant.siteId } }, { signal: controller.signal })
+        .catch((error: unknown) => error);
       const before = slow.requests.length;
       for (let i = 0; i < 100 && slow.requests.length <= before + 1; i++) await delay(50);
       // Another key names every likely request id: the scan goes on (its probes keep coming after the 5 s answers).
       for (const requestId of [0, 1, 2, 3, 4, 5]) {
         const foreign = await fetch(new URL('/mcp', api.url), {
           method: 'POST',
-          headers: { authorization: `Bearer ${owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'niet van mij' } }),
+          headers: {
+            authorization: `Bearer ${owner.key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId, reason: 'niet van mij' },
+          }),
         });
         expect(foreign.status).toBeLessThan(300);
       }

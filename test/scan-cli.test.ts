@@ -55,7 +55,11 @@ describe('npm run scan', () => {
 async function scanWithCode(args: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await runScan(args, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env: { ...process.env, SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env } });
+  const code = await runScan(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: { ...process.env, SCANNER_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+  });
   return { code, stdout, stderr };
 }
 
@@ -86,5 +90,4 @@ describe('npm run scan -- --format sarif and --fail-on', () => {
     expect((await scanWithCode([site.url, '--fail-on', 'ernstig'])).code).toBe(2);
     expect((await scanWithCode([site.url, '--format', 'xml'])).code).toBe(2);
   });
-
 });

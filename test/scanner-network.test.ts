@@ -1,6 +1,12 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCAN_DEFAULTS, scanSite, TargetRefusedError, TargetUnreachableError, type ScanResult } from '../scanner/index.ts';
+import {
+  SCAN_DEFAULTS,
+  scanSite,
+  TargetRefusedError,
+  TargetUnreachableError,
+  type ScanResult,
+} from '../scanner/index.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite, httpsSite, leakyWordPressSite, singlePageAppSite, softNotFoundSite } from './support/sites.ts';
 
@@ -30,13 +36,32 @@ describe('scanSite against loopback fixture sites', () => {
     expect(['zwak', 'kritiek']).toContain(result.grade);
     expect(result.detected_platform).toBe('wordpress');
     const found = types(result);
-    for (const type of ['https_unavailable', 'exposed_git_config', 'exposed_git_head', 'exposed_env_file', 'exposed_config_backup', 'exposed_private_key', 'exposed_backup_archive', 'wordpress_user_enumeration', 'wordpress_xmlrpc_enabled', 'exposed_debug_log', 'directory_listing', 'session_cookie_missing_secure', 'server_version_disclosure', 'x_powered_by_disclosure', 'external_script_insecure']) {
+    for (const type of [
+      'https_unavailable',
+      'exposed_git_config',
+      'exposed_git_head',
+      'exposed_env_file',
+      'exposed_config_backup',
+      'exposed_private_key',
+      'exposed_backup_archive',
+      'wordpress_user_enumeration',
+      'wordpress_xmlrpc_enabled',
+      'exposed_debug_log',
+      'directory_listing',
+      'session_cookie_missing_secure',
+      'server_version_disclosure',
+      'x_powered_by_disclosure',
+      'external_script_insecure',
+    ]) {
       expect(found, type).toContain(type);
     }
     const git = result.findings.find((f) => f.finding_type === 'exposed_git_config')!;
     expect(git).toMatchObject({ category: 'EXPOSED_ENDPOINT', severity: 'CRITICAL' });
     expect(git.endpoint).toMatch(/\/\.git\/config$/);
-    expect(result.findings.find((f) => f.finding_type === 'https_unavailable')).toMatchObject({ category: 'SSL_TLS', severity: 'CRITICAL' });
+    expect(result.findings.find((f) => f.finding_type === 'https_unavailable')).toMatchObject({
+      category: 'SSL_TLS',
+      severity: 'CRITICAL',
+    });
   });
 
   it('keeps connections alive across its requests, as a browser would', async () => {
@@ -60,7 +85,11 @@ describe('scanSite against loopback fixture sites', () => {
 
   it.each([
     ['self-signed', { selfSigned: true }, 'tls_certificate_self_signed'],
-    ['expired', { notBefore: new Date(Date.now() - 90 * DAY), notAfter: new Date(Date.now() - DAY) }, 'tls_certificate_expired'],
+    [
+      'expired',
+      { notBefore: new Date(Date.now() - 90 * DAY), notAfter: new Date(Date.now() - DAY) },
+      'tls_certificate_expired',
+    ],
     ['wrong-host', { hosts: ['elders.example'] }, 'tls_certificate_hostname_mismatch'],
     ['expiring', { notAfter: new Date(Date.now() + 7 * DAY) }, 'tls_certificate_expires_within_14_days'],
   ])('flags a %s certificate', async (_name, options, expected) => {
@@ -73,7 +102,9 @@ describe('scanSite against loopback fixture sites', () => {
   it('trusts the test CA through NODE_EXTRA_CA_CERTS (no certificate findings for a CA-issued certificate)', async () => {
     const result = await scan(await keep(httpsSite({})));
     // A 2048-bit key is only Uit te faseren (LOW); nothing about trust.
-    expect(result.findings.filter((f) => f.finding_type.startsWith('tls_certificate')).map((f) => f.finding_type)).toEqual(['tls_certificate_key_phase_out']);
+    expect(
+      result.findings.filter((f) => f.finding_type.startsWith('tls_certificate')).map((f) => f.finding_type),
+    ).toEqual(['tls_certificate_key_phase_out']);
   });
 
   it('still scans a server that only speaks TLS 1.0, reporting the legacy protocol', async () => {
@@ -92,9 +123,21 @@ describe('scanSite against loopback fixture sites', () => {
     const site = await keep(
       startSite({
         routes: {
-          '/': { headers: { 'content-type': 'text/html' }, body: '<html><script src="/static/main.js"></script></html>' },
-          '/static/main.js.map': { headers: { 'content-type': 'application/json' }, body: '{"version":3,"sources":["a.ts"],"mappings":"AAAA"}' },
-          '/graphql': (req) => (req.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{"data":{"__schema":{"queryType":{"name":"Query"}}}}' } : { status: 405 }),
+          '/': {
+            headers: { 'content-type': 'text/html' },
+            body: '<html><script src="/static/main.js"></script></html>',
+          },
+          '/static/main.js.map': {
+            headers: { 'content-type': 'application/json' },
+            body: '{"version":3,"sources":["a.ts"],"mappings":"AAAA"}',
+          },
+          '/graphql': (req) =>
+            req.method === 'POST'
+              ? {
+                  headers: { 'content-type': 'application/json' },
+                  body: '{"data":{"__schema":{"queryType":{"name":"Query"}}}}',
+                }
+              : { status: 405 },
         },
       }),
     );
@@ -105,9 +148,11 @@ describe('scanSite against loopback fixture sites', () => {
 });
 
 describe('scan scope', () => {
-  it('probes the target\'s own origin, never the host another site redirects to', async () => {
+  it("probes the target's own origin, never the host another site redirects to", async () => {
     const elsewhere = await keep(leakyWordPressSite());
-    const start = await keep(startSite({ routes: { '/': { status: 301, headers: { location: `http://localhost:${elsewhere.port}/` } } } }));
+    const start = await keep(
+      startSite({ routes: { '/': { status: 301, headers: { location: `http://localhost:${elsewhere.port}/` } } } }),
+    );
     const result = await scan(start);
     expect(elsewhere.requests).toContain('GET /');
     expect(elsewhere.requests).not.toContain('GET /.git/config');
@@ -126,7 +171,11 @@ describe('safety', () => {
   });
 
   it('refuses a redirect hop to the cloud metadata address even when private targets are allowed', async () => {
-    const site = await keep(startSite({ routes: { '/': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } } } }));
+    const site = await keep(
+      startSite({
+        routes: { '/': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } } },
+      }),
+    );
     await expect(scan(site)).rejects.toBeInstanceOf(TargetRefusedError);
   });
 
@@ -147,7 +196,11 @@ describe('safety', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const result = scanSite(`http://127.0.0.1:${port}/`, { allowPrivateTargets: true, requestTimeoutMs: 300, deadlineMs: 5_000 });
+      const result = scanSite(`http://127.0.0.1:${port}/`, {
+        allowPrivateTargets: true,
+        requestTimeoutMs: 300,
+        deadlineMs: 5_000,
+      });
       await expect(result).rejects.toBeInstanceOf(TargetUnreachableError);
     } finally {
       silent.close();

@@ -16,7 +16,9 @@ const HOUR = 3_600_000;
 let api: TestApi;
 let site: FixtureSite;
 beforeAll(async () => {
-  site = await startSite({ routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } } });
+  site = await startSite({
+    routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } },
+  });
   api = await startApi(FAST);
 });
 afterAll(async () => {
@@ -24,10 +26,14 @@ afterAll(async () => {
   await site.close();
 });
 
-const patch = (tenant: Tenant, body: unknown, siteId = tenant.siteId) => api.call('PATCH', `/api/agent/sites/${siteId}`, { key: tenant.key, body });
-const makeDue = (siteId: string, at = new Date(Date.now() - 1000).toISOString()) => api.db.updateTable('sites').set({ next_scan_at: at }).where('id', '=', siteId).execute();
-const jobs = (siteId: string) => api.db.selectFrom('scan_jobs').selectAll().where('site_id', '=', siteId).orderBy('created_at').execute();
-const scansOf = (siteId: string) => api.db.selectFrom('scans').select(['id', 'trigger']).where('site_id', '=', siteId).execute();
+const patch = (tenant: Tenant, body: unknown, siteId = tenant.siteId) =>
+  api.call('PATCH', `/api/agent/sites/${siteId}`, { key: tenant.key, body });
+const makeDue = (siteId: string, at = new Date(Date.now() - 1000).toISOString()) =>
+  api.db.updateTable('sites').set({ next_scan_at: at }).where('id', '=', siteId).execute();
+const jobs = (siteId: string) =>
+  api.db.selectFrom('scan_jobs').selectAll().where('site_id', '=', siteId).orderBy('created_at').execute();
+const scansOf = (siteId: string) =>
+  api.db.selectFrom('scans').select(['id', 'trigger']).where('site_id', '=', siteId).execute();
 
 describe('PATCH /api/agent/sites/{site_id}', () => {
   it('sets a schedule with a first scan within minutes, and turns it off with null', async () => {
@@ -38,7 +44,10 @@ describe('PATCH /api/agent/sites/{site_id}', () => {
     const wait = Date.parse(on.body.next_scan_at) - Date.now();
     expect(wait).toBeGreaterThan(-1000);
     expect(wait).toBeLessThanOrEqual(5 * 60_000);
-    expect((await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body).toMatchObject({ scan_interval_hours: 24, next_scan_at: on.body.next_scan_at });
+    expect((await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body).toMatchObject({
+      scan_interval_hours: 24,
+      next_scan_at: on.body.next_scan_at,
+    });
     const off = await patch(tenant, { scan_interval_hours: null });
     expect(off.body).toMatchObject({ scan_interval_hours: null, next_scan_at: null });
   });
@@ -77,11 +86,17 @@ describe('the scheduler', () => {
     expect(job).toMatchObject({ status: 'completed', reason: null, scan_id: expect.any(String) });
     const listed = await api.call('GET', `/api/agent/scans?site_id=${tenant.siteId}`, { key: tenant.key });
     expect(listed.body.scans).toEqual([expect.objectContaining({ id: job!.scan_id, trigger: 'schedule' })]);
-    expect((await api.call('GET', `/api/agent/scans/${job!.scan_id}`, { key: tenant.key })).body.trigger).toBe('schedule');
-    const next = Date.parse((await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body.next_scan_at);
+    expect((await api.call('GET', `/api/agent/scans/${job!.scan_id}`, { key: tenant.key })).body.trigger).toBe(
+      'schedule',
+    );
+    const next = Date.parse(
+      (await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body.next_scan_at,
+    );
     expect(next - Date.now()).toBeGreaterThan(5.9 * HOUR);
     const agentScan = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } });
-    expect((await api.call('GET', `/api/agent/scans/${agentScan.body.scan_id}`, { key: tenant.key })).body.trigger).toBe('api');
+    expect(
+      (await api.call('GET', `/api/agent/scans/${agentScan.body.scan_id}`, { key: tenant.key })).body.trigger,
+    ).toBe('api');
   });
 
   it('catches up after downtime with one scan per site, not one per missed interval', async () => {
@@ -98,7 +113,12 @@ describe('the scheduler', () => {
     const tenant = await seedTenant(api.db, site.url);
     await patch(tenant, { scan_interval_hours: 2 });
     const workers = ['w1', 'w2', 'w3'].map(
-      (workerId) => new ScanScheduler({ db: api.db, config: api.config }, { workerId, pollIntervalMs: 10, concurrency: 2, failureAlertAfter: 3, leaseMs: 120_000 }, { info() {}, warn() {}, error() {} }),
+      (workerId) =>
+        new ScanScheduler(
+          { db: api.db, config: api.config },
+          { workerId, pollIntervalMs: 10, concurrency: 2, failureAlertAfter: 3, leaseMs: 120_000 },
+          { info() {}, warn() {}, error() {} },
+        ),
     );
     workers.forEach((w) => w.start());
     try {
@@ -118,15 +138,35 @@ describe('the scheduler', () => {
     const ids = Array.from({ length: 12 }, () => crypto.randomUUID());
     await api.db
       .insertInto('scan_jobs')
-      .values(ids.map((id) => ({ id, tenant_id: tenant.tenantId, site_id: tenant.siteId, status: 'pending' as const, due_at: due, run_after: due, claimed_by: null, attempts: 0, reason: null, scan_id: null, created_at: due, finished_at: null })))
+      .values(
+        ids.map((id) => ({
+          id,
+          tenant_id: tenant.tenantId,
+          site_id: tenant.siteId,
+          status: 'pending' as const,
+          due_at: due,
+          run_after: due,
+          claimed_by: null,
+          attempts: 0,
+          reason: null,
+          scan_id: null,
+          created_at: due,
+          finished_at: null,
+        })),
+      )
       .execute();
-    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((worker) => claimScanJobs(api.db, worker, '2999-01-02T00:00:00.000Z', '2999-01-03T00:00:00.000Z', 4)));
+    const claims = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((worker) =>
+        claimScanJobs(api.db, worker, '2999-01-02T00:00:00.000Z', '2999-01-03T00:00:00.000Z', 4),
+      ),
+    );
     const claimed = claims.flat().map((job) => job.id);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual([...ids].sort());
     const stored = await jobs(tenant.siteId);
     for (const [index, worker] of ['a', 'b', 'c', 'd'].entries()) {
-      for (const job of claims[index]!) expect(stored.find((row) => row.id === job.id)).toMatchObject({ claimed_by: worker, attempts: 1 });
+      for (const job of claims[index]!)
+        expect(stored.find((row) => row.id === job.id)).toMatchObject({ claimed_by: worker, attempts: 1 });
     }
     await api.db.deleteFrom('scan_jobs').where('site_id', '=', tenant.siteId).execute();
   });
@@ -138,9 +178,35 @@ describe('the scheduler', () => {
     const claimed = await waitFor(async () => {
       await makeDue(tenant.siteId);
       await api.db.deleteFrom('scan_jobs').where('site_id', '=', tenant.siteId).execute();
-      await api.db.insertInto('scan_jobs').values({ id: crypto.randomUUID(), tenant_id: tenant.tenantId, site_id: tenant.siteId, status: 'pending', due_at: new Date().toISOString(), run_after: new Date(Date.now() - 1).toISOString(), claimed_by: null, attempts: 0, reason: null, scan_id: null, created_at: new Date().toISOString(), finished_at: null }).execute();
-      await api.db.updateTable('sites').set({ next_scan_at: new Date(Date.now() + HOUR).toISOString() }).where('id', '=', tenant.siteId).execute();
-      const taken = await claimScanJobs(api.db, 'dead-worker', new Date().toISOString(), new Date(Date.now() + 400).toISOString(), 10);
+      await api.db
+        .insertInto('scan_jobs')
+        .values({
+          id: crypto.randomUUID(),
+          tenant_id: tenant.tenantId,
+          site_id: tenant.siteId,
+          status: 'pending',
+          due_at: new Date().toISOString(),
+          run_after: new Date(Date.now() - 1).toISOString(),
+          claimed_by: null,
+          attempts: 0,
+          reason: null,
+          scan_id: null,
+          created_at: new Date().toISOString(),
+          finished_at: null,
+        })
+        .execute();
+      await api.db
+        .updateTable('sites')
+        .set({ next_scan_at: new Date(Date.now() + HOUR).toISOString() })
+        .where('id', '=', tenant.siteId)
+        .execute();
+      const taken = await claimScanJobs(
+        api.db,
+        'dead-worker',
+        new Date().toISOString(),
+        new Date(Date.now() + 400).toISOString(),
+        10,
+      );
       return taken.some((j) => j.site_id === tenant.siteId) && taken;
     });
     expect(claimed).toBeTruthy();
@@ -158,15 +224,22 @@ describe('the scheduler', () => {
     const tenant = await seedTenant(api.db, site.url);
     await patch(tenant, { scan_interval_hours: 2 });
     const period = new Date().toISOString().slice(0, 7);
-    await api.db.insertInto('usage_counters').values({ tenant_id: tenant.tenantId, period, metric: 'scans', count: 1_000 }).execute();
+    await api.db
+      .insertInto('usage_counters')
+      .values({ tenant_id: tenant.tenantId, period, metric: 'scans', count: 1_000 })
+      .execute();
     await makeDue(tenant.siteId);
     const [job] = await waitFor(async () => {
       const all = await jobs(tenant.siteId);
       return all[0]?.status === 'skipped' && all;
     });
     expect(job!.reason).toMatch(/Quotum bereikt/);
-    const next = new Date((await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body.next_scan_at);
-    expect(next.getTime()).toBeGreaterThanOrEqual(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1));
+    const next = new Date(
+      (await api.call('GET', `/api/agent/sites/${tenant.siteId}`, { key: tenant.key })).body.next_scan_at,
+    );
+    expect(next.getTime()).toBeGreaterThanOrEqual(
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1),
+    );
     expect(await scansOf(tenant.siteId)).toHaveLength(0);
   });
 
@@ -176,7 +249,10 @@ describe('the scheduler', () => {
     await dead.close();
     const tenant = await seedTenant(api.db, url);
     const receiver = await startReceiver();
-    const hook = await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: receiver.url, events: ['scan_failed'] } });
+    const hook = await api.call('POST', '/api/agent/webhooks', {
+      key: tenant.key,
+      body: { url: receiver.url, events: ['scan_failed'] },
+    });
     expect(hook.status).toBe(201);
     await patch(tenant, { scan_interval_hours: 1 });
     for (const streak of [1, 2]) {
@@ -184,15 +260,28 @@ describe('the scheduler', () => {
       await waitFor(async () => (await jobs(tenant.siteId)).filter((j) => j.status === 'failed').length === streak);
     }
     const failed = await jobs(tenant.siteId);
-    expect(failed.every((j) => j.status === 'failed' && /bereikbaar|reageert|verbinding/i.test(j.reason ?? ''))).toBe(true);
-    const siteRow = await api.db.selectFrom('sites').select(['scan_failures', 'next_scan_at']).where('id', '=', tenant.siteId).executeTakeFirstOrThrow();
+    expect(failed.every((j) => j.status === 'failed' && /bereikbaar|reageert|verbinding/i.test(j.reason ?? ''))).toBe(
+      true,
+    );
+    const siteRow = await api.db
+      .selectFrom('sites')
+      .select(['scan_failures', 'next_scan_at'])
+      .where('id', '=', tenant.siteId)
+      .executeTakeFirstOrThrow();
     expect(siteRow.scan_failures).toBe(2);
     // The second failure waits two intervals.
     expect(Date.parse(siteRow.next_scan_at!) - Date.now()).toBeGreaterThan(1.9 * HOUR);
     const [delivered] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
     await receiver.close();
-    expect(delivered!.json).toMatchObject({ type: 'scan_failed', data: { site_id: tenant.siteId, consecutive_failures: 2, error: failed[0]!.reason } });
-    const messages = await api.db.selectFrom('webhook_messages').select('event_type').where('tenant_id', '=', tenant.tenantId).execute();
+    expect(delivered!.json).toMatchObject({
+      type: 'scan_failed',
+      data: { site_id: tenant.siteId, consecutive_failures: 2, error: failed[0]!.reason },
+    });
+    const messages = await api.db
+      .selectFrom('webhook_messages')
+      .select('event_type')
+      .where('tenant_id', '=', tenant.tenantId)
+      .execute();
     expect(messages.map((m) => m.event_type)).toEqual(['scan_failed']);
   });
 });
@@ -200,16 +289,26 @@ describe('the scheduler', () => {
 describe('admin site schedule', () => {
   it('sets and clears a schedule with --every, and refuses what is not an interval', async () => {
     const tenant = await seedTenant(api.db, 'https://beheer.example/');
-    const io = (out: string[], err: string[]) => ({ stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, env: { ...api.dbEnv, LOG_LEVEL: 'silent' } });
+    const io = (out: string[], err: string[]) => ({
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t) },
+      env: { ...api.dbEnv, LOG_LEVEL: 'silent' },
+    });
     const out: string[] = [];
     const err: string[] = [];
-    expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', '24h', '--json'], io(out, err))).toBe(0);
+    expect(
+      await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', '24h', '--json'], io(out, err)),
+    ).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ id: tenant.siteId, scan_interval_hours: 24 });
-    expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', 'off', '--json'], io(out, err))).toBe(0);
+    expect(
+      await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', 'off', '--json'], io(out, err)),
+    ).toBe(0);
     expect(JSON.parse(out[1]!)).toMatchObject({ scan_interval_hours: null, next_scan_at: null });
     expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', 'daily'], io(out, err))).toBe(1);
     expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', '200h'], io(out, err))).toBe(1);
     expect(err.join('')).toMatch(/--every: .*\n.*--every: /);
-    expect(await admin.scanJobsOfSite({ db: api.db, config: api.config }, ADMIN_CLI, { site_id: tenant.siteId })).toEqual([]);
+    expect(
+      await admin.scanJobsOfSite({ db: api.db, config: api.config }, ADMIN_CLI, { site_id: tenant.siteId }),
+    ).toEqual([]);
   });
 });

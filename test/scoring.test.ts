@@ -5,7 +5,8 @@ import { computeScores, gradeFor } from '../scanner/scoring.ts';
 import type { ScanFinding } from '../scanner/types.ts';
 
 const TYPES = FINDING_TYPES;
-const finding = (type: FindingType, i = 0): ScanFinding => toFinding({ type, endpoint: `https://example.nl/${i}`, actual_value: null });
+const finding = (type: FindingType, i = 0): ScanFinding =>
+  toFinding({ type, endpoint: `https://example.nl/${i}`, actual_value: null });
 
 /** Deterministic pseudo-random generator so failures reproduce. */
 function lcg(seed: number) {
@@ -16,12 +17,27 @@ function lcg(seed: number) {
 describe('score and grade', () => {
   it('uses the fixed grade thresholds', () => {
     expect([100, 90, 89, 75, 74, 55, 54, 35, 34, 0].map(gradeFor)).toEqual([
-      'uitstekend', 'uitstekend', 'goed', 'goed', 'matig', 'matig', 'zwak', 'zwak', 'kritiek', 'kritiek',
+      'uitstekend',
+      'uitstekend',
+      'goed',
+      'goed',
+      'matig',
+      'matig',
+      'zwak',
+      'zwak',
+      'kritiek',
+      'kritiek',
     ]);
   });
 
   it('scores a scan without findings 100 in every category', () => {
-    expect(computeScores([])).toEqual({ score: 100, grade: 'uitstekend', ssl_score: 100, headers_score: 100, endpoints_score: 100 });
+    expect(computeScores([])).toEqual({
+      score: 100,
+      grade: 'uitstekend',
+      ssl_score: 100,
+      headers_score: 100,
+      endpoints_score: 100,
+    });
   });
 
   it('caps the grade at zwak when any finding is CRITICAL', () => {

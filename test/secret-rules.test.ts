@@ -22,7 +22,10 @@ describe('the secret rule table', () => {
     it('finds every positive, as its own kind only, previewed from the credential itself', async () => {
       for (const { secret, code } of positives) {
         const found = await findSecrets(code);
-        expect(found.map((f) => f.kind), secret.slice(0, 12)).toEqual(found.map(() => kind));
+        expect(
+          found.map((f) => f.kind),
+          secret.slice(0, 12),
+        ).toEqual(found.map(() => kind));
         const hit = found.find((f) => f.length === secret.length && f.preview.endsWith(`…${secret.slice(-4)}`));
         expect(hit, `${kind} ${secret.slice(0, 12)} in ${JSON.stringify(found)}`).toBeDefined();
         expect(secret.startsWith(hit!.preview.split('…')[0]!)).toBe(true);
@@ -60,14 +63,27 @@ describe('structure and placeholders', () => {
   });
 
   it('calls repeated, sequential, templated and low-entropy values placeholders, and random ones not', () => {
-    for (const value of ['sk_live_aaaaaabbbbbbccccccdddddd', 'ghp_0123456789abcdefghijklmnopqrstuvwxyz', 'xoxb-${SLACK_TOKEN}', 'sk_live_<your key>', 'sk_live_abababababababababababab']) expect(isPlaceholder(value, undefined, undefined), value).toBe(true);
+    for (const value of [
+      'sk_live_aaaaaabbbbbbccccccdddddd',
+      'ghp_0123456789abcdefghijklmnopqrstuvwxyz',
+      'xoxb-${SLACK_TOKEN}',
+      'sk_live_<your key>',
+      'sk_live_abababababababababababab',
+    ])
+      expect(isPlaceholder(value, undefined, undefined), value).toBe(true);
     expect(isPlaceholder('sk_live_51Hq8rT2eXmP0vLk9ZsWc4Yb', undefined, undefined)).toBe(false);
   });
 
   it('calls a database URL a leak only with a reachable host and a password that is not documentation', () => {
     expect(isRemoteDatabaseUrl('postgres://app:Gk29sLq0@db.acme.nl:5432/app')).toBe(true);
     expect(isRemoteDatabaseUrl('mongodb://svc:Gk29sLq0@h1.acme.nl:27017,h2.acme.nl:27017/shop')).toBe(true);
-    for (const url of ['postgres://app:Gk29sLq0@localhost/app', 'postgres://app:Gk29sLq0@db:5432/app', 'postgres://app:password@db.acme.nl/app', 'mysql://root:${DB_PASS}@db.acme.nl/x', 'postgres://a:Gk29sLq0@db.example.com/x']) {
+    for (const url of [
+      'postgres://app:Gk29sLq0@localhost/app',
+      'postgres://app:Gk29sLq0@db:5432/app',
+      'postgres://app:password@db.acme.nl/app',
+      'mysql://root:${DB_PASS}@db.acme.nl/x',
+      'postgres://a:Gk29sLq0@db.example.com/x',
+    ]) {
       expect(isRemoteDatabaseUrl(url), url).toBe(false);
     }
   });

@@ -12,14 +12,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
 const b64 = (key: Buffer) => key.toString('base64');
-const stored = async (api: Awaited<ReturnType<typeof startApi>>) => (await api.db.selectFrom('webhooks').select(['id', 'secret']).orderBy('created_at').execute());
+const stored = async (api: Awaited<ReturnType<typeof startApi>>) =>
+  await api.db.selectFrom('webhooks').select(['id', 'secret']).orderBy('created_at').execute();
 
 describe('webhook secrets at rest', () => {
   it('stores secrets encrypted, generating the key file beside the database on first start', async () => {
     const api = await startApi({ DATABASE_PATH: join(dir, 'generated.db') });
     try {
       const tenant = await seedTenant(api.db, 'https://example.nl/');
-      const created = await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] } });
+      const created = await api.call('POST', '/api/agent/webhooks', {
+        key: tenant.key,
+        body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] },
+      });
       expect(created.status).toBe(201);
       const [row] = await stored(api);
       expect(row!.secret).toMatch(/^enc:v1:/);
@@ -35,7 +39,10 @@ describe('webhook secrets at rest', () => {
     const plain = `whsec_${randomBytes(32).toString('base64')}`;
     let api = await startApi({ DATABASE_PATH: path, SECRETS_KEY: b64(keyA) });
     const tenant = await seedTenant(api.db, 'https://example.nl/');
-    const created = await api.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] } });
+    const created = await api.call('POST', '/api/agent/webhooks', {
+      key: tenant.key,
+      body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] },
+    });
     await insertWebhook(api.db, tenant.tenantId, 'https://hooks.example.nl/oud', ['scan_completed'], plain);
     await api.close();
 
@@ -50,6 +57,8 @@ describe('webhook secrets at rest', () => {
   });
 
   it('refuses a SECRETS_KEY that is not base64 of 32 bytes, naming the variable', async () => {
-    await expect(startApi({ DATABASE_PATH: join(dir, 'bad.db'), SECRETS_KEY: 'te-kort' })).rejects.toThrow(/SECRETS_KEY/);
+    await expect(startApi({ DATABASE_PATH: join(dir, 'bad.db'), SECRETS_KEY: 'te-kort' })).rejects.toThrow(
+      /SECRETS_KEY/,
+    );
   });
 });

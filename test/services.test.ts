@@ -14,7 +14,9 @@ let site: FixtureSite;
 let tenant: Tenant;
 let other: Tenant;
 beforeAll(async () => {
-  site = await startSite({ routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } } });
+  site = await startSite({
+    routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } },
+  });
   api = await startApi();
   tenant = await seedTenant(api.db, site.url);
   other = await seedTenant(api.db, 'https://other.example/');
@@ -43,13 +45,22 @@ describe('services with an explicit actor', () => {
   });
 
   it('refuses an actor without the permission, whatever its kind', async () => {
-    const reader: Actor = { tenantId: tenant.tenantId, actor: { kind: 'user', id: tenant.userId }, permissions: ['read_scans'] };
+    const reader: Actor = {
+      tenantId: tenant.tenantId,
+      actor: { kind: 'user', id: tenant.userId },
+      permissions: ['read_scans'],
+    };
     await expect(triggerScan(deps(), reader, { site_id: tenant.siteId })).rejects.toBeInstanceOf(Forbidden);
     await expect(searchFindings(deps(), reader, { limit: 5, offset: 0 })).rejects.toThrow(/read_findings/);
     expect((await listScans(deps(), reader, { limit: 1, offset: 0 })).pagination.total).toBeGreaterThan(0);
   });
 
   it('answers a rule the schema cannot express with Invalid', async () => {
-    await expect(triggerScan(deps(), systemActor(tenant.tenantId, 'scheduler'), { site_id: tenant.siteId, url: 'https://elsewhere.example/' })).rejects.toBeInstanceOf(Invalid);
+    await expect(
+      triggerScan(deps(), systemActor(tenant.tenantId, 'scheduler'), {
+        site_id: tenant.siteId,
+        url: 'https://elsewhere.example/',
+      }),
+    ).rejects.toBeInstanceOf(Invalid);
   });
 });

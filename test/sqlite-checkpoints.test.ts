@@ -12,7 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Writes about 4 MB in 40 commits: four times what one auto-checkpoint (1,000 pages) would allow. */
 async function writeMegabytes(db: DB): Promise<void> {
   await sql`CREATE TABLE filler (body TEXT)`.execute(db);
-  for (let i = 0; i < 40; i++) await sql`INSERT INTO filler (body) SELECT printf('%.1000c', 'x') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT i FROM n)`.execute(db);
+  for (let i = 0; i < 40; i++)
+    await sql`INSERT INTO filler (body) SELECT printf('%.1000c', 'x') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT i FROM n)`.execute(
+      db,
+    );
 }
 
 const sizeOf = (path: string) => statSync(path).size;

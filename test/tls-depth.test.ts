@@ -10,7 +10,13 @@ import { ncscVerdict } from '../scanner/scoring.ts';
 import { SUITES, TLS12_SUITES_WORST_FIRST, type InsufficientSuiteReason } from '../scanner/tls-guideline.ts';
 import { probeSuites } from '../scanner/tls-suites.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
-import { HANDSHAKE_FAILURE, legacyResponder, serverHello, startResponder, type Responder } from './support/tls-responder.ts';
+import {
+  HANDSHAKE_FAILURE,
+  legacyResponder,
+  serverHello,
+  startResponder,
+  type Responder,
+} from './support/tls-responder.ts';
 import { startTlsSite, TLS_CASES } from './support/tls-sites.ts';
 
 const sites: Array<{ close: () => Promise<void> }> = [];
@@ -19,7 +25,8 @@ const serverAccepts = async (host: string, port: number, suites: readonly number
   const choice = await offer(host, port, { suites }, options);
   return choice !== null && suites.includes(choice.suite);
 };
-const codesWith = (reason: InsufficientSuiteReason) => [...SUITES.values()].filter((s) => s.reason === reason).map((s) => s.code);
+const codesWith = (reason: InsufficientSuiteReason) =>
+  [...SUITES.values()].filter((s) => s.reason === reason).map((s) => s.code);
 const RC4_SUITES = codesWith('rc4');
 const TRIPLE_DES_SUITES = codesWith('triple_des');
 const EXPORT_SUITES = codesWith('export');
@@ -36,19 +43,31 @@ const scanTls = async (name: string) => {
   const site: FixtureSite = await keep(startTlsSite(TLS_CASES.find((c) => c.name === name)!));
   return scanSite(site.url, { allowPrivateTargets: true, probeExposures: false });
 };
-const actual = (result: Awaited<ReturnType<typeof scanSite>>, type: string) => result.findings.find((f) => f.finding_type === type)?.actual_value;
+const actual = (result: Awaited<ReturnType<typeof scanSite>>, type: string) =>
+  result.findings.find((f) => f.finding_type === type)?.actual_value;
 
 describe('client-initiated renegotiation', () => {
-  it('is refused without waiting out the time-out when the server ignores the request', { timeout: 15_000 }, async () => {
+  it('is refused without waiting out the time-out when the server ignores the request', {
+    timeout: 15_000,
+  }, async () => {
     // Node's disableRenegotiation() drops the request: the client hears nothing back.
     const cert = certificate();
-    const server = https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS, secureOptions: 0 }, (_req, res) => res.end('ok'));
+    const server = https.createServer(
+      { key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS, secureOptions: 0 },
+      (_req, res) => res.end('ok'),
+    );
     server.on('secureConnection', (socket: tls.TLSSocket) => socket.disableRenegotiation());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    sites.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+    sites.push({
+      close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    });
     const { port } = server.address() as AddressInfo;
     // A request bound of a minute: a probe that waited it out would fail this test by its time-out.
-    const result = await scanSite(`https://127.0.0.1:${port}/`, { allowPrivateTargets: true, probeExposures: false, requestTimeoutMs: 60_000 });
+    const result = await scanSite(`https://127.0.0.1:${port}/`, {
+      allowPrivateTargets: true,
+      probeExposures: false,
+      requestTimeoutMs: 60_000,
+    });
     expect(result.findings.map((f) => f.finding_type)).not.toContain('tls_client_renegotiation_allowed');
   });
 
@@ -68,19 +87,38 @@ describe('TLS checks at testssl.sh depth and the NCSC-NL guideline, against real
   });
 
   it('names what the server did in actual_value', async () => {
-    expect(actual(await scanTls('DHE-RSA-AES-GCM only, 1024-bit DH group'), 'tls_dh_group_insufficient')).toBe('DHE 1024 bits (RFC 2409 groep 2, geen RFC 7919-groep)');
-    expect(actual(await scanTls("OpenSSL's automatic DH group beside ECDHE"), 'tls_dh_group_insufficient')).toBe('DHE 2048 bits (RFC 3526 groep 14, geen RFC 7919-groep)');
-    expect(actual(await scanTls('ffdhe2048 beside ECDHE'), 'tls_dh_group_insufficient')).toBe('DHE 2048 bits (ffdhe2048)');
+    expect(actual(await scanTls('DHE-RSA-AES-GCM only, 1024-bit DH group'), 'tls_dh_group_insufficient')).toBe(
+      'DHE 1024 bits (RFC 2409 groep 2, geen RFC 7919-groep)',
+    );
+    expect(actual(await scanTls("OpenSSL's automatic DH group beside ECDHE"), 'tls_dh_group_insufficient')).toBe(
+      'DHE 2048 bits (RFC 3526 groep 14, geen RFC 7919-groep)',
+    );
+    expect(actual(await scanTls('ffdhe2048 beside ECDHE'), 'tls_dh_group_insufficient')).toBe(
+      'DHE 2048 bits (ffdhe2048)',
+    );
     expect(actual(await scanTls('ffdhe3072 only'), 'tls_dh_group_phase_out')).toBe('DHE 3072 bits (ffdhe3072)');
-    expect(actual(await scanTls('no server cipher order (ECDHE-GCM, ECDHE-CBC-SHA, static-RSA CBC)'), 'tls_cipher_static_rsa')).toBe('TLS_RSA_WITH_AES_128_CBC_SHA geaccepteerd');
+    expect(
+      actual(
+        await scanTls('no server cipher order (ECDHE-GCM, ECDHE-CBC-SHA, static-RSA CBC)'),
+        'tls_cipher_static_rsa',
+      ),
+    ).toBe('TLS_RSA_WITH_AES_128_CBC_SHA geaccepteerd');
     expect(actual(await scanTls('static RSA preferred over ECDHE'), 'tls_cipher_order_weak_first')).toBe(
       'TLS_RSA_WITH_AES_128_GCM_SHA256 (Onvoldoende) verkozen boven TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 (Voldoende)',
     );
-    expect(actual(await scanTls('curve outside the guideline (secp256k1 beside X25519)'), 'tls_curve_insufficient')).toBe('ECDHE secp256k1');
+    expect(
+      actual(await scanTls('curve outside the guideline (secp256k1 beside X25519)'), 'tls_curve_insufficient'),
+    ).toBe('ECDHE secp256k1');
     expect(actual(await scanTls('secp224r1 beside P-256'), 'tls_curve_phase_out')).toBe('ECDHE secp224r1');
-    expect(actual(await scanTls('TLS 1.3 CCM_8 offered'), 'tls_cipher_ccm8')).toBe('TLS_AES_128_CCM_8_SHA256 (TLS 1.3) geaccepteerd');
-    expect(actual(await scanTls('client-initiated renegotiation accepted'), 'tls_client_renegotiation_allowed')).toBeTruthy();
-    expect(actual(await scanTls('modern TLS 1.2/1.3, ECDHE with AEAD'), 'tls_client_renegotiation_allowed')).toBeUndefined();
+    expect(actual(await scanTls('TLS 1.3 CCM_8 offered'), 'tls_cipher_ccm8')).toBe(
+      'TLS_AES_128_CCM_8_SHA256 (TLS 1.3) geaccepteerd',
+    );
+    expect(
+      actual(await scanTls('client-initiated renegotiation accepted'), 'tls_client_renegotiation_allowed'),
+    ).toBeTruthy();
+    expect(
+      actual(await scanTls('modern TLS 1.2/1.3, ECDHE with AEAD'), 'tls_client_renegotiation_allowed'),
+    ).toBeUndefined();
   });
 
   it('counts every ClientHello and handshake in requests_made', async () => {
@@ -94,9 +132,21 @@ describe('ServerHello facts from raw probes (servers OpenSSL 3 cannot be)', () =
   const options = { allowPrivateTargets: true, timeoutMs: 2_000, signal: new AbortController().signal };
 
   it.each([
-    ['without secure renegotiation', { extensions: [0x0017] }, { secureRenegotiation: false, extendedMasterSecret: true, compression: false }],
-    ['without Extended Master Secret', { extensions: [0xff01] }, { secureRenegotiation: true, extendedMasterSecret: false, compression: false }],
-    ['with DEFLATE compression', { extensions: [0xff01, 0x0017], compression: 1 }, { secureRenegotiation: true, extendedMasterSecret: true, compression: true }],
+    [
+      'without secure renegotiation',
+      { extensions: [0x0017] },
+      { secureRenegotiation: false, extendedMasterSecret: true, compression: false },
+    ],
+    [
+      'without Extended Master Secret',
+      { extensions: [0xff01] },
+      { secureRenegotiation: true, extendedMasterSecret: false, compression: false },
+    ],
+    [
+      'with DEFLATE compression',
+      { extensions: [0xff01, 0x0017], compression: 1 },
+      { secureRenegotiation: true, extendedMasterSecret: true, compression: true },
+    ],
   ])('reads a server %s', async (_name, answer, expected) => {
     const server = await keep(legacyResponder([0xc02f, 0x009c], answer));
     const probed = await probeSuites('127.0.0.1', server.port, options);
@@ -121,21 +171,38 @@ describe('hostile TLS answers end a probe, never the process', () => {
   const answers: Array<[string, (suites: number[]) => Buffer | Buffer[] | null, boolean]> = [
     ['plain HTTP instead of TLS', () => Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n'), false],
     ['random bytes', () => Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37) % 256)), false],
-    ['a record announcing 64 KiB and sending 10 bytes', () => Buffer.from([0x16, 0x03, 0x03, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), false],
+    [
+      'a record announcing 64 KiB and sending 10 bytes',
+      () => Buffer.from([0x16, 0x03, 0x03, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+      false,
+    ],
     ['a ServerHello cut short', (suites) => hello(suites[0]!).subarray(0, 30), false],
-    ['a ServerHello with an impossible session id length', (suites) => Buffer.from(hello(suites[0]!).fill(0xff, 43, 44)), false],
+    [
+      'a ServerHello with an impossible session id length',
+      (suites) => Buffer.from(hello(suites[0]!).fill(0xff, 43, 44)),
+      false,
+    ],
     ['an alert', () => HANDSHAKE_FAILURE, false],
     ['silence', () => null, false],
     [
       'endless handshake records after the ServerHello',
-      (suites) => [hello(suites[0]!).subarray(0, hello(suites[0]!).length - 4), ...Array.from({ length: 200 }, () => Buffer.concat([Buffer.from([0x16, 0x03, 0x03, 0x04, 0x00]), Buffer.alloc(1024, 0x0b)]))],
+      (suites) => [
+        hello(suites[0]!).subarray(0, hello(suites[0]!).length - 4),
+        ...Array.from({ length: 200 }, () =>
+          Buffer.concat([Buffer.from([0x16, 0x03, 0x03, 0x04, 0x00]), Buffer.alloc(1024, 0x0b)]),
+        ),
+      ],
       true,
     ],
-    ['a ServerKeyExchange with lengths past its end', (suites) => {
-      const sh = hello(0xc02f).subarray(0, hello(0xc02f).length - 4);
-      const ske = Buffer.from([0x16, 0x03, 0x03, 0x00, 0x08, 0x0c, 0x00, 0x00, 0x04, 0x03, 0x00, 0x17, 0xff]);
-      return suites.includes(0xc02f) ? [sh, ske] : HANDSHAKE_FAILURE;
-    }, true],
+    [
+      'a ServerKeyExchange with lengths past its end',
+      (suites) => {
+        const sh = hello(0xc02f).subarray(0, hello(0xc02f).length - 4);
+        const ske = Buffer.from([0x16, 0x03, 0x03, 0x00, 0x08, 0x0c, 0x00, 0x00, 0x04, 0x03, 0x00, 0x17, 0xff]);
+        return suites.includes(0xc02f) ? [sh, ske] : HANDSHAKE_FAILURE;
+      },
+      true,
+    ],
   ];
 
   it.each(answers)('%s', async (_name, answer, accepted) => {

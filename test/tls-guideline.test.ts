@@ -1,7 +1,18 @@
 import { checkPrimeSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CIPHER_SUITE_NAMES } from '../scanner/cipher-suite-registry.ts';
-import { certificateKeyClass, classRank, dhGroupVerdict, FFDHE_GROUPS, groupClass, hashClass, signatureSchemeHash, SUITES, suiteFacts, TLS12_SUITES_WORST_FIRST } from '../scanner/tls-guideline.ts';
+import {
+  certificateKeyClass,
+  classRank,
+  dhGroupVerdict,
+  FFDHE_GROUPS,
+  groupClass,
+  hashClass,
+  signatureSchemeHash,
+  SUITES,
+  suiteFacts,
+  TLS12_SUITES_WORST_FIRST,
+} from '../scanner/tls-guideline.ts';
 
 const named = (name: string) => [...SUITES.values()].find((s) => s.name === name)!;
 
@@ -12,7 +23,12 @@ describe('the NCSC-NL TLS guideline table (2025)', () => {
     expect(count('Onvoldoende')).toBe(CIPHER_SUITE_NAMES.size - 47);
     expect(named('TLS_AES_256_GCM_SHA384').ncsc).toBe('Goed');
     expect(named('TLS_AES_128_GCM_SHA256').ncsc).toBe('Voldoende');
-    expect(named('TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256')).toMatchObject({ ncsc: 'Voldoende', keyExchange: 'ecdhe', forwardSecret: true, aead: true });
+    expect(named('TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256')).toMatchObject({
+      ncsc: 'Voldoende',
+      keyExchange: 'ecdhe',
+      forwardSecret: true,
+      aead: true,
+    });
     expect(named('TLS_DHE_RSA_WITH_AES_128_GCM_SHA256')).toMatchObject({ ncsc: 'Uit te faseren', keyExchange: 'dhe' });
     expect(named('TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256')).toMatchObject({ ncsc: 'Uit te faseren', aead: false });
     expect(named('TLS_DHE_RSA_WITH_AES_128_CBC_SHA')).toMatchObject({ ncsc: 'Onvoldoende', reason: 'cbc_sha1' });
@@ -37,22 +53,50 @@ describe('the NCSC-NL TLS guideline table (2025)', () => {
   it('holds the RFC 7919 primes as published: safe primes of the stated size', () => {
     for (const group of FFDHE_GROUPS) {
       expect(group.prime.length * 4, group.name).toBe(group.bits);
-      expect(group.prime.startsWith('FFFFFFFFFFFFFFFF') && group.prime.endsWith('FFFFFFFFFFFFFFFF'), group.name).toBe(true);
+      expect(group.prime.startsWith('FFFFFFFFFFFFFFFF') && group.prime.endsWith('FFFFFFFFFFFFFFFF'), group.name).toBe(
+        true,
+      );
     }
     for (const group of FFDHE_GROUPS.slice(0, 2)) {
       const p = BigInt(`0x${group.prime}`);
       expect(checkPrimeSync(p) && checkPrimeSync((p - 1n) / 2n), group.name).toBe(true);
     }
-    expect(dhGroupVerdict(FFDHE_GROUPS[4]!.prime, '02')).toEqual({ name: 'DHE 8192 bits (ffdhe8192)', ncsc: 'Uit te faseren' });
+    expect(dhGroupVerdict(FFDHE_GROUPS[4]!.prime, '02')).toEqual({
+      name: 'DHE 8192 bits (ffdhe8192)',
+      ncsc: 'Uit te faseren',
+    });
     // The same prime with another generator is not the named group.
     expect(dhGroupVerdict(FFDHE_GROUPS[1]!.prime, '05').ncsc).toBe('Onvoldoende');
   });
 
   it('classes curves, keys and hashes', () => {
-    expect([0x001d, 0x0017, 0x0015, 0x0016, 0x0001, 0x9999].map(groupClass)).toEqual(['Goed', 'Goed', 'Uit te faseren', 'Onvoldoende', 'Onvoldoende', 'Onvoldoende']);
-    expect([4096, 3072, 2048, 1024].map((bits) => certificateKeyClass('rsa', bits))).toEqual(['Goed', 'Goed', 'Uit te faseren', 'Onvoldoende']);
-    expect([384, 256, 224, 192].map((bits) => certificateKeyClass('ec', bits))).toEqual(['Goed', 'Goed', 'Uit te faseren', 'Onvoldoende']);
-    expect([0x0804, 0x0401, 0x0301, 0x0201, 0x0101].map((s) => hashClass(signatureSchemeHash(s).hash))).toEqual(['Goed', 'Goed', 'Uit te faseren', 'Onvoldoende', 'Onvoldoende']);
+    expect([0x001d, 0x0017, 0x0015, 0x0016, 0x0001, 0x9999].map(groupClass)).toEqual([
+      'Goed',
+      'Goed',
+      'Uit te faseren',
+      'Onvoldoende',
+      'Onvoldoende',
+      'Onvoldoende',
+    ]);
+    expect([4096, 3072, 2048, 1024].map((bits) => certificateKeyClass('rsa', bits))).toEqual([
+      'Goed',
+      'Goed',
+      'Uit te faseren',
+      'Onvoldoende',
+    ]);
+    expect([384, 256, 224, 192].map((bits) => certificateKeyClass('ec', bits))).toEqual([
+      'Goed',
+      'Goed',
+      'Uit te faseren',
+      'Onvoldoende',
+    ]);
+    expect([0x0804, 0x0401, 0x0301, 0x0201, 0x0101].map((s) => hashClass(signatureSchemeHash(s).hash))).toEqual([
+      'Goed',
+      'Goed',
+      'Uit te faseren',
+      'Onvoldoende',
+      'Onvoldoende',
+    ]);
     expect(signatureSchemeHash(0x0203).name).toBe('ecdsa_sha1');
   });
 });

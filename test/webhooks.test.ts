@@ -16,7 +16,12 @@ import { leakyWordPressSite } from './support/sites.ts';
 import { killWithThisProcess } from './support/orphan-guard.ts';
 
 // A short lease: a delivery claimed by a killed process is taken over within a second.
-const FAST = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_POLL_INTERVAL: '50ms', WEBHOOK_DISABLE_AFTER: '50', WEBHOOK_LEASE: '1s' };
+const FAST = {
+  WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms',
+  WEBHOOK_POLL_INTERVAL: '50ms',
+  WEBHOOK_DISABLE_AFTER: '50',
+  WEBHOOK_LEASE: '1s',
+};
 
 let api: TestApi;
 let site: FixtureSite;
@@ -30,11 +35,15 @@ afterAll(async () => {
 });
 
 async function register(tenant: Tenant, receiver: Receiver, events: string[], testApi = api) {
-  const { status, body } = await testApi.call('POST', '/api/agent/webhooks', { key: tenant.key, body: { url: receiver.url, events } });
+  const { status, body } = await testApi.call('POST', '/api/agent/webhooks', {
+    key: tenant.key,
+    body: { url: receiver.url, events },
+  });
   expect(status).toBe(201);
   return body.webhook as { id: string; secret: string };
 }
-const scan = async (tenant: Tenant) => (await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).body;
+const scan = async (tenant: Tenant) =>
+  (await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).body;
 const ofType = (receiver: Receiver, type: string) => receiver.delivered().filter((r) => r.json.type === type);
 
 describe('event delivery', () => {
@@ -51,9 +60,17 @@ describe('event delivery', () => {
     [all, scansOnly, strangerReceiver] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
     allHook = await register(tenant, all, ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed']);
     await register(tenant, scansOnly, ['scan_completed']);
-    await register(stranger, strangerReceiver, ['scan_completed', 'finding_new', 'finding_resolved', 'suggestion_reviewed']);
+    await register(stranger, strangerReceiver, [
+      'scan_completed',
+      'finding_new',
+      'finding_resolved',
+      'suggestion_reviewed',
+    ]);
     firstScan = await scan(tenant);
-    await waitFor(() => ofType(all, 'finding_new').length === firstScan.findings_count && ofType(all, 'scan_completed').length === 1);
+    await waitFor(
+      () =>
+        ofType(all, 'finding_new').length === firstScan.findings_count && ofType(all, 'scan_completed').length === 1,
+    );
   });
   afterAll(() => Promise.all([all.close(), scansOnly.close(), strangerReceiver.close()]));
 
@@ -65,19 +82,30 @@ describe('event delivery', () => {
       expect(message.headers['webhook-signature']).toMatch(/^v1,/);
     }
     const forged = all.delivered()[0]!;
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(forged.body, forged.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(forged.body, forged.headers),
+    ).toThrow();
   });
 
   it('sends scan_completed with the scan create object and one finding_new per finding', () => {
     const [completed] = ofType(all, 'scan_completed');
-    expect(completed!.json).toEqual({ type: 'scan_completed', timestamp: expect.stringMatching(/Z$/), data: firstScan });
+    expect(completed!.json).toEqual({
+      type: 'scan_completed',
+      timestamp: expect.stringMatching(/Z$/),
+      data: firstScan,
+    });
     const findings = ofType(all, 'finding_new').map((m) => m.json.data);
     expect(new Set(findings.map((f) => f.id)).size).toBe(firstScan.findings_count);
-    expect(findings[0]).toMatchObject({ scan_id: firstScan.scan_id, site_id: tenant.siteId, status: 'OPEN', site_url: site.url });
+    expect(findings[0]).toMatchObject({
+      scan_id: firstScan.scan_id,
+      site_id: tenant.siteId,
+      status: 'OPEN',
+      site_url: site.url,
+    });
     expect(new Set(all.delivered().map((m) => m.headers['webhook-id'])).size).toBe(all.delivered().length);
   });
 
-  it('sends only subscribed events, and only to the tenant\'s own webhooks', () => {
+  it("sends only subscribed events, and only to the tenant's own webhooks", () => {
     expect(scansOnly.delivered().map((m) => m.json.type)).toEqual(['scan_completed']);
     expect(strangerReceiver.received).toEqual([]);
   });
@@ -85,7 +113,16 @@ describe('event delivery', () => {
   it('sends no finding_new for a rescan that sees the same issues', async () => {
     // The outbox is written in the scan's transaction, so once the scan answered it is final.
     const queued = async (type: WebhookEvent) =>
-      Number((await api.db.selectFrom('webhook_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.tenantId).where('event_type', '=', type).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await api.db
+            .selectFrom('webhook_messages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('tenant_id', '=', tenant.tenantId)
+            .where('event_type', '=', type)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const [findingsBefore, scansBefore] = [await queued('finding_new'), await queued('scan_completed')];
     await scan(tenant);
     expect(await queued('scan_completed')).toBe(scansBefore + 1);
@@ -110,16 +147,34 @@ describe('event delivery', () => {
   });
 
   it('sends suggestion_reviewed with the reviewed list item', async () => {
-    const created = (await api.call('POST', '/api/agent/suggestions', { key: tenant.key, body: { type: 'code_fix', title: 'Verwijder .env', description: 'Haal .env uit de webroot' } })).body.suggestion;
-    await admin.review({ db: api.db, config: api.config }, ADMIN_CLI, { suggestion_id: created.id, status: 'rejected', notes: 'Niet nodig' });
-    const [reviewed] = await waitFor(() => ofType(all, 'suggestion_reviewed').length > 0 && ofType(all, 'suggestion_reviewed'));
-    expect(reviewed!.json.data).toMatchObject({ id: created.id, status: 'rejected', review_notes: 'Niet nodig', reviewed_at: expect.any(String) });
+    const created = (
+      await api.call('POST', '/api/agent/suggestions', {
+        key: tenant.key,
+        body: { type: 'code_fix', title: 'Verwijder .env', description: 'Haal .env uit de webroot' },
+      })
+    ).body.suggestion;
+    await admin.review({ db: api.db, config: api.config }, ADMIN_CLI, {
+      suggestion_id: created.id,
+      status: 'rejected',
+      notes: 'Niet nodig',
+    });
+    const [reviewed] = await waitFor(
+      () => ofType(all, 'suggestion_reviewed').length > 0 && ofType(all, 'suggestion_reviewed'),
+    );
+    expect(reviewed!.json.data).toMatchObject({
+      id: created.id,
+      status: 'rejected',
+      review_notes: 'Niet nodig',
+      reviewed_at: expect.any(String),
+    });
   });
 });
 
 describe('retries, failure counting and disabling', () => {
   const webhookOf = async (tenant: Tenant, id: string) =>
-    (await api.call('GET', '/api/agent/webhooks', { key: tenant.key })).body.webhooks.find((w: { id: string }) => w.id === id);
+    (await api.call('GET', '/api/agent/webhooks', { key: tenant.key })).body.webhooks.find(
+      (w: { id: string }) => w.id === id,
+    );
 
   it('retries a failing receiver with the same webhook-id and resets failure_count after a success', async () => {
     const tenant = await seedTenant(api.db, site.url);
@@ -136,7 +191,9 @@ describe('retries, failure counting and disabling', () => {
       expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 204]);
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
       await waitFor(async () => (await webhookOf(tenant, hook.id)).failure_count === 0);
-      const attempts = (await admin.deliveriesOfWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id })).map((a) => a.status_code);
+      const attempts = (
+        await admin.deliveriesOfWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id })
+      ).map((a) => a.status_code);
       expect(attempts.sort()).toEqual([204, 500, 500]);
     } finally {
       await receiver.close();
@@ -154,7 +211,12 @@ describe('retries, failure counting and disabling', () => {
       expect(receiver.received.map((r) => r.status)).toEqual([302, 410]);
       await scan(tenant);
       // A disabled webhook gets no delivery rows at all, so nothing can arrive later either.
-      const pending = await api.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '=', 'pending').execute();
+      const pending = await api.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', hook.id)
+        .where('status', '=', 'pending')
+        .execute();
       expect(pending).toEqual([]);
       expect(receiver.received).toHaveLength(2);
       await admin.enableWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id });
@@ -202,15 +264,25 @@ describe('retries, failure counting and disabling', () => {
 });
 
 describe('durability', () => {
-
   async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-    const child = killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = killWithThisProcess(
+      spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { ...process.env, ...env, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };
   }
 
   it('delivers a message after the service was killed with SIGKILL while the receiver was down', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scanner-crash-'));
-    const env = { ...FAST, DATABASE_PATH: join(dir, 'crash.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const env = {
+      ...FAST,
+      DATABASE_PATH: join(dir, 'crash.db'),
+      SCANNER_ALLOW_PRIVATE_TARGETS: 'true',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+    };
     // The receiver binds its port now and goes down; it comes back on the same port later.
     const down = await startReceiver();
     const receiverPort = down.port;
@@ -221,8 +293,14 @@ describe('durability', () => {
     let server = await startServer(env);
     const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
     try {
-      const post = async (path: string, body: unknown) => (await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
-      const hook = await post('/api/agent/webhooks', { url: `https://127.0.0.1:${receiverPort}/hook`, events: ['scan_completed'] });
+      const post = async (path: string, body: unknown) =>
+        (
+          await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+        ).json() as Promise<any>;
+      const hook = await post('/api/agent/webhooks', {
+        url: `https://127.0.0.1:${receiverPort}/hook`,
+        events: ['scan_completed'],
+      });
       const created = await post('/api/agent/scan', { site_id: tenant.siteId });
       server.child.kill('SIGKILL');
       await new Promise((resolve) => server.child.once('exit', resolve));
@@ -231,7 +309,10 @@ describe('durability', () => {
       try {
         server = await startServer(env);
         const [message] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
-        expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({ type: 'scan_completed', data: { scan_id: created.scan_id } });
+        expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({
+          type: 'scan_completed',
+          data: { scan_id: created.scan_id },
+        });
       } finally {
         await receiver.close();
       }
@@ -242,7 +323,13 @@ describe('durability', () => {
   });
   it('lets an API-only instance (WORKERS=false) queue and a separate `npm run worker` process deliver', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scanner-worker-'));
-    const env = { ...FAST, DATABASE_PATH: join(dir, 'split.db'), SCANNER_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const env = {
+      ...FAST,
+      DATABASE_PATH: join(dir, 'split.db'),
+      SCANNER_ALLOW_PRIVATE_TARGETS: 'true',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+    };
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, site.url);
     await db.destroy();
@@ -251,15 +338,26 @@ describe('durability', () => {
     let worker: ChildProcess | null = null;
     try {
       const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
-      const post = async (path: string, body: unknown) => (await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+      const post = async (path: string, body: unknown) =>
+        (
+          await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+        ).json() as Promise<any>;
       const hook = await post('/api/agent/webhooks', { url: receiver.url, events: ['scan_completed'] });
       const created = await post('/api/agent/scan', { site_id: tenant.siteId });
       // Ten poll intervals without a worker: nothing goes out.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toEqual([]);
-      worker = killWithThisProcess(spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+      worker = killWithThisProcess(
+        spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
       const [message] = await waitFor(() => receiver.delivered().length > 0 && receiver.delivered());
-      expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({ type: 'scan_completed', data: { scan_id: created.scan_id } });
+      expect(new Webhook(hook.webhook.secret).verify(message!.body, message!.headers)).toMatchObject({
+        type: 'scan_completed',
+        data: { scan_id: created.scan_id },
+      });
     } finally {
       worker?.kill('SIGTERM');
       server.child.kill('SIGKILL');

@@ -2,15 +2,63 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 
 const PLANS = [
-  { tier: 'free', name: 'Free', monthly_price_eur: 0, max_sites: 1, max_api_calls_per_month: 1_000, max_scans_per_month: 30, features: ['ssl_scan', 'header_scan', 'endpoint_scan', 'api_access'] },
-  { tier: 'pro', name: 'Pro', monthly_price_eur: 2900, max_sites: 10, max_api_calls_per_month: 50_000, max_scans_per_month: 1_000, features: ['ssl_scan', 'header_scan', 'endpoint_scan', 'api_access', 'webhooks', 'suggestions'] },
-  { tier: 'enterprise', name: 'Enterprise', monthly_price_eur: 19900, max_sites: 1_000, max_api_calls_per_month: 5_000_000, max_scans_per_month: 100_000, features: ['ssl_scan', 'header_scan', 'endpoint_scan', 'api_access', 'webhooks', 'suggestions', 'priority_support', 'sla'] },
+  {
+    tier: 'free',
+    name: 'Free',
+    monthly_price_eur: 0,
+    max_sites: 1,
+    max_api_calls_per_month: 1_000,
+    max_scans_per_month: 30,
+    features: ['ssl_scan', 'header_scan', 'endpoint_scan', 'api_access'],
+  },
+  {
+    tier: 'pro',
+    name: 'Pro',
+    monthly_price_eur: 2900,
+    max_sites: 10,
+    max_api_calls_per_month: 50_000,
+    max_scans_per_month: 1_000,
+    features: ['ssl_scan', 'header_scan', 'endpoint_scan', 'api_access', 'webhooks', 'suggestions'],
+  },
+  {
+    tier: 'enterprise',
+    name: 'Enterprise',
+    monthly_price_eur: 19900,
+    max_sites: 1_000,
+    max_api_calls_per_month: 5_000_000,
+    max_scans_per_month: 100_000,
+    features: [
+      'ssl_scan',
+      'header_scan',
+      'endpoint_scan',
+      'api_access',
+      'webhooks',
+      'suggestions',
+      'priority_support',
+      'sla',
+    ],
+  },
 ];
 
 const FLAGS = [
-  { key: 'exposure_probes', description: 'Scans controleren blootgestelde bestanden en endpoints (.git, .env, back-ups).', enabled: 1, rollout_percentage: 100 },
-  { key: 'suggestions', description: 'Agents kunnen verbetervoorstellen indienen en bekijken.', enabled: 1, rollout_percentage: 100 },
-  { key: 'webhooks', description: 'Agents kunnen webhooks registreren die meldingen ontvangen.', enabled: 1, rollout_percentage: 100 },
+  {
+    key: 'exposure_probes',
+    description: 'Scans controleren blootgestelde bestanden en endpoints (.git, .env, back-ups).',
+    enabled: 1,
+    rollout_percentage: 100,
+  },
+  {
+    key: 'suggestions',
+    description: 'Agents kunnen verbetervoorstellen indienen en bekijken.',
+    enabled: 1,
+    rollout_percentage: 100,
+  },
+  {
+    key: 'webhooks',
+    description: 'Agents kunnen webhooks registreren die meldingen ontvangen.',
+    enabled: 1,
+    rollout_percentage: 100,
+  },
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -93,8 +141,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('scanned_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('scans_tenant_time').on('scans').columns(['tenant_id', 'scanned_at']).execute();
-  await db.schema.createIndex('scans_tenant_site_time').on('scans').columns(['tenant_id', 'site_id', 'scanned_at']).execute();
-  await db.schema.createIndex('scans_tenant_grade_time').on('scans').columns(['tenant_id', 'grade', 'scanned_at']).execute();
+  await db.schema
+    .createIndex('scans_tenant_site_time')
+    .on('scans')
+    .columns(['tenant_id', 'site_id', 'scanned_at'])
+    .execute();
+  await db.schema
+    .createIndex('scans_tenant_grade_time')
+    .on('scans')
+    .columns(['tenant_id', 'grade', 'scanned_at'])
+    .execute();
   await db.schema
     .createTable('findings')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -119,7 +175,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resolved_at', 'text')
     .addUniqueConstraint('findings_identity', ['site_id', 'finding_type', 'endpoint'])
     .execute();
-  await db.schema.createIndex('findings_tenant_order').on('findings').columns(['tenant_id', 'severity_rank', 'created_at']).execute();
+  await db.schema
+    .createIndex('findings_tenant_order')
+    .on('findings')
+    .columns(['tenant_id', 'severity_rank', 'created_at'])
+    .execute();
   await db.schema
     .createTable('scan_findings')
     .addColumn('scan_id', 'text', (c) => c.notNull().references('scans.id'))
@@ -143,7 +203,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reviewed_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('suggestions_tenant').on('suggestions').columns(['tenant_id', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('suggestions_tenant')
+    .on('suggestions')
+    .columns(['tenant_id', 'status', 'created_at'])
+    .execute();
   await db.schema
     .createTable('webhooks')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -158,12 +222,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('webhooks_tenant').on('webhooks').columns(['tenant_id', 'created_at']).execute();
 
-  await db.insertInto('plans').values(PLANS.map((p) => ({ id: randomUUID(), ...p, features: JSON.stringify(p.features) }))).execute();
+  await db
+    .insertInto('plans')
+    .values(PLANS.map((p) => ({ id: randomUUID(), ...p, features: JSON.stringify(p.features) })))
+    .execute();
   await db.insertInto('feature_flags').values(FLAGS).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['webhooks', 'suggestions', 'scan_findings', 'findings', 'scans', 'sites', 'api_keys', 'users', 'tenants', 'feature_flags', 'plans']) {
+  for (const table of [
+    'webhooks',
+    'suggestions',
+    'scan_findings',
+    'findings',
+    'scans',
+    'sites',
+    'api_keys',
+    'users',
+    'tenants',
+    'feature_flags',
+    'plans',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

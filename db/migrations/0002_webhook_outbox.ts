@@ -19,8 +19,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('next_attempt_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_webhook')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -31,9 +39,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_webhook').on('webhook_attempts').columns(['webhook_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_webhook')
+    .on('webhook_attempts')
+    .columns(['webhook_id', 'attempted_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_messages']) await db.schema.dropTable(table).execute();
+  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_messages'])
+    await db.schema.dropTable(table).execute();
 }

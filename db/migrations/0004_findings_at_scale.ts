@@ -38,11 +38,19 @@ async function createCountTriggers(db: Kysely<any>): Promise<void> {
         END $$`,
       )
       .execute(db);
-    await sql.raw(`CREATE TRIGGER finding_counts_change AFTER INSERT OR DELETE OR UPDATE OF ${UPDATED_COLUMNS} ON findings FOR EACH ROW EXECUTE FUNCTION finding_counts_change()`).execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER finding_counts_change AFTER INSERT OR DELETE OR UPDATE OF ${UPDATED_COLUMNS} ON findings FOR EACH ROW EXECUTE FUNCTION finding_counts_change()`,
+      )
+      .execute(db);
     return;
   }
-  await sql.raw(`CREATE TRIGGER finding_counts_insert AFTER INSERT ON findings BEGIN ${countChange('new', 1)} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER finding_counts_delete AFTER DELETE ON findings BEGIN ${countChange('old', -1)} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER finding_counts_insert AFTER INSERT ON findings BEGIN ${countChange('new', 1)} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER finding_counts_delete AFTER DELETE ON findings BEGIN ${countChange('old', -1)} END`)
+    .execute(db);
   await sql
     .raw(
       `CREATE TRIGGER finding_counts_update AFTER UPDATE OF ${UPDATED_COLUMNS} ON findings BEGIN
@@ -61,10 +69,14 @@ async function createTextSearch(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
     await sql`CREATE INDEX finding_texts_title_trgm ON finding_texts USING gin (title gin_trgm_ops)`.execute(db);
-    await sql`CREATE INDEX finding_texts_description_trgm ON finding_texts USING gin (description gin_trgm_ops)`.execute(db);
+    await sql`CREATE INDEX finding_texts_description_trgm ON finding_texts USING gin (description gin_trgm_ops)`.execute(
+      db,
+    );
     return;
   }
-  await sql`CREATE VIRTUAL TABLE finding_texts_fts USING fts5(title, description, content='finding_texts', content_rowid='id', tokenize='trigram')`.execute(db);
+  await sql`CREATE VIRTUAL TABLE finding_texts_fts USING fts5(title, description, content='finding_texts', content_rowid='id', tokenize='trigram')`.execute(
+    db,
+  );
   await sql`INSERT INTO finding_texts_fts (finding_texts_fts) VALUES ('rebuild')`.execute(db);
   await sql`CREATE TRIGGER finding_texts_fts_insert AFTER INSERT ON finding_texts BEGIN
     INSERT INTO finding_texts_fts (rowid, title, description) VALUES (new.id, new.title, new.description);
@@ -74,7 +86,9 @@ async function createTextSearch(db: Kysely<any>): Promise<void> {
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('finding_texts')
-    .addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey()))
+    .addColumn('id', 'integer', (c) =>
+      isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey(),
+    )
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('impact', 'text', (c) => c.notNull())
@@ -83,9 +97,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reference_url', 'text', (c) => c.notNull())
     .addUniqueConstraint('finding_texts_unique', [...TEXT_COLUMNS])
     .execute();
-  await sql`INSERT INTO finding_texts (${sql.raw(TEXT_COLUMNS.join(', '))}) SELECT DISTINCT ${sql.raw(TEXT_COLUMNS.join(', '))} FROM findings`.execute(db);
+  await sql`INSERT INTO finding_texts (${sql.raw(TEXT_COLUMNS.join(', '))}) SELECT DISTINCT ${sql.raw(TEXT_COLUMNS.join(', '))} FROM findings`.execute(
+    db,
+  );
   await sql`ALTER TABLE findings ADD COLUMN text_id integer REFERENCES finding_texts(id)`.execute(db);
-  await sql`UPDATE findings SET text_id = (SELECT t.id FROM finding_texts t WHERE ${sql.raw(TEXT_COLUMNS.map((c) => `t.${c} = findings.${c}`).join(' AND '))})`.execute(db);
+  await sql`UPDATE findings SET text_id = (SELECT t.id FROM finding_texts t WHERE ${sql.raw(TEXT_COLUMNS.map((c) => `t.${c} = findings.${c}`).join(' AND '))})`.execute(
+    db,
+  );
   await db.schema.dropIndex('findings_tenant_order').execute();
   for (const column of TEXT_COLUMNS) await sql`ALTER TABLE findings DROP COLUMN ${sql.raw(column)}`.execute(db);
 
@@ -105,15 +123,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`INSERT INTO finding_counts (${sql.raw(COUNT_KEYS)}, n)
     SELECT tenant_id, '', text_id, category, status, severity, count(*) FROM findings GROUP BY tenant_id, text_id, category, status, severity
     UNION ALL
-    SELECT tenant_id, site_id, text_id, category, status, severity, count(*) FROM findings GROUP BY tenant_id, site_id, text_id, category, status, severity`.execute(db);
+    SELECT tenant_id, site_id, text_id, category, status, severity, count(*) FROM findings GROUP BY tenant_id, site_id, text_id, category, status, severity`.execute(
+    db,
+  );
   await createCountTriggers(db);
 
   // The list order is severity_rank, created_at DESC, id. The index stays narrow: skipping 100,000
   // entries for a deep page costs a third of what it costs on an index that also carries the filters.
   await sql`CREATE INDEX findings_order ON findings (tenant_id, severity_rank, created_at DESC, id)`.execute(db);
-  await sql`CREATE INDEX findings_by_status ON findings (tenant_id, status, severity_rank, created_at DESC, id)`.execute(db);
-  await sql`CREATE INDEX findings_by_category ON findings (tenant_id, category, severity_rank, created_at DESC, id)`.execute(db);
-  await sql`CREATE INDEX findings_by_text ON findings (tenant_id, text_id, severity_rank, created_at DESC, id)`.execute(db);
+  await sql`CREATE INDEX findings_by_status ON findings (tenant_id, status, severity_rank, created_at DESC, id)`.execute(
+    db,
+  );
+  await sql`CREATE INDEX findings_by_category ON findings (tenant_id, category, severity_rank, created_at DESC, id)`.execute(
+    db,
+  );
+  await sql`CREATE INDEX findings_by_text ON findings (tenant_id, text_id, severity_rank, created_at DESC, id)`.execute(
+    db,
+  );
   await sql`CREATE INDEX findings_by_site ON findings (site_id, severity_rank, created_at DESC, id)`.execute(db);
 }
 

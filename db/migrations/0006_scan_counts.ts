@@ -13,7 +13,10 @@ function countChange(row: 'new' | 'old', delta: 1 | -1): string {
     [`${row}.site_id`, `${row}.grade`],
   ]
     .map(
-      ([site, grade]) => `INSERT INTO scan_counts (${KEYS}, n) VALUES (${row}.tenant_id, ${site}, ${grade}, substr(${row}.scanned_at, 1, 10), ${delta})
+      ([
+        site,
+        grade,
+      ]) => `INSERT INTO scan_counts (${KEYS}, n) VALUES (${row}.tenant_id, ${site}, ${grade}, substr(${row}.scanned_at, 1, 10), ${delta})
         ON CONFLICT (${KEYS}) DO UPDATE SET n = scan_counts.n + (${delta});`,
     )
     .join('\n');
@@ -33,7 +36,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     SELECT tenant_id, '', '', substr(scanned_at, 1, 10), count(*) FROM scans GROUP BY 1, 2, 3, 4
     UNION ALL SELECT tenant_id, '', grade, substr(scanned_at, 1, 10), count(*) FROM scans GROUP BY 1, 2, 3, 4
     UNION ALL SELECT tenant_id, site_id, '', substr(scanned_at, 1, 10), count(*) FROM scans GROUP BY 1, 2, 3, 4
-    UNION ALL SELECT tenant_id, site_id, grade, substr(scanned_at, 1, 10), count(*) FROM scans GROUP BY 1, 2, 3, 4`.execute(db);
+    UNION ALL SELECT tenant_id, site_id, grade, substr(scanned_at, 1, 10), count(*) FROM scans GROUP BY 1, 2, 3, 4`.execute(
+    db,
+  );
   if (isPostgres(db)) {
     await sql
       .raw(
@@ -44,11 +49,17 @@ export async function up(db: Kysely<any>): Promise<void> {
         END $$`,
       )
       .execute(db);
-    await sql`CREATE TRIGGER scan_counts_change AFTER INSERT OR DELETE ON scans FOR EACH ROW EXECUTE FUNCTION scan_counts_change()`.execute(db);
+    await sql`CREATE TRIGGER scan_counts_change AFTER INSERT OR DELETE ON scans FOR EACH ROW EXECUTE FUNCTION scan_counts_change()`.execute(
+      db,
+    );
     return;
   }
-  await sql.raw(`CREATE TRIGGER scan_counts_insert AFTER INSERT ON scans BEGIN ${countChange('new', 1)} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER scan_counts_delete AFTER DELETE ON scans BEGIN ${countChange('old', -1)} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER scan_counts_insert AFTER INSERT ON scans BEGIN ${countChange('new', 1)} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER scan_counts_delete AFTER DELETE ON scans BEGIN ${countChange('old', -1)} END`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

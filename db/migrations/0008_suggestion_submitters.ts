@@ -22,8 +22,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await sql`INSERT INTO suggestions_next (id, tenant_id, submitted_by_kind, submitted_by_id, type, title, description, diff, file_path, metadata, status, review_notes, reviewed_at, created_at)
-    SELECT id, tenant_id, 'api_key', api_key_id, type, title, description, diff, file_path, metadata, status, review_notes, reviewed_at, created_at FROM suggestions`.execute(db);
+    SELECT id, tenant_id, 'api_key', api_key_id, type, title, description, diff, file_path, metadata, status, review_notes, reviewed_at, created_at FROM suggestions`.execute(
+    db,
+  );
   await db.schema.dropTable('suggestions').execute();
   await db.schema.alterTable('suggestions_next').renameTo('suggestions').execute();
-  await db.schema.createIndex('suggestions_tenant').on('suggestions').columns(['tenant_id', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('suggestions_tenant')
+    .on('suggestions')
+    .columns(['tenant_id', 'status', 'created_at'])
+    .execute();
 }

@@ -5,8 +5,14 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
   // Users made before roles existed were each their tenant's only person: owners.
-  await db.schema.alterTable('users').addColumn('role', 'text', (c) => c.notNull().defaultTo('owner')).execute();
-  await db.schema.alterTable('users').addColumn('is_staff', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('role', 'text', (c) => c.notNull().defaultTo('owner'))
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('is_staff', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('sessions')
     .addColumn('id_hash', 'text', (c) => c.primaryKey())

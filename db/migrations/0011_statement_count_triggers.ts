@@ -45,7 +45,14 @@ const SCAN_COUNTS: CountTable = {
 const OPERATIONS = [
   { op: 'INSERT', referencing: 'NEW TABLE AS new_rows', sources: [['new_rows', 1]] },
   { op: 'DELETE', referencing: 'OLD TABLE AS old_rows', sources: [['old_rows', -1]] },
-  { op: 'UPDATE', referencing: 'OLD TABLE AS old_rows NEW TABLE AS new_rows', sources: [['old_rows', -1], ['new_rows', 1]] },
+  {
+    op: 'UPDATE',
+    referencing: 'OLD TABLE AS old_rows NEW TABLE AS new_rows',
+    sources: [
+      ['old_rows', -1],
+      ['new_rows', 1],
+    ],
+  },
 ] as const;
 
 /**
@@ -54,7 +61,9 @@ const OPERATIONS = [
  */
 function netChange(table: CountTable, sources: readonly (readonly [string, number])[]): string {
   const keys = table.keys.join(', ');
-  const rows = sources.flatMap(([rows, sign]) => table.variants.map((exprs) => `SELECT ${exprs.join(', ')}, ${sign} FROM ${rows}`)).join(' UNION ALL ');
+  const rows = sources
+    .flatMap(([rows, sign]) => table.variants.map((exprs) => `SELECT ${exprs.join(', ')}, ${sign} FROM ${rows}`))
+    .join(' UNION ALL ');
   return `INSERT INTO ${table.counts} (${keys}, n)
     SELECT ${keys}, sum(d) FROM (${rows}) AS changed (${keys}, d) GROUP BY ${keys} HAVING sum(d) <> 0 ORDER BY ${keys}
     ON CONFLICT (${keys}) DO UPDATE SET n = ${table.counts}.n + excluded.n`;
@@ -65,8 +74,16 @@ async function replaceTriggers(db: Kysely<any>, table: CountTable): Promise<void
   await sql.raw(`DROP FUNCTION ${table.rowTrigger}()`).execute(db);
   for (const { op, referencing, sources } of OPERATIONS) {
     const name = `${table.counts}_${op.toLowerCase()}`;
-    await sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${netChange(table, sources)}; RETURN NULL; END $$`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${name} AFTER ${op} ON ${table.source} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`).execute(db);
+    await sql
+      .raw(
+        `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${netChange(table, sources)}; RETURN NULL; END $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER ${name} AFTER ${op} ON ${table.source} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`,
+      )
+      .execute(db);
   }
 }
 

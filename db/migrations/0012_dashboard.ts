@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('actor_label', 'text', (c) => c.notNull())
     .addColumn('changed_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('finding_status_changes_finding').on('finding_status_changes').columns(['finding_id', 'changed_at']).execute();
+  await db.schema
+    .createIndex('finding_status_changes_finding')
+    .on('finding_status_changes')
+    .columns(['finding_id', 'changed_at'])
+    .execute();
   await db.schema
     .createTable('invites')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())

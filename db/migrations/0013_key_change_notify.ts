@@ -14,8 +14,14 @@ const WATCHED: Array<[table: string, events: string]> = [
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
-  await sql`CREATE FUNCTION notify_key_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('key_changes', TG_TABLE_NAME); RETURN NULL; END $$`.execute(db);
+  await sql`CREATE FUNCTION notify_key_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('key_changes', TG_TABLE_NAME); RETURN NULL; END $$`.execute(
+    db,
+  );
   for (const [table, events] of WATCHED) {
-    await sql.raw(`CREATE TRIGGER ${table}_key_change AFTER ${events} ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION notify_key_change()`).execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER ${table}_key_change AFTER ${events} ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION notify_key_change()`,
+      )
+      .execute(db);
   }
 }

@@ -53,6 +53,12 @@ export const accountRouter = router({
   me: publicProcedure.output(Me).query(({ ctx }) => {
     const user = ctx.user;
     if (!user) throw new Unauthenticated(ERRORS.notLoggedIn);
-    return { user_id: user.actor.id, tenant_id: user.tenantId, email: user.email, role: user.role, is_staff: user.isStaff };
+    return {
+      user_id: user.actor.id,
+      tenant_id: user.tenantId,
+      email: user.email,
+      role: user.role,
+      is_staff: user.isStaff,
+    };
   }),
 });

@@ -7,7 +7,14 @@ import { AuthInput, AuthOutput, ENDPOINTS } from './schemas.ts';
 
 const validateOperation = restOperation('auth.validate', {
   meta: {
-    openapi: { method: 'POST', path: API_PATHS.auth, tags: ['auth'], summary: 'API-sleutel valideren', protect: false, errorResponses: [400, 401, 429, 500] },
+    openapi: {
+      method: 'POST',
+      path: API_PATHS.auth,
+      tags: ['auth'],
+      summary: 'API-sleutel valideren',
+      protect: false,
+      errorResponses: [400, 401, 429, 500],
+    },
   },
   input: AuthInput,
   output: AuthOutput,
@@ -23,7 +30,12 @@ export const authRouter = router({
       if (!principal) throw new Unauthenticated(ERRORS.invalidKey);
       return {
         authenticated: true as const,
-        agent: { key_id: principal.actor.id, name: principal.keyName, permissions: [...principal.permissions], rate_limit: principal.rateLimit },
+        agent: {
+          key_id: principal.actor.id,
+          name: principal.keyName,
+          permissions: [...principal.permissions],
+          rate_limit: principal.rateLimit,
+        },
         endpoints: ENDPOINTS,
       };
     }),

@@ -27,5 +27,10 @@ export const AuthOutput = z.object({
     permissions: z.array(z.enum(PERMISSIONS)),
     rate_limit: Count.min(1),
   }),
-  endpoints: z.object(Object.fromEntries(Object.keys(ENDPOINTS).map((name) => [name, z.string()])) as Record<keyof typeof ENDPOINTS, z.ZodString>),
+  endpoints: z.object(
+    Object.fromEntries(Object.keys(ENDPOINTS).map((name) => [name, z.string()])) as Record<
+      keyof typeof ENDPOINTS,
+      z.ZodString
+    >,
+  ),
 });

@@ -8,13 +8,19 @@ import { ConfigOutput } from './schemas.ts';
 const getOperation = restOperation('config.get', {
   meta: {
     permission: 'read_config',
-    openapi: { method: 'GET', path: API_PATHS.config, tags: ['config'], summary: 'Platformconfiguratie lezen', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.config,
+      tags: ['config'],
+      summary: 'Platformconfiguratie lezen',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: NoInput,
   output: ConfigOutput,
 });
 
 export const configRouter = router({
-  get: operationProcedure(getOperation)
-    .query(({ ctx }) => serviceConfiguration(ctx, ctx.actor)),
+  get: operationProcedure(getOperation).query(({ ctx }) => serviceConfiguration(ctx, ctx.actor)),
 });

@@ -6,7 +6,12 @@ export const ConfigOutput = z.object({
   platform: z.object({ name: z.string(), version: z.string(), description: z.string() }),
   stats: z.object({
     total_sites: Count,
-    platforms: z.object(Object.fromEntries(SITE_PLATFORMS.map((platform) => [platform, Count])) as Record<(typeof SITE_PLATFORMS)[number], typeof Count>),
+    platforms: z.object(
+      Object.fromEntries(SITE_PLATFORMS.map((platform) => [platform, Count])) as Record<
+        (typeof SITE_PLATFORMS)[number],
+        typeof Count
+      >,
+    ),
     total_tenants: Count,
     active_tenants: Count,
   }),
@@ -19,11 +24,15 @@ export const ConfigOutput = z.object({
       max_sites: Count,
       max_api_calls_per_month: Count,
       max_scans_per_month: Count,
-      min_scan_interval_hours: Count.min(1).meta({ description: 'Kortste interval van geplande scans dat het abonnement toestaat' }),
+      min_scan_interval_hours: Count.min(1).meta({
+        description: 'Kortste interval van geplande scans dat het abonnement toestaat',
+      }),
       features: z.array(z.string()),
     }),
   ),
-  feature_flags: z.array(z.object({ key: z.string(), description: z.string(), enabled: z.boolean(), rollout_percentage: Count.max(100) })),
+  feature_flags: z.array(
+    z.object({ key: z.string(), description: z.string(), enabled: z.boolean(), rollout_percentage: Count.max(100) }),
+  ),
   scanner: z.object({
     categories: z.array(z.string()),
     severity_levels: z.array(z.string()),

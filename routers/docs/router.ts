@@ -7,7 +7,14 @@ import { restOperation } from '../operations.ts';
 const getOperation = restOperation('docs.get', {
   meta: {
     permission: 'read_docs',
-    openapi: { method: 'GET', path: API_PATHS.docs, tags: ['docs'], summary: 'OpenAPI 3-document van deze API', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.docs,
+      tags: ['docs'],
+      summary: 'OpenAPI 3-document van deze API',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: NoInput,
   output: z.record(z.string(), z.unknown()).meta({ description: 'Het OpenAPI 3.1-document' }),

@@ -4,12 +4,26 @@ import { changeFindingStatus, findingStatusHistory } from '../../services/findin
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
-import { FindingGetInput, FindingHistoryInput, FindingListInput, FindingListOutput, FindingStatusInput, FindingWithFixes } from './schemas.ts';
+import {
+  FindingGetInput,
+  FindingHistoryInput,
+  FindingListInput,
+  FindingListOutput,
+  FindingStatusInput,
+  FindingWithFixes,
+} from './schemas.ts';
 
 const listOperation = restOperation('findings.list', {
   meta: {
     permission: 'read_findings',
-    openapi: { method: 'GET', path: API_PATHS.findings, tags: ['findings'], summary: 'Bevindingen zoeken over alle scans', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.findings,
+      tags: ['findings'],
+      summary: 'Bevindingen zoeken over alle scans',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: FindingListInput,
   output: FindingListOutput,
@@ -23,7 +37,8 @@ const getOperation = restOperation('findings.get', {
       path: API_PATHS.finding,
       tags: ['findings'],
       summary: 'Eén bevinding met kopieerbare oplossingen',
-      description: 'De bevinding zoals de lijst haar toont, met fixes: per server en platform een fragment dat werkt zoals gegeven, die van de gevonden server eerst.',
+      description:
+        'De bevinding zoals de lijst haar toont, met fixes: per server en platform een fragment dat werkt zoals gegeven, die van de gevonden server eerst.',
       protect: true,
       errorResponses: [...PROTECTED_ERRORS, 404],
     },
@@ -33,19 +48,17 @@ const getOperation = restOperation('findings.get', {
 });
 
 export const findingsRouter = router({
-  list: operationProcedure(listOperation)
-    .query(({ ctx, input }) =>
-      searchFindings(ctx, ctx.actor, input),
-    ),
+  list: operationProcedure(listOperation).query(({ ctx, input }) => searchFindings(ctx, ctx.actor, input)),
 
   /** Dashboard only: a person triages a finding; who, when and why are recorded. */
   setStatus: userProcedure
     .meta({ permission: 'write_config' })
     .input(FindingStatusInput)
-    .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason })),
+    .mutation(({ ctx, input }) =>
+      changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason }),
+    ),
 
-  get: operationProcedure(getOperation)
-    .query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
+  get: operationProcedure(getOperation).query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
   page: userProcedure
     .meta({ permission: 'read_findings' })

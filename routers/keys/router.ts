@@ -9,7 +9,9 @@ export const keysRouter = router({
   create: userProcedure
     .meta({ permission: 'write_config' })
     .input(KeyCreateInput)
-    .mutation(({ ctx, input }) => createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit })),
+    .mutation(({ ctx, input }) =>
+      createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit }),
+    ),
 
   revoke: userProcedure
     .meta({ permission: 'write_config' })

@@ -5,13 +5,28 @@ import { scanCreatedView } from '../../services/views.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
-import { SarifLog, ScanCreated, ScanDetail, ScanGetInput, ScanListInput, ScanListOutput, ScanTriggerInput } from './schemas.ts';
+import {
+  SarifLog,
+  ScanCreated,
+  ScanDetail,
+  ScanGetInput,
+  ScanListInput,
+  ScanListOutput,
+  ScanTriggerInput,
+} from './schemas.ts';
 
 const triggerOperation = restOperation('scans.trigger', {
   meta: {
     permission: 'write_scans',
     successStatus: 201,
-    openapi: { method: 'POST', path: API_PATHS.scan_trigger, tags: ['scans'], summary: 'Scan starten op een bestaande site', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    openapi: {
+      method: 'POST',
+      path: API_PATHS.scan_trigger,
+      tags: ['scans'],
+      summary: 'Scan starten op een bestaande site',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
   },
   input: ScanTriggerInput,
   output: ScanCreated,
@@ -20,7 +35,14 @@ const triggerOperation = restOperation('scans.trigger', {
 const listOperation = restOperation('scans.list', {
   meta: {
     permission: 'read_scans',
-    openapi: { method: 'GET', path: API_PATHS.scans, tags: ['scans'], summary: 'Recente scans weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.scans,
+      tags: ['scans'],
+      summary: 'Recente scans weergeven',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: ScanListInput,
   output: ScanListOutput,
@@ -29,7 +51,14 @@ const listOperation = restOperation('scans.list', {
 const getOperation = restOperation('scans.get', {
   meta: {
     permission: 'read_scans',
-    openapi: { method: 'GET', path: API_PATHS.scan, tags: ['scans'], summary: 'Eén scan met zijn bevindingen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.scan,
+      tags: ['scans'],
+      summary: 'Eén scan met zijn bevindingen',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
   },
   input: ScanGetInput,
   output: ScanDetail,
@@ -44,7 +73,8 @@ const sarifOperation = restOperation('scans.sarif', {
       path: API_PATHS.scan_sarif,
       tags: ['scans'],
       summary: 'Eén scan als SARIF 2.1.0-log (voor GitHub code scanning en andere CI)',
-      description: 'Eén regel per bevindingstype en één resultaat per bevinding, met security-severity en stabiele partialFingerprints. Content-Type: application/sarif+json.',
+      description:
+        'Eén regel per bevindingstype en één resultaat per bevinding, met security-severity en stabiele partialFingerprints. Content-Type: application/sarif+json.',
       protect: true,
       errorResponses: [...PROTECTED_ERRORS, 404],
     },
@@ -54,15 +84,15 @@ const sarifOperation = restOperation('scans.sarif', {
 });
 
 export const scansRouter = router({
-  trigger: operationProcedure(triggerOperation)
-    .mutation(async ({ ctx, input }) => scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan)),
+  trigger: operationProcedure(triggerOperation).mutation(async ({ ctx, input }) =>
+    scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan),
+  ),
 
-  list: operationProcedure(listOperation)
-    .query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
+  list: operationProcedure(listOperation).query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
 
-  get: operationProcedure(getOperation)
-    .query(({ ctx, input }) => getScan(ctx, ctx.actor, input.scan_id)),
+  get: operationProcedure(getOperation).query(({ ctx, input }) => getScan(ctx, ctx.actor, input.scan_id)),
 
-  sarif: operationProcedure(sarifOperation)
-    .query(({ ctx, input }) => getScanSarif(ctx, ctx.actor, input.scan_id, `${ctx.publicOrigin()}${API_PATHS.docs}`)),
+  sarif: operationProcedure(sarifOperation).query(({ ctx, input }) =>
+    getScanSarif(ctx, ctx.actor, input.scan_id, `${ctx.publicOrigin()}${API_PATHS.docs}`),
+  ),
 });

@@ -1,58 +1,80 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
 import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
-import { Count, Id, IsoMoment, pageParams, Pagination, RequiredUuid, Score, SeverityCounts, webUrl, Timestamp, Uuid } from '../common.ts';
+import {
+  Count,
+  Id,
+  IsoMoment,
+  pageParams,
+  Pagination,
+  RequiredUuid,
+  Score,
+  SeverityCounts,
+  webUrl,
+  Timestamp,
+  Uuid,
+} from '../common.ts';
 import { FindingWithFixes } from '../findings/schemas.ts';
 
 export const ScanTriggerInput = z.object({
   site_id: RequiredUuid,
-  url: webUrl().optional().meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
+  url: webUrl()
+    .optional()
+    .meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
 });
 
 const FailedChecks = z.array(z.enum(CHECK_NAMES)).meta({
-  description: 'Controles die niet konden worden uitgevoerd (fout in de controle of scan-deadline bereikt); hun bevindingen ontbreken in deze scan. Leeg als alles is gecontroleerd.',
+  description:
+    'Controles die niet konden worden uitgevoerd (fout in de controle of scan-deadline bereikt); hun bevindingen ontbreken in deze scan. Leeg als alles is gecontroleerd.',
 });
 
+export const ScanCreated = z
+  .object({
+    scan_id: Id,
+    site_id: Id,
+    url: z.string(),
+    score: Score,
+    grade: z.enum(GRADES),
+    counts: SeverityCounts,
+    findings_count: Count,
+    scanned_at: Timestamp,
+    detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
+  })
+  .meta({ id: 'Scan' });
 
-export const ScanCreated = z.object({
-  scan_id: Id,
-  site_id: Id,
-  url: z.string(),
-  score: Score,
-  grade: z.enum(GRADES),
-  counts: SeverityCounts,
-  findings_count: Count,
-  scanned_at: Timestamp,
-  detail_url: z.string().meta({ example: '/api/agent/scans/3f2b8c1e-9a4d-4e2f-8b1a-2c3d4e5f6a7b' }),
-}).meta({ id: 'Scan' });
+export const ScanListInput = z
+  .object({
+    ...pageParams(20, 100),
+    site_id: Uuid.optional(),
+    grade: z.enum(GRADES).optional(),
+    since: IsoMoment.optional().meta({ description: 'Alleen scans na dit moment' }),
+    until: IsoMoment.optional().meta({ description: 'Alleen scans voor dit moment' }),
+  })
+  .prefault({});
 
-export const ScanListInput = z.object({
-  ...pageParams(20, 100),
-  site_id: Uuid.optional(),
-  grade: z.enum(GRADES).optional(),
-  since: IsoMoment.optional().meta({ description: 'Alleen scans na dit moment' }),
-  until: IsoMoment.optional().meta({ description: 'Alleen scans voor dit moment' }),
-}).prefault({});
-
-export const ScanListItem = z.object({
-  id: Id,
-  site_id: Id,
-  site_name: z.string(),
-  site_url: z.string(),
-  score: Score,
-  grade: z.enum(GRADES),
-  ssl_score: Score,
-  headers_score: Score,
-  endpoints_score: Score,
-  detected_platform: z.enum(SITE_PLATFORMS).nullable(),
-  findings_count: Count,
-  critical_count: Count,
-  high_count: Count,
-  medium_count: Count,
-  low_count: Count,
-  scanned_at: Timestamp,
-  trigger: z.enum(SCAN_TRIGGERS).meta({ description: 'Wat de scan startte: api (een agent), schedule (het scanschema), dashboard of cli' }),
-}).meta({ id: 'ScanListItem' });
+export const ScanListItem = z
+  .object({
+    id: Id,
+    site_id: Id,
+    site_name: z.string(),
+    site_url: z.string(),
+    score: Score,
+    grade: z.enum(GRADES),
+    ssl_score: Score,
+    headers_score: Score,
+    endpoints_score: Score,
+    detected_platform: z.enum(SITE_PLATFORMS).nullable(),
+    findings_count: Count,
+    critical_count: Count,
+    high_count: Count,
+    medium_count: Count,
+    low_count: Count,
+    scanned_at: Timestamp,
+    trigger: z
+      .enum(SCAN_TRIGGERS)
+      .meta({ description: 'Wat de scan startte: api (een agent), schedule (het scanschema), dashboard of cli' }),
+  })
+  .meta({ id: 'ScanListItem' });
 
 export const ScanListOutput = z.object({ scans: z.array(ScanListItem), pagination: Pagination });
 
@@ -64,7 +86,10 @@ export const SarifLog = z
     version: z.literal('2.1.0'),
     runs: z.array(z.record(z.string(), z.unknown())),
   })
-  .meta({ id: 'SarifLog', description: 'SARIF 2.1.0 (OASIS); zie https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html' });
+  .meta({
+    id: 'SarifLog',
+    description: 'SARIF 2.1.0 (OASIS); zie https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html',
+  });
 
 const ScoreBreakdown = z
   .object({
@@ -72,11 +97,17 @@ const ScoreBreakdown = z
     items: z.array(z.object({ finding_id: Id, finding_type: z.string(), points: z.number().int().max(0) })),
     caps: z.array(z.object({ reason: z.string(), max: Score })),
   })
-  .meta({ id: 'ScoreBreakdown', description: 'start plus de som van points, begrensd op 0-100 en daarna op de laagste caps.max, is precies score' });
+  .meta({
+    id: 'ScoreBreakdown',
+    description: 'start plus de som van points, begrensd op 0-100 en daarna op de laagste caps.max, is precies score',
+  });
 
 export const ScanDetail = ScanListItem.extend({
   url: z.string(),
-  detected_server: z.enum(WEB_SERVERS).nullable().meta({ description: 'De webserver of het randplatform dat antwoordde, uit Server, Via en leverancierheaders of de eigen 404-pagina' }),
+  detected_server: z.enum(WEB_SERVERS).nullable().meta({
+    description:
+      'De webserver of het randplatform dat antwoordde, uit Server, Via en leverancierheaders of de eigen 404-pagina',
+  }),
   score_breakdown: ScoreBreakdown,
   failed_checks: FailedChecks,
   findings: z.array(FindingWithFixes),

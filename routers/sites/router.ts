@@ -9,7 +9,14 @@ import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, Sit
 const listOperation = restOperation('sites.list', {
   meta: {
     permission: 'read_scans',
-    openapi: { method: 'GET', path: API_PATHS.sites, tags: ['sites'], summary: 'Sites van dit account met hun laatste scan', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.sites,
+      tags: ['sites'],
+      summary: 'Sites van dit account met hun laatste scan',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: SiteListInput,
   output: SiteListOutput,
@@ -18,7 +25,14 @@ const listOperation = restOperation('sites.list', {
 const getOperation = restOperation('sites.get', {
   meta: {
     permission: 'read_scans',
-    openapi: { method: 'GET', path: API_PATHS.site, tags: ['sites'], summary: 'Eén site met zijn laatste scan', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.site,
+      tags: ['sites'],
+      summary: 'Eén site met zijn laatste scan',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
   },
   input: SiteGetInput,
   output: Site,
@@ -27,21 +41,27 @@ const getOperation = restOperation('sites.get', {
 const updateOperation = restOperation('sites.update', {
   meta: {
     permission: 'write_config',
-    openapi: { method: 'PATCH', path: API_PATHS.site, tags: ['sites'], summary: 'Scanschema van een site instellen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    openapi: {
+      method: 'PATCH',
+      path: API_PATHS.site,
+      tags: ['sites'],
+      summary: 'Scanschema van een site instellen',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
   },
   input: SiteUpdateInput,
   output: Site,
 });
 
 export const sitesRouter = router({
-  list: operationProcedure(listOperation)
-    .query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
+  list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
-  get: operationProcedure(getOperation)
-    .query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
+  get: operationProcedure(getOperation).query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
 
-  update: operationProcedure(updateOperation)
-    .mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours)),
+  update: operationProcedure(updateOperation).mutation(({ ctx, input }) =>
+    setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours),
+  ),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure

@@ -2,32 +2,42 @@ import { z } from 'zod';
 import { GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
 import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp, webUrl } from '../common.ts';
 
-export const SiteListInput = z.object({
-  ...pageParams(20, 100),
-  platform: z.enum(SITE_PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
-}).prefault({});
+export const SiteListInput = z
+  .object({
+    ...pageParams(20, 100),
+    platform: z.enum(SITE_PLATFORMS).optional().meta({ description: 'Alleen sites met dit gedetecteerde platform' }),
+  })
+  .prefault({});
 
 export const SiteGetInput = z.object({ site_id: RequiredUuid });
 
 const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 
-export const Site = z.object({
-  id: Id,
-  name: z.string(),
-  url: z.string(),
-  detected_platform: z.enum(SITE_PLATFORMS).nullable(),
-  created_at: Timestamp,
-  latest_scan: z
-    .object({ id: Id, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
-    .nullable()
-    .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
-  scan_interval_hours: ScanInterval.nullable().meta({ description: 'Uren tussen geplande scans; null als er geen schema is' }),
-  next_scan_at: Timestamp.nullable().meta({ description: 'Wanneer de volgende geplande scan op zijn vroegst loopt; null zonder schema' }),
-}).meta({ id: 'Site' });
+export const Site = z
+  .object({
+    id: Id,
+    name: z.string(),
+    url: z.string(),
+    detected_platform: z.enum(SITE_PLATFORMS).nullable(),
+    created_at: Timestamp,
+    latest_scan: z
+      .object({ id: Id, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
+      .nullable()
+      .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
+    scan_interval_hours: ScanInterval.nullable().meta({
+      description: 'Uren tussen geplande scans; null als er geen schema is',
+    }),
+    next_scan_at: Timestamp.nullable().meta({
+      description: 'Wanneer de volgende geplande scan op zijn vroegst loopt; null zonder schema',
+    }),
+  })
+  .meta({ id: 'Site' });
 
 export const SiteUpdateInput = z.object({
   site_id: RequiredUuid,
-  scan_interval_hours: ScanInterval.nullable().meta({ description: `Elke zoveel uur een geplande scan (${SCAN_INTERVAL_HOURS.min}-${SCAN_INTERVAL_HOURS.max}), of null om het schema uit te zetten` }),
+  scan_interval_hours: ScanInterval.nullable().meta({
+    description: `Elke zoveel uur een geplande scan (${SCAN_INTERVAL_HOURS.min}-${SCAN_INTERVAL_HOURS.max}), of null om het schema uit te zetten`,
+  }),
 });
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });

@@ -9,7 +9,14 @@ const createOperation = restOperation('suggestions.create', {
   meta: {
     permission: 'suggest_fixes',
     successStatus: 201,
-    openapi: { method: 'POST', path: API_PATHS.suggestions, tags: ['suggestions'], summary: 'Verbetervoorstel indienen ter beoordeling', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'POST',
+      path: API_PATHS.suggestions,
+      tags: ['suggestions'],
+      summary: 'Verbetervoorstel indienen ter beoordeling',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: SuggestionCreateInput,
   output: SuggestionCreated,
@@ -18,19 +25,24 @@ const createOperation = restOperation('suggestions.create', {
 const listOperation = restOperation('suggestions.list', {
   meta: {
     permission: 'suggest_fixes',
-    openapi: { method: 'GET', path: API_PATHS.suggestions, tags: ['suggestions'], summary: 'Voorstellen met beoordelingsstatus weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.suggestions,
+      tags: ['suggestions'],
+      summary: 'Voorstellen met beoordelingsstatus weergeven',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: SuggestionListInput,
   output: SuggestionListOutput,
 });
 
 export const suggestionsRouter = router({
-  create: operationProcedure(createOperation)
-    .mutation(async ({ ctx, input }) => ({
-      suggestion: await submitSuggestion(ctx, ctx.actor, input),
-      message: `Voorstel ontvangen: het team beoordeelt het en de status is te volgen via GET ${API_PATHS.suggestions}.`,
-    })),
+  create: operationProcedure(createOperation).mutation(async ({ ctx, input }) => ({
+    suggestion: await submitSuggestion(ctx, ctx.actor, input),
+    message: `Voorstel ontvangen: het team beoordeelt het en de status is te volgen via GET ${API_PATHS.suggestions}.`,
+  })),
 
-  list: operationProcedure(listOperation)
-    .query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input)),
+  list: operationProcedure(listOperation).query(({ ctx, input }) => listSuggestions(ctx, ctx.actor, input)),
 });

@@ -1,5 +1,11 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { deleteWebhook, listWebhooks, reenableWebhook, registerWebhook, webhookDeliveries } from '../../services/webhooks.ts';
+import {
+  deleteWebhook,
+  listWebhooks,
+  reenableWebhook,
+  registerWebhook,
+  webhookDeliveries,
+} from '../../services/webhooks.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
@@ -9,7 +15,14 @@ const createOperation = restOperation('webhooks.create', {
   meta: {
     permission: 'write_config',
     successStatus: 201,
-    openapi: { method: 'POST', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook registreren', protect: true, errorResponses: [...PROTECTED_ERRORS, 409] },
+    openapi: {
+      method: 'POST',
+      path: API_PATHS.webhooks,
+      tags: ['webhooks'],
+      summary: 'Webhook registreren',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 409],
+    },
   },
   input: WebhookCreateInput,
   output: WebhookCreated,
@@ -18,7 +31,14 @@ const createOperation = restOperation('webhooks.create', {
 const listOperation = restOperation('webhooks.list', {
   meta: {
     permission: 'read_config',
-    openapi: { method: 'GET', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Geregistreerde webhooks weergeven', protect: true, errorResponses: PROTECTED_ERRORS },
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.webhooks,
+      tags: ['webhooks'],
+      summary: 'Geregistreerde webhooks weergeven',
+      protect: true,
+      errorResponses: PROTECTED_ERRORS,
+    },
   },
   input: NoInput,
   output: WebhookListOutput,
@@ -27,27 +47,31 @@ const listOperation = restOperation('webhooks.list', {
 const deleteOperation = restOperation('webhooks.delete', {
   meta: {
     permission: 'write_config',
-    openapi: { method: 'DELETE', path: API_PATHS.webhooks, tags: ['webhooks'], summary: 'Webhook verwijderen', protect: true, errorResponses: [...PROTECTED_ERRORS, 404] },
+    openapi: {
+      method: 'DELETE',
+      path: API_PATHS.webhooks,
+      tags: ['webhooks'],
+      summary: 'Webhook verwijderen',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
   },
   input: WebhookIdInput,
   output: Message,
 });
 
 export const webhooksRouter = router({
-  create: operationProcedure(createOperation)
-    .mutation(async ({ ctx, input }) => ({
-      webhook: await registerWebhook(ctx, ctx.actor, input),
-      message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
-    })),
+  create: operationProcedure(createOperation).mutation(async ({ ctx, input }) => ({
+    webhook: await registerWebhook(ctx, ctx.actor, input),
+    message: 'Webhook geregistreerd. Bewaar het geheim veilig: het wordt alleen nu getoond en daarna nooit meer.',
+  })),
 
-  list: operationProcedure(listOperation)
-    .query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
+  list: operationProcedure(listOperation).query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
 
-  delete: operationProcedure(deleteOperation)
-    .mutation(async ({ ctx, input }) => {
-      await deleteWebhook(ctx, ctx.actor, input.id);
-      return { message: 'Webhook verwijderd.' };
-    }),
+  delete: operationProcedure(deleteOperation).mutation(async ({ ctx, input }) => {
+    await deleteWebhook(ctx, ctx.actor, input.id);
+    return { message: 'Webhook verwijderd.' };
+  }),
 
   /** Dashboard only: the delivery log of one webhook. */
   deliveries: userProcedure

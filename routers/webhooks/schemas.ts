@@ -17,7 +17,9 @@ export const WebhookSecret = z
 export const WebhookCreateInput = z.object({
   url: webUrl(['https:']).meta({ description: 'HTTPS-URL die meldingen ontvangt' }),
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
-  secret: WebhookSecret.optional().meta({ description: 'Ondertekeningsgeheim (whsec_…); wordt gegenereerd als het ontbreekt' }),
+  secret: WebhookSecret.optional().meta({
+    description: 'Ondertekeningsgeheim (whsec_…); wordt gegenereerd als het ontbreekt',
+  }),
 });
 
 const WebhookBase = z.object({
@@ -34,7 +36,9 @@ export const WebhookCreated = z.object({
 });
 
 export const WebhookListOutput = z.object({
-  webhooks: z.array(WebhookBase.extend({ last_triggered_at: Timestamp.nullable(), failure_count: Count }).meta({ id: 'Webhook' })),
+  webhooks: z.array(
+    WebhookBase.extend({ last_triggered_at: Timestamp.nullable(), failure_count: Count }).meta({ id: 'Webhook' }),
+  ),
 });
 
 export const WebhookIdInput = z.object({ id: RequiredUuid });

@@ -5,9 +5,14 @@ import { EXPOSED_ENDPOINT_CATALOG } from './exposed-endpoints.ts';
 import { SECURITY_HEADER_CATALOG } from './security-headers.ts';
 import { SSL_TLS_CATALOG } from './ssl-tls.ts';
 
-function withCategory<T extends string>(category: Category, entries: Record<T, Omit<CatalogEntry, 'category'>>): Record<T, CatalogEntry> {
+function withCategory<T extends string>(
+  category: Category,
+  entries: Record<T, Omit<CatalogEntry, 'category'>>,
+): Record<T, CatalogEntry> {
   // fromEntries forgets the keys; they are exactly those of `entries`.
-  return Object.fromEntries(Object.entries<Omit<CatalogEntry, 'category'>>(entries).map(([type, entry]) => [type, { ...entry, category }])) as Record<T, CatalogEntry>;
+  return Object.fromEntries(
+    Object.entries<Omit<CatalogEntry, 'category'>>(entries).map(([type, entry]) => [type, { ...entry, category }]),
+  ) as Record<T, CatalogEntry>;
 }
 
 /** Every finding type the scanner can report, with its Dutch texts. */

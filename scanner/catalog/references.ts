@@ -15,7 +15,8 @@ export const REF = {
   sessions: 'https://cheatsheetseries.owasp.org/cheatsheets/Session_Management_Cheat_Sheet.html',
   cors: 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/11-Client-side_Testing/07-Testing_Cross_Origin_Resource_Sharing',
   sri: `${MDN}/Security/Subresource_Integrity`,
-  fingerprint: 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server',
+  fingerprint:
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server',
   tls: 'https://cheatsheetseries.owasp.org/cheatsheets/Transport_Layer_Security_Cheat_Sheet.html',
   tlsDeprecation: 'https://www.rfc-editor.org/rfc/rfc8996',
   serverSideTls: 'https://wiki.mozilla.org/Security/Server_Side_TLS',
@@ -27,7 +28,8 @@ export const REF = {
   mixedContent: `${MDN}/Security/Mixed_content`,
   redirects: 'https://infosec.mozilla.org/guidelines/web_security#http-redirections',
   versionControl: 'https://cwe.mitre.org/data/definitions/527.html',
-  backups: 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+  backups:
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
   sensitiveFile: 'https://cwe.mitre.org/data/definitions/538.html',
   misconfiguration: 'https://owasp.org/Top10/A05_2021-Security_Misconfiguration/',
   wordpressHardening: 'https://developer.wordpress.org/advanced-administration/security/hardening/',

@@ -5,7 +5,13 @@ type Entry = Omit<CatalogEntry, 'category'>;
 
 const CSP_GOOD = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
-const csp = (severity: Entry['severity'], title: string, description: string, impact: string, remediation: string): Entry => ({
+const csp = (
+  severity: Entry['severity'],
+  title: string,
+  description: string,
+  impact: string,
+  remediation: string,
+): Entry => ({
   severity,
   title,
   description,
@@ -27,19 +33,33 @@ const mixed = (severity: Entry['severity'], title: string, description: string, 
   reference_url: REF.mixedContent,
 });
 
-const SECURITY_TXT_EXAMPLE = 'Contact: mailto:security@voorbeeld.nl, Expires binnen een jaar, als text/plain op /.well-known/security.txt';
+const SECURITY_TXT_EXAMPLE =
+  'Contact: mailto:security@voorbeeld.nl, Expires binnen een jaar, als text/plain op /.well-known/security.txt';
 
-const securityTxt = (title: string, description: string, remediation: string, expected_value = SECURITY_TXT_EXAMPLE): Entry => ({
+const securityTxt = (
+  title: string,
+  description: string,
+  remediation: string,
+  expected_value = SECURITY_TXT_EXAMPLE,
+): Entry => ({
   severity: 'LOW',
   title,
   description,
-  impact: 'Wie een kwetsbaarheid vindt, weet niet hoe die veilig te melden; meldingen komen te laat, bij de verkeerde persoon of niet. De Nederlandse overheid verplicht security.txt ("pas toe of leg uit").',
+  impact:
+    'Wie een kwetsbaarheid vindt, weet niet hoe die veilig te melden; meldingen komen te laat, bij de verkeerde persoon of niet. De Nederlandse overheid verplicht security.txt ("pas toe of leg uit").',
   remediation,
   expected_value,
   reference_url: REF.securityTxt,
 });
 
-const cookie = (severity: Entry['severity'], title: string, description: string, impact: string, remediation: string, expected: string): Entry => ({
+const cookie = (
+  severity: Entry['severity'],
+  title: string,
+  description: string,
+  impact: string,
+  remediation: string,
+  expected: string,
+): Entry => ({
   severity,
   title,
   description,
@@ -50,11 +70,18 @@ const cookie = (severity: Entry['severity'], title: string, description: string,
   observatory: 'cookies',
 });
 
-const XSS_IMPACT = 'Bij een XSS-lek kan een aanvaller eigen scripts in de pagina uitvoeren en zo sessies, gegevens of acties van bezoekers overnemen.';
+const XSS_IMPACT =
+  'Bij een XSS-lek kan een aanvaller eigen scripts in de pagina uitvoeren en zo sessies, gegevens of acties van bezoekers overnemen.';
 
 export const SECURITY_HEADER_CATALOG = {
   csp_missing: {
-    ...csp('MEDIUM', 'Content-Security-Policy ontbreekt', 'De pagina stuurt geen Content-Security-Policy mee.', XSS_IMPACT, `Stel een Content-Security-Policy in, bijvoorbeeld: ${CSP_GOOD}.`),
+    ...csp(
+      'MEDIUM',
+      'Content-Security-Policy ontbreekt',
+      'De pagina stuurt geen Content-Security-Policy mee.',
+      XSS_IMPACT,
+      `Stel een Content-Security-Policy in, bijvoorbeeld: ${CSP_GOOD}.`,
+    ),
     reference_url: REF.csp,
   },
   csp_report_only: csp(
@@ -69,7 +96,7 @@ export const SECURITY_HEADER_CATALOG = {
     'Content-Security-Policy is ongeldig',
     'Het beleid kan niet correct worden gelezen (leeg, dubbele directives, of strict-dynamic zonder nonce of hash).',
     'Browsers passen een ongeldig beleid anders toe dan bedoeld, waardoor de bescherming tegen XSS kan ontbreken.',
-    'Corrigeer de syntaxis: elke directive één keer, gescheiden door puntkomma\'s, en strict-dynamic alleen samen met een nonce of hash.',
+    "Corrigeer de syntaxis: elke directive één keer, gescheiden door puntkomma's, en strict-dynamic alleen samen met een nonce of hash.",
   ),
   csp_unsafe_inline: csp(
     'MEDIUM',
@@ -102,7 +129,7 @@ export const SECURITY_HEADER_CATALOG = {
   csp_insecure_scheme: csp(
     'MEDIUM',
     'CSP staat onversleutelde bronnen toe voor actieve inhoud',
-    "Het beleid op een HTTPS-pagina staat http:- of ftp:-bronnen toe voor scripts, stijlen of frames.",
+    'Het beleid op een HTTPS-pagina staat http:- of ftp:-bronnen toe voor scripts, stijlen of frames.',
     'Een aanvaller op het netwerk kan die onversleuteld geladen inhoud aanpassen en zo code in de pagina injecteren.',
     'Vervang http://-bronnen door https://-bronnen en voeg eventueel upgrade-insecure-requests toe.',
   ),
@@ -116,7 +143,7 @@ export const SECURITY_HEADER_CATALOG = {
   csp_style_unsafe_inline: csp(
     'LOW',
     "CSP staat 'unsafe-inline' of brede bronnen toe in style-src",
-    "style-src staat inline stijlen, data: of elke bron toe.",
+    'style-src staat inline stijlen, data: of elke bron toe.',
     'Via CSS-injectie kan een aanvaller de pagina misleidend aanpassen of gegevens weglekken.',
     "Beperk style-src tot 'self' en gebruik nonces of hashes voor inline stijlen.",
   ),
@@ -138,7 +165,7 @@ export const SECURITY_HEADER_CATALOG = {
     'LOW',
     'CSP beperkt base-uri niet',
     'base-uri ontbreekt of staat elke bron toe; base-uri valt niet terug op default-src.',
-    'Via een geïnjecteerde <base>-tag kan een aanvaller relatieve script-URL\'s naar een eigen server laten wijzen.',
+    "Via een geïnjecteerde <base>-tag kan een aanvaller relatieve script-URL's naar een eigen server laten wijzen.",
     "Voeg base-uri 'self' (of 'none') toe aan het beleid.",
   ),
   csp_meta_only: csp(
@@ -152,7 +179,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'MEDIUM',
     title: 'Bescherming tegen clickjacking ontbreekt',
     description: 'De pagina stuurt geen X-Frame-Options en geen CSP frame-ancestors mee.',
-    impact: 'Een aanvaller kan de pagina onzichtbaar inbedden en bezoekers laten klikken op acties die ze niet bedoelen (clickjacking).',
+    impact:
+      'Een aanvaller kan de pagina onzichtbaar inbedden en bezoekers laten klikken op acties die ze niet bedoelen (clickjacking).',
     remediation: "Stuur X-Frame-Options: DENY (of SAMEORIGIN) mee, of gebruik CSP frame-ancestors 'none'.",
     expected_value: 'DENY',
     reference_url: REF.xfo,
@@ -182,7 +210,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'LOW',
     title: 'X-Content-Type-Options ontbreekt',
     description: 'De pagina stuurt geen X-Content-Type-Options: nosniff mee.',
-    impact: 'Browsers kunnen het inhoudstype raden (MIME-sniffing) en bijvoorbeeld een geüpload bestand als script uitvoeren.',
+    impact:
+      'Browsers kunnen het inhoudstype raden (MIME-sniffing) en bijvoorbeeld een geüpload bestand als script uitvoeren.',
     remediation: 'Stuur X-Content-Type-Options: nosniff mee op alle responses.',
     expected_value: 'nosniff',
     reference_url: REF.xcto,
@@ -202,7 +231,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'LOW',
     title: 'Referrer-Policy ontbreekt',
     description: 'De pagina bepaalt niet welke referrer-informatie de browser naar andere sites stuurt.',
-    impact: 'Browsers gebruiken hun standaardbeleid; oudere browsers sturen volledige URL\'s, inclusief eventuele tokens, naar derden.',
+    impact:
+      "Browsers gebruiken hun standaardbeleid; oudere browsers sturen volledige URL's, inclusief eventuele tokens, naar derden.",
     remediation: 'Stuur Referrer-Policy: strict-origin-when-cross-origin (of no-referrer) mee.',
     expected_value: 'strict-origin-when-cross-origin',
     reference_url: REF.referrer,
@@ -210,8 +240,9 @@ export const SECURITY_HEADER_CATALOG = {
   },
   referrer_policy_unsafe: {
     severity: 'MEDIUM',
-    title: 'Referrer-Policy lekt URL\'s naar andere sites',
-    description: 'Het referrerbeleid stuurt (delen van) de URL mee naar andere origins of via onversleutelde verbindingen.',
+    title: "Referrer-Policy lekt URL's naar andere sites",
+    description:
+      'Het referrerbeleid stuurt (delen van) de URL mee naar andere origins of via onversleutelde verbindingen.',
     impact: 'Paden en queryparameters, soms met tokens of persoonsgegevens, lekken naar derden.',
     remediation: 'Gebruik strict-origin-when-cross-origin, strict-origin, same-origin of no-referrer.',
     expected_value: 'strict-origin-when-cross-origin',
@@ -231,9 +262,11 @@ export const SECURITY_HEADER_CATALOG = {
   permissions_policy_missing: {
     severity: 'LOW',
     title: 'Permissions-Policy ontbreekt',
-    description: 'De pagina beperkt niet welke browserfuncties (camera, microfoon, locatie) zij en ingebedde frames mogen gebruiken.',
+    description:
+      'De pagina beperkt niet welke browserfuncties (camera, microfoon, locatie) zij en ingebedde frames mogen gebruiken.',
     impact: 'Ingebedde of geïnjecteerde inhoud kan krachtige browserfuncties aanvragen.',
-    remediation: 'Stuur een Permissions-Policy mee die ongebruikte functies uitschakelt, bijvoorbeeld: camera=(), microphone=(), geolocation=().',
+    remediation:
+      'Stuur een Permissions-Policy mee die ongebruikte functies uitschakelt, bijvoorbeeld: camera=(), microphone=(), geolocation=().',
     expected_value: 'camera=(), microphone=(), geolocation=()',
     reference_url: REF.permissions,
   },
@@ -241,8 +274,10 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'LOW',
     title: 'Cross-Origin-Opener-Policy ontbreekt',
     description: 'De pagina isoleert haar browservenster niet van vensters van andere origins.',
-    impact: 'Pagina\'s van andere sites die dit venster openen of erdoor worden geopend, houden een verwijzing ernaar (XS-Leaks, tabnabbing).',
-    remediation: 'Stuur Cross-Origin-Opener-Policy: same-origin mee (of same-origin-allow-popups als u pop-ups nodig hebt).',
+    impact:
+      "Pagina's van andere sites die dit venster openen of erdoor worden geopend, houden een verwijzing ernaar (XS-Leaks, tabnabbing).",
+    remediation:
+      'Stuur Cross-Origin-Opener-Policy: same-origin mee (of same-origin-allow-popups als u pop-ups nodig hebt).',
     expected_value: 'same-origin',
     reference_url: REF.coop,
     observatory: 'cross-origin-opener-policy',
@@ -250,9 +285,11 @@ export const SECURITY_HEADER_CATALOG = {
   coop_invalid: {
     severity: 'LOW',
     title: 'Cross-Origin-Opener-Policy is ongeldig',
-    description: 'De waarde van Cross-Origin-Opener-Policy wordt niet herkend (let op hoofdletters, aanhalingstekens en dubbele headers).',
+    description:
+      'De waarde van Cross-Origin-Opener-Policy wordt niet herkend (let op hoofdletters, aanhalingstekens en dubbele headers).',
     impact: 'Browsers negeren de header, waardoor de beoogde isolatie ontbreekt.',
-    remediation: 'Gebruik precies één header met same-origin, same-origin-allow-popups, noopener-allow-popups of unsafe-none.',
+    remediation:
+      'Gebruik precies één header met same-origin, same-origin-allow-popups, noopener-allow-popups of unsafe-none.',
     expected_value: 'same-origin',
     reference_url: REF.coop,
     observatory: 'cross-origin-opener-policy',
@@ -313,7 +350,7 @@ export const SECURITY_HEADER_CATALOG = {
     'MEDIUM',
     'Cookie met SameSite=None zonder Secure',
     'Een cookie gebruikt SameSite=None maar mist het Secure-attribuut.',
-    'Moderne browsers weigeren zo\'n cookie, en oudere sturen haar mee met cross-site verzoeken over HTTP.',
+    "Moderne browsers weigeren zo'n cookie, en oudere sturen haar mee met cross-site verzoeken over HTTP.",
     'Combineer SameSite=None altijd met Secure, of kies SameSite=Lax.',
     'SameSite=None; Secure',
   ),
@@ -344,9 +381,12 @@ export const SECURITY_HEADER_CATALOG = {
   cors_reflected_origin_with_credentials: {
     severity: 'HIGH',
     title: 'CORS weerspiegelt elke origin met credentials',
-    description: 'De server neemt de Origin van elk verzoek over in Access-Control-Allow-Origin en staat credentials toe.',
-    impact: 'Elke website kan namens ingelogde bezoekers verzoeken doen en de antwoorden, met persoonlijke gegevens, uitlezen.',
-    remediation: 'Sta alleen een vaste lijst vertrouwde origins toe en gebruik Access-Control-Allow-Credentials alleen voor die origins.',
+    description:
+      'De server neemt de Origin van elk verzoek over in Access-Control-Allow-Origin en staat credentials toe.',
+    impact:
+      'Elke website kan namens ingelogde bezoekers verzoeken doen en de antwoorden, met persoonlijke gegevens, uitlezen.',
+    remediation:
+      'Sta alleen een vaste lijst vertrouwde origins toe en gebruik Access-Control-Allow-Credentials alleen voor die origins.',
     expected_value: 'Alleen vertrouwde origins in Access-Control-Allow-Origin',
     reference_url: REF.cors,
     observatory: 'cross-origin-resource-sharing',
@@ -355,7 +395,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'LOW',
     title: 'CORS weerspiegelt elke origin',
     description: 'De server neemt de Origin van elk verzoek over in Access-Control-Allow-Origin (zonder credentials).',
-    impact: 'Elke website kan de openbare antwoorden uitlezen; wordt later credentials toegestaan, dan ontstaat een ernstig lek.',
+    impact:
+      'Elke website kan de openbare antwoorden uitlezen; wordt later credentials toegestaan, dan ontstaat een ernstig lek.',
     remediation: 'Gebruik een vaste lijst toegestane origins of * voor werkelijk openbare gegevens.',
     expected_value: 'Alleen vertrouwde origins in Access-Control-Allow-Origin',
     reference_url: REF.cors,
@@ -365,7 +406,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'LOW',
     title: 'CORS combineert * met credentials',
     description: 'Access-Control-Allow-Origin: * wordt gecombineerd met Access-Control-Allow-Credentials: true.',
-    impact: 'Browsers weigeren deze combinatie; de configuratie wijst op een CORS-opzet die snel tot een lek kan leiden.',
+    impact:
+      'Browsers weigeren deze combinatie; de configuratie wijst op een CORS-opzet die snel tot een lek kan leiden.',
     remediation: 'Gebruik * alleen zonder credentials, of een vaste lijst vertrouwde origins.',
     expected_value: 'Geen credentials bij Access-Control-Allow-Origin: *',
     reference_url: REF.cors,
@@ -375,7 +417,8 @@ export const SECURITY_HEADER_CATALOG = {
     severity: 'HIGH',
     title: 'CORS staat de origin null toe met credentials',
     description: 'Access-Control-Allow-Origin: null wordt gecombineerd met credentials.',
-    impact: 'Sandboxed iframes en lokale bestanden van een aanvaller krijgen de origin null en kunnen zo ingelogde gegevens uitlezen.',
+    impact:
+      'Sandboxed iframes en lokale bestanden van een aanvaller krijgen de origin null en kunnen zo ingelogde gegevens uitlezen.',
     remediation: 'Sta nooit de origin null toe; gebruik een vaste lijst vertrouwde origins.',
     expected_value: 'Alleen vertrouwde origins in Access-Control-Allow-Origin',
     reference_url: REF.cors,
@@ -386,7 +429,8 @@ export const SECURITY_HEADER_CATALOG = {
     title: 'Externe scripts zonder Subresource Integrity',
     description: 'Scripts van een ander domein worden geladen zonder integrity-attribuut.',
     impact: 'Wordt de externe server of CDN gehackt, dan draait de code van de aanvaller direct op deze site.',
-    remediation: 'Voeg een integrity-hash (sha384) en crossorigin="anonymous" toe aan externe <script>-tags, of host de scripts zelf.',
+    remediation:
+      'Voeg een integrity-hash (sha384) en crossorigin="anonymous" toe aan externe <script>-tags, of host de scripts zelf.',
     expected_value: 'integrity="sha384-..." crossorigin="anonymous"',
     reference_url: REF.sri,
     observatory: 'subresource-integrity',
@@ -404,7 +448,8 @@ export const SECURITY_HEADER_CATALOG = {
   script_protocol_relative: {
     severity: 'LOW',
     title: 'Externe scripts via protocol-relatieve URL',
-    description: 'Scripts worden geladen via een URL die met // begint, waardoor het protocol van de pagina wordt overgenomen.',
+    description:
+      'Scripts worden geladen via een URL die met // begint, waardoor het protocol van de pagina wordt overgenomen.',
     impact: 'Wordt de pagina ooit via HTTP geopend, dan laden ook de scripts onversleuteld en zijn ze aan te passen.',
     remediation: 'Gebruik expliciet https:// en voeg een integrity-hash toe aan externe scripts.',
     expected_value: 'https:// met integrity-hash',
@@ -425,7 +470,7 @@ export const SECURITY_HEADER_CATALOG = {
     title: 'Technologie zichtbaar in X-Powered-By',
     description: 'De X-Powered-By-header verraadt het gebruikte framework of de taalversie.',
     impact: 'Een aanvaller kan gericht zoeken naar kwetsbaarheden in de genoemde technologie.',
-    remediation: 'Verwijder de X-Powered-By-header (bijvoorbeeld expose_php = Off, of app.disable(\'x-powered-by\')).',
+    remediation: "Verwijder de X-Powered-By-header (bijvoorbeeld expose_php = Off, of app.disable('x-powered-by')).",
     expected_value: 'Header afwezig',
     reference_url: REF.fingerprint,
   },

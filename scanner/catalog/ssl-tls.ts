@@ -7,8 +7,10 @@ const certificate = (severity: CatalogEntry['severity'], title: string, descript
   severity,
   title,
   description,
-  impact: 'Browsers tonen een volledige waarschuwingspagina en bezoekers kunnen niet veilig verbinden; een aanvaller kan zich makkelijker als de site voordoen.',
-  remediation: 'Installeer een geldig certificaat van een vertrouwde certificaatautoriteit (bijvoorbeeld Let\'s Encrypt) voor deze hostnaam, met de volledige tussencertificaatketen, en vernieuw het automatisch.',
+  impact:
+    'Browsers tonen een volledige waarschuwingspagina en bezoekers kunnen niet veilig verbinden; een aanvaller kan zich makkelijker als de site voordoen.',
+  remediation:
+    "Installeer een geldig certificaat van een vertrouwde certificaatautoriteit (bijvoorbeeld Let's Encrypt) voor deze hostnaam, met de volledige tussencertificaatketen, en vernieuw het automatisch.",
   expected_value: 'Een geldig, vertrouwd certificaat dat bij de hostnaam past',
   reference_url: REF.tls,
 });
@@ -18,14 +20,22 @@ const cipher = (severity: CatalogEntry['severity'], title: string, description: 
   title,
   description,
   impact,
-  remediation: 'Beperk de cipher suites tot wat de NCSC-richtlijn Goed of Voldoende noemt (TLS 1.3, en bij TLS 1.2 ECDHE met AES-GCM of ChaCha20-Poly1305) en laat de server zijn eigen volgorde afdwingen.',
+  remediation:
+    'Beperk de cipher suites tot wat de NCSC-richtlijn Goed of Voldoende noemt (TLS 1.3, en bij TLS 1.2 ECDHE met AES-GCM of ChaCha20-Poly1305) en laat de server zijn eigen volgorde afdwingen.',
   expected_value: 'Alleen ECDHE-suites met AEAD-versleuteling (NCSC: Goed of Voldoende)',
   reference_url: REF.ncscTls,
   ncsc: 'Onvoldoende',
 });
 
 /** An element the NCSC guideline (2025) calls Onvoldoende: at least MEDIUM, and never uitstekend. */
-const insufficient = (title: string, description: string, impact: string, remediation: string, expected_value: string, reference_url: string = REF.ncscTls): Entry => ({
+const insufficient = (
+  title: string,
+  description: string,
+  impact: string,
+  remediation: string,
+  expected_value: string,
+  reference_url: string = REF.ncscTls,
+): Entry => ({
   severity: 'MEDIUM',
   title,
   description,
@@ -41,7 +51,8 @@ const phaseOut = (title: string, description: string, remediation: string, expec
   severity: 'LOW',
   title,
   description,
-  impact: 'De richtlijn van het NCSC noemt dit "uit te faseren": het is nu nog veilig genoeg, maar heeft te weinig marge voor de komende jaren.',
+  impact:
+    'De richtlijn van het NCSC noemt dit "uit te faseren": het is nu nog veilig genoeg, maar heeft te weinig marge voor de komende jaren.',
   remediation,
   expected_value,
   reference_url: REF.ncscTls,
@@ -53,47 +64,95 @@ export const SSL_TLS_CATALOG = {
     severity: 'CRITICAL',
     title: 'Geen HTTPS beschikbaar',
     description: 'De site is niet via HTTPS bereikbaar: er antwoordt geen TLS-server op de HTTPS-poort.',
-    impact: 'Al het verkeer, inclusief wachtwoorden en sessiecookies, gaat onversleuteld over het netwerk en kan worden afgeluisterd of aangepast.',
+    impact:
+      'Al het verkeer, inclusief wachtwoorden en sessiecookies, gaat onversleuteld over het netwerk en kan worden afgeluisterd of aangepast.',
     remediation: 'Activeer HTTPS met een geldig certificaat en stuur al het HTTP-verkeer door naar HTTPS.',
     expected_value: 'HTTPS met TLS 1.2 of 1.3',
     reference_url: REF.tls,
     observatory: 'strict-transport-security',
   },
-  tls_certificate_expired: certificate('CRITICAL', 'TLS-certificaat is verlopen', 'Het certificaat van de server is over de einddatum heen.'),
-  tls_certificate_not_yet_valid: certificate('HIGH', 'TLS-certificaat is nog niet geldig', 'De begindatum van het certificaat ligt in de toekomst.'),
-  tls_certificate_self_signed: certificate('CRITICAL', 'Zelfondertekend TLS-certificaat', 'Het certificaat is door de server zelf ondertekend en niet door een vertrouwde certificaatautoriteit.'),
-  tls_certificate_untrusted: certificate('CRITICAL', 'TLS-certificaat wordt niet vertrouwd', 'De certificaatketen kan niet worden herleid tot een vertrouwde certificaatautoriteit.'),
-  tls_certificate_hostname_mismatch: certificate('CRITICAL', 'TLS-certificaat past niet bij de hostnaam', 'Het certificaat is uitgegeven voor een andere naam dan de gescande host.'),
+  tls_certificate_expired: certificate(
+    'CRITICAL',
+    'TLS-certificaat is verlopen',
+    'Het certificaat van de server is over de einddatum heen.',
+  ),
+  tls_certificate_not_yet_valid: certificate(
+    'HIGH',
+    'TLS-certificaat is nog niet geldig',
+    'De begindatum van het certificaat ligt in de toekomst.',
+  ),
+  tls_certificate_self_signed: certificate(
+    'CRITICAL',
+    'Zelfondertekend TLS-certificaat',
+    'Het certificaat is door de server zelf ondertekend en niet door een vertrouwde certificaatautoriteit.',
+  ),
+  tls_certificate_untrusted: certificate(
+    'CRITICAL',
+    'TLS-certificaat wordt niet vertrouwd',
+    'De certificaatketen kan niet worden herleid tot een vertrouwde certificaatautoriteit.',
+  ),
+  tls_certificate_hostname_mismatch: certificate(
+    'CRITICAL',
+    'TLS-certificaat past niet bij de hostnaam',
+    'Het certificaat is uitgegeven voor een andere naam dan de gescande host.',
+  ),
   tls_certificate_chain_incomplete: {
-    ...certificate('HIGH', 'Onvolledige certificaatketen', 'De server stuurt alleen zijn eigen certificaat mee, zonder het tussencertificaat (intermediate) van de uitgever.'),
-    impact: 'Browsers die het tussencertificaat niet zelf ophalen (Firefox, Android, curl, API-clients) weigeren de verbinding met een certificaatfout.',
-    remediation: 'Installeer het tussencertificaat: configureer de volledige keten (fullchain.pem bij Let\'s Encrypt, SSLCertificateFile met de keten in Apache, ssl_certificate met fullchain in nginx).',
+    ...certificate(
+      'HIGH',
+      'Onvolledige certificaatketen',
+      'De server stuurt alleen zijn eigen certificaat mee, zonder het tussencertificaat (intermediate) van de uitgever.',
+    ),
+    impact:
+      'Browsers die het tussencertificaat niet zelf ophalen (Firefox, Android, curl, API-clients) weigeren de verbinding met een certificaatfout.',
+    remediation:
+      "Installeer het tussencertificaat: configureer de volledige keten (fullchain.pem bij Let's Encrypt, SSLCertificateFile met de keten in Apache, ssl_certificate met fullchain in nginx).",
     expected_value: 'Leaf-certificaat plus alle tussencertificaten',
   },
   tls_certificate_no_subject_alt_name: {
-    ...certificate('HIGH', 'Certificaat zonder subjectAltName', 'Het certificaat noemt de hostnaam alleen in de Common Name (CN) en heeft geen subjectAltName-extensie.'),
+    ...certificate(
+      'HIGH',
+      'Certificaat zonder subjectAltName',
+      'Het certificaat noemt de hostnaam alleen in de Common Name (CN) en heeft geen subjectAltName-extensie.',
+    ),
     impact: 'Browsers negeren de Common Name sinds 2017 en weigeren dit certificaat voor elke hostnaam.',
-    remediation: 'Vraag een nieuw certificaat aan met alle hostnamen in de subjectAltName-extensie (elke moderne CA en ACME-client doet dit).',
+    remediation:
+      'Vraag een nieuw certificaat aan met alle hostnamen in de subjectAltName-extensie (elke moderne CA en ACME-client doet dit).',
     expected_value: 'subjectAltName met de hostnaam',
   },
   tls_certificate_weak_key: {
     ncsc: 'Onvoldoende',
-    ...certificate('MEDIUM', 'Zwakke sleutel in de certificaatketen', 'Een certificaat in de keten gebruikt een te korte sleutel: RSA of DSA korter dan 2048 bits, of EC korter dan 256 bits.'),
-    impact: 'Korte sleutels bieden te weinig veiligheidsmarge; certificaatautoriteiten en browsers accepteren ze niet meer.',
-    remediation: 'Maak een nieuwe sleutel van minstens 2048 bits RSA (bij voorkeur 3072) of EC P-256, en laat het certificaat opnieuw uitgeven.',
+    ...certificate(
+      'MEDIUM',
+      'Zwakke sleutel in de certificaatketen',
+      'Een certificaat in de keten gebruikt een te korte sleutel: RSA of DSA korter dan 2048 bits, of EC korter dan 256 bits.',
+    ),
+    impact:
+      'Korte sleutels bieden te weinig veiligheidsmarge; certificaatautoriteiten en browsers accepteren ze niet meer.',
+    remediation:
+      'Maak een nieuwe sleutel van minstens 2048 bits RSA (bij voorkeur 3072) of EC P-256, en laat het certificaat opnieuw uitgeven.',
     expected_value: 'RSA van minstens 2048 bits of EC van minstens 256 bits',
   },
   tls_certificate_broken_key: {
     ncsc: 'Onvoldoende',
-    ...certificate('HIGH', 'Kraakbare sleutel in de certificaatketen', 'Een certificaat in de keten gebruikt een sleutel die met openbare middelen te kraken is: RSA of DSA korter dan 1024 bits, of EC korter dan 224 bits.'),
+    ...certificate(
+      'HIGH',
+      'Kraakbare sleutel in de certificaatketen',
+      'Een certificaat in de keten gebruikt een sleutel die met openbare middelen te kraken is: RSA of DSA korter dan 1024 bits, of EC korter dan 224 bits.',
+    ),
     impact: 'Een aanvaller die de sleutel kraakt, kan zich als de site voordoen en verkeer ontsleutelen.',
-    remediation: 'Vervang de sleutel direct door RSA van minstens 2048 bits of EC P-256 en trek het oude certificaat in.',
+    remediation:
+      'Vervang de sleutel direct door RSA van minstens 2048 bits of EC P-256 en trek het oude certificaat in.',
     expected_value: 'RSA van minstens 2048 bits of EC van minstens 256 bits',
   },
   tls_certificate_weak_signature: {
     ncsc: 'Onvoldoende',
-    ...certificate('HIGH', 'Zwakke handtekening in de certificaatketen', 'Een certificaat in de keten is ondertekend met SHA-1 of MD5.'),
-    impact: 'Voor SHA-1 en MD5 bestaan praktische botsingsaanvallen; browsers weigeren zulke certificaten, en een aanvaller kan een vals certificaat met dezelfde handtekening maken.',
+    ...certificate(
+      'HIGH',
+      'Zwakke handtekening in de certificaatketen',
+      'Een certificaat in de keten is ondertekend met SHA-1 of MD5.',
+    ),
+    impact:
+      'Voor SHA-1 en MD5 bestaan praktische botsingsaanvallen; browsers weigeren zulke certificaten, en een aanvaller kan een vals certificaat met dezelfde handtekening maken.',
     remediation: 'Laat het certificaat (en het tussencertificaat) opnieuw uitgeven met een SHA-256-handtekening.',
     expected_value: 'Handtekening met SHA-256 of sterker',
   },
@@ -113,7 +172,8 @@ export const SSL_TLS_CATALOG = {
     severity: 'HIGH',
     title: 'Server accepteert TLS 1.0',
     description: 'De server rondt een handshake met het verouderde TLS 1.0 af.',
-    impact: 'TLS 1.0 heeft bekende zwakheden (zoals BEAST) en is door RFC 8996 afgeschaft; verbindingen kunnen worden verzwakt.',
+    impact:
+      'TLS 1.0 heeft bekende zwakheden (zoals BEAST) en is door RFC 8996 afgeschaft; verbindingen kunnen worden verzwakt.',
     remediation: 'Schakel TLS 1.0 uit en sta alleen TLS 1.2 en TLS 1.3 toe.',
     expected_value: 'Alleen TLS 1.2 en TLS 1.3',
     ncsc: 'Onvoldoende',
@@ -148,11 +208,36 @@ export const SSL_TLS_CATALOG = {
     expected_value: 'TLS 1.3 beschikbaar',
     reference_url: REF.serverSideTls,
   },
-  tls_cipher_null: cipher('CRITICAL', 'Server accepteert cipher suites zonder versleuteling (NULL)', 'De server rondt een handshake af met een NULL-cipher suite, die niets versleutelt.', 'Al het verkeer gaat leesbaar over het netwerk, ook al toont de browser een HTTPS-verbinding.'),
-  tls_cipher_anonymous: cipher('CRITICAL', 'Server accepteert anonieme cipher suites (aNULL)', 'De server rondt een handshake af zonder zich met een certificaat te identificeren (DH_anon of ECDH_anon).', 'Een aanvaller tussen bezoeker en server kan zich ongemerkt als de server voordoen en al het verkeer lezen.'),
-  tls_cipher_export: cipher('CRITICAL', 'Server accepteert EXPORT-cipher suites', 'De server accepteert de bewust verzwakte EXPORT-suites met 40- of 56-bits sleutels.', 'EXPORT-suites zijn in minuten te kraken en maken downgrade-aanvallen als FREAK en Logjam mogelijk.'),
-  tls_cipher_rc4: cipher('HIGH', 'Server accepteert RC4', 'De server accepteert cipher suites met de RC4-stroomversleuteling.', 'RC4 heeft statistische zwakheden waardoor delen van versleuteld verkeer (zoals cookies) te achterhalen zijn; RFC 7465 verbiedt het.'),
-  tls_cipher_3des: cipher('MEDIUM', 'Server accepteert 3DES', 'De server accepteert cipher suites met Triple DES, dat blokken van 64 bits gebruikt.', 'Bij lange verbindingen maakt de kleine blokgrootte de Sweet32-aanval mogelijk, waarmee delen van het verkeer te achterhalen zijn.'),
+  tls_cipher_null: cipher(
+    'CRITICAL',
+    'Server accepteert cipher suites zonder versleuteling (NULL)',
+    'De server rondt een handshake af met een NULL-cipher suite, die niets versleutelt.',
+    'Al het verkeer gaat leesbaar over het netwerk, ook al toont de browser een HTTPS-verbinding.',
+  ),
+  tls_cipher_anonymous: cipher(
+    'CRITICAL',
+    'Server accepteert anonieme cipher suites (aNULL)',
+    'De server rondt een handshake af zonder zich met een certificaat te identificeren (DH_anon of ECDH_anon).',
+    'Een aanvaller tussen bezoeker en server kan zich ongemerkt als de server voordoen en al het verkeer lezen.',
+  ),
+  tls_cipher_export: cipher(
+    'CRITICAL',
+    'Server accepteert EXPORT-cipher suites',
+    'De server accepteert de bewust verzwakte EXPORT-suites met 40- of 56-bits sleutels.',
+    'EXPORT-suites zijn in minuten te kraken en maken downgrade-aanvallen als FREAK en Logjam mogelijk.',
+  ),
+  tls_cipher_rc4: cipher(
+    'HIGH',
+    'Server accepteert RC4',
+    'De server accepteert cipher suites met de RC4-stroomversleuteling.',
+    'RC4 heeft statistische zwakheden waardoor delen van versleuteld verkeer (zoals cookies) te achterhalen zijn; RFC 7465 verbiedt het.',
+  ),
+  tls_cipher_3des: cipher(
+    'MEDIUM',
+    'Server accepteert 3DES',
+    'De server accepteert cipher suites met Triple DES, dat blokken van 64 bits gebruikt.',
+    'Bij lange verbindingen maakt de kleine blokgrootte de Sweet32-aanval mogelijk, waarmee delen van het verkeer te achterhalen zijn.',
+  ),
   tls_cipher_static_rsa: cipher(
     'MEDIUM',
     'Server accepteert statische RSA-sleutelafspraak',
@@ -237,18 +322,24 @@ export const SSL_TLS_CATALOG = {
   tls_cipher_order_missing: {
     severity: 'MEDIUM',
     title: 'Server dwingt geen eigen cipher-volgorde af',
-    description: 'De server kiest de cipher suite die de client het eerst noemt, in plaats van zijn eigen voorkeursvolgorde.',
-    impact: 'Een client met een slechte voorkeur (of een aanvaller die de ClientHello beïnvloedt) krijgt de zwakste suite die de server accepteert; testssl.sh beoordeelt dit als HIGH en internet.nl keurt het af.',
-    remediation: 'Laat de server zijn eigen volgorde volgen (ssl_prefer_server_ciphers on in nginx, SSLHonorCipherOrder on in Apache, honorCipherOrder in Node.js) met de sterkste suites eerst.',
+    description:
+      'De server kiest de cipher suite die de client het eerst noemt, in plaats van zijn eigen voorkeursvolgorde.',
+    impact:
+      'Een client met een slechte voorkeur (of een aanvaller die de ClientHello beïnvloedt) krijgt de zwakste suite die de server accepteert; testssl.sh beoordeelt dit als HIGH en internet.nl keurt het af.',
+    remediation:
+      'Laat de server zijn eigen volgorde volgen (ssl_prefer_server_ciphers on in nginx, SSLHonorCipherOrder on in Apache, honorCipherOrder in Node.js) met de sterkste suites eerst.',
     expected_value: 'Servervoorkeur, sterkste klasse eerst',
     reference_url: REF.ncscTls,
   },
   tls_cipher_order_weak_first: {
     severity: 'MEDIUM',
     title: 'Cipher-volgorde zet een zwakkere suite voorop',
-    description: 'De server heeft een eigen voorkeursvolgorde, maar verkiest een suite van een zwakkere klasse van de NCSC-richtlijn boven een sterkere die hij ook accepteert.',
-    impact: 'Clients die beide ondersteunen krijgen de zwakkere suite, terwijl een betere beschikbaar is; internet.nl keurt de cipher-volgorde af.',
-    remediation: 'Zet in de cipher-lijst van de server eerst de suites die de richtlijn Goed noemt, dan Voldoende, dan Uit te faseren.',
+    description:
+      'De server heeft een eigen voorkeursvolgorde, maar verkiest een suite van een zwakkere klasse van de NCSC-richtlijn boven een sterkere die hij ook accepteert.',
+    impact:
+      'Clients die beide ondersteunen krijgen de zwakkere suite, terwijl een betere beschikbaar is; internet.nl keurt de cipher-volgorde af.',
+    remediation:
+      'Zet in de cipher-lijst van de server eerst de suites die de richtlijn Goed noemt, dan Voldoende, dan Uit te faseren.',
     expected_value: 'Goed, dan Voldoende, dan Uit te faseren',
     reference_url: REF.ncscTls,
   },
@@ -280,26 +371,41 @@ export const SSL_TLS_CATALOG = {
     severity: 'MEDIUM',
     title: 'Server accepteert renegotiation die de client start',
     description: 'De server laat een client een bestaande TLS 1.2-verbinding opnieuw onderhandelen.',
-    impact: 'Elke renegotiation kost de server veel rekenwerk; een aanvaller kan de server daarmee met weinig middelen overbelasten.',
-    remediation: 'Schakel door de client gestarte renegotiation uit (SSL_OP_NO_RENEGOTIATION in OpenSSL, of beperk het aantal per verbinding).',
+    impact:
+      'Elke renegotiation kost de server veel rekenwerk; een aanvaller kan de server daarmee met weinig middelen overbelasten.',
+    remediation:
+      'Schakel door de client gestarte renegotiation uit (SSL_OP_NO_RENEGOTIATION in OpenSSL, of beperk het aantal per verbinding).',
     expected_value: 'Door de client gestarte renegotiation geweigerd',
     reference_url: REF.ncscTls,
   },
   caa_missing: {
     severity: 'LOW',
     title: 'Geen CAA-records',
-    description: 'Het domein heeft geen CAA-records in DNS die aangeven welke certificaatautoriteiten certificaten voor de site mogen uitgeven.',
-    impact: 'Elke certificaatautoriteit mag een certificaat voor het domein uitgeven; een fout of misleide autoriteit wordt niet tegengehouden.',
-    remediation: 'Publiceer een CAA-record met de autoriteit die u gebruikt, bijvoorbeeld: voorbeeld.nl. CAA 0 issue "letsencrypt.org".',
+    description:
+      'Het domein heeft geen CAA-records in DNS die aangeven welke certificaatautoriteiten certificaten voor de site mogen uitgeven.',
+    impact:
+      'Elke certificaatautoriteit mag een certificaat voor het domein uitgeven; een fout of misleide autoriteit wordt niet tegengehouden.',
+    remediation:
+      'Publiceer een CAA-record met de autoriteit die u gebruikt, bijvoorbeeld: voorbeeld.nl. CAA 0 issue "letsencrypt.org".',
     expected_value: 'CAA-record met de gebruikte certificaatautoriteit',
     reference_url: REF.caa,
   },
   tls_no_forward_secrecy: {
-    ...cipher('MEDIUM', 'Geen forward secrecy', 'De server biedt geen cipher suites met een tijdelijke sleutelafspraak (ECDHE of DHE) en ook geen TLS 1.3.', 'Wie later de privésleutel van de server bemachtigt, kan al eerder opgenomen verkeer ontsleutelen.'),
+    ...cipher(
+      'MEDIUM',
+      'Geen forward secrecy',
+      'De server biedt geen cipher suites met een tijdelijke sleutelafspraak (ECDHE of DHE) en ook geen TLS 1.3.',
+      'Wie later de privésleutel van de server bemachtigt, kan al eerder opgenomen verkeer ontsleutelen.',
+    ),
     expected_value: 'ECDHE-cipher suites of TLS 1.3',
   },
   tls_no_aead: {
-    ...cipher('MEDIUM', 'Geen AEAD-cipher suites', 'De server biedt alleen CBC-cipher suites en geen AES-GCM, ChaCha20-Poly1305 of TLS 1.3.', 'CBC-suites in TLS zijn herhaaldelijk aangevallen (Lucky13, padding-oracles); moderne clients verwachten AEAD.'),
+    ...cipher(
+      'MEDIUM',
+      'Geen AEAD-cipher suites',
+      'De server biedt alleen CBC-cipher suites en geen AES-GCM, ChaCha20-Poly1305 of TLS 1.3.',
+      'CBC-suites in TLS zijn herhaaldelijk aangevallen (Lucky13, padding-oracles); moderne clients verwachten AEAD.',
+    ),
     expected_value: 'AES-GCM of ChaCha20-Poly1305, of TLS 1.3',
     // The accepted CBC suites are classed one by one (tls_cipher_cbc_sha1, tls_cipher_phase_out).
     ncsc: undefined,
@@ -338,7 +444,8 @@ export const SSL_TLS_CATALOG = {
     severity: 'LOW',
     title: 'HTTP-redirect gaat naar een andere host',
     description: 'De http://-variant stuurt direct door naar HTTPS op een andere host.',
-    impact: 'De oorspronkelijke host krijgt nooit een HSTS-header, waardoor die host kwetsbaar blijft voor downgrade-aanvallen.',
+    impact:
+      'De oorspronkelijke host krijgt nooit een HSTS-header, waardoor die host kwetsbaar blijft voor downgrade-aanvallen.',
     remediation: 'Stuur eerst door naar https:// op dezelfde host, en pas daarna naar de andere host.',
     expected_value: 'Redirect naar https:// op dezelfde host',
     reference_url: REF.redirects,
@@ -387,9 +494,11 @@ export const SSL_TLS_CATALOG = {
   hsts_ignored_invalid_certificate: {
     severity: 'MEDIUM',
     title: 'HSTS werkt niet door een ongeldig certificaat',
-    description: 'Browsers negeren HSTS op verbindingen met certificaatfouten, dus de HSTS-bescherming van deze site werkt niet.',
+    description:
+      'Browsers negeren HSTS op verbindingen met certificaatfouten, dus de HSTS-bescherming van deze site werkt niet.',
     impact: 'Bezoekers zijn niet beschermd tegen downgrade-aanvallen zolang het certificaat ongeldig is.',
-    remediation: 'Los eerst de certificaatfout op; stuur daarna Strict-Transport-Security: max-age=63072000; includeSubDomains.',
+    remediation:
+      'Los eerst de certificaatfout op; stuur daarna Strict-Transport-Security: max-age=63072000; includeSubDomains.',
     expected_value: 'Geldig certificaat met HSTS-header',
     reference_url: REF.hsts,
     observatory: 'strict-transport-security',

@@ -4,5 +4,11 @@ import { observe, type Check } from './context.ts';
 export const checkCaa: Check = (ctx) => {
   const caa = ctx.evidence.caa;
   if (!caa || caa.foundAt !== null) return [];
-  return [observe('caa_missing', `${new URL(ctx.evidence.target).origin}/`, `geen CAA-record voor ${caa.host} of een bovenliggend domein tot ${caa.domain}`)];
+  return [
+    observe(
+      'caa_missing',
+      `${new URL(ctx.evidence.target).origin}/`,
+      `geen CAA-record voor ${caa.host} of een bovenliggend domein tot ${caa.domain}`,
+    ),
+  ];
 };

@@ -17,7 +17,11 @@ export const checkClientSecrets: Check = (ctx) => {
     byFinding.set(key, entry);
   }
   return [...byFinding.values()].map(({ url, kind, shown }) =>
-    observe(secretFindingType(kind), url, shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; ')),
+    observe(
+      secretFindingType(kind),
+      url,
+      shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; '),
+    ),
   );
 };
 
@@ -28,10 +32,22 @@ export const checkSupabaseTables: Check = (ctx) => {
     for (const table of backend.tables) {
       if (table.access !== 'readable' || table.rows === 0) continue;
       const personal = table.columns.filter(looksPersonal);
-      const rows = table.rows === null ? 'een onbekend aantal rijen' : `${count(table.rows)} ${table.rows === 1 ? 'rij' : 'rijen'}`;
+      const rows =
+        table.rows === null
+          ? 'een onbekend aantal rijen'
+          : `${count(table.rows)} ${table.rows === 1 ? 'rij' : 'rijen'}`;
       const key = backend.keyKind === 'publishable' ? 'publishable key' : 'anon key';
-      const value = personal.length > 0 ? `tabel ${table.name}: ${rows} leesbaar met de ${key}; kolommen met persoonsgegevens: ${personal.join(', ')}` : `tabel ${table.name}: ${rows} leesbaar met de ${key}`;
-      found.push(observe(personal.length > 0 ? 'supabase_table_personal_data_readable' : 'supabase_table_readable', table.url, value));
+      const value =
+        personal.length > 0
+          ? `tabel ${table.name}: ${rows} leesbaar met de ${key}; kolommen met persoonsgegevens: ${personal.join(', ')}`
+          : `tabel ${table.name}: ${rows} leesbaar met de ${key}`;
+      found.push(
+        observe(
+          personal.length > 0 ? 'supabase_table_personal_data_readable' : 'supabase_table_readable',
+          table.url,
+          value,
+        ),
+      );
     }
   }
   return found;
@@ -43,16 +59,36 @@ export const checkFirebase: Check = (ctx) => {
   for (const database of code?.firebaseDatabases ?? []) {
     if (!database.open) continue;
     const people = database.keys.filter(looksLikePeople);
-    const keys = database.keys.length > 0 ? `; namen op het hoogste niveau: ${database.keys.slice(0, 10).join(', ')}${database.keys.length > 10 ? ', …' : ''}` : '';
-    found.push(observe(people.length > 0 ? 'firebase_database_open_personal' : 'firebase_database_open', database.url, `HTTP ${database.status} zonder inloggen${keys}`));
+    const keys =
+      database.keys.length > 0
+        ? `; namen op het hoogste niveau: ${database.keys.slice(0, 10).join(', ')}${database.keys.length > 10 ? ', …' : ''}`
+        : '';
+    found.push(
+      observe(
+        people.length > 0 ? 'firebase_database_open_personal' : 'firebase_database_open',
+        database.url,
+        `HTTP ${database.status} zonder inloggen${keys}`,
+      ),
+    );
   }
   for (const storage of code?.firebaseStorage ?? []) {
-    if (storage.listable) found.push(observe('firebase_storage_listable', storage.url, `bucket ${storage.bucket}: bestandslijst zonder inloggen (HTTP ${storage.status})`));
+    if (storage.listable)
+      found.push(
+        observe(
+          'firebase_storage_listable',
+          storage.url,
+          `bucket ${storage.bucket}: bestandslijst zonder inloggen (HTTP ${storage.status})`,
+        ),
+      );
   }
   return found;
 };
 
 export const checkNextMiddleware: Check = (ctx) =>
   (ctx.evidence.middleware?.bypassed ?? []).map((bypass) =>
-    observe('nextjs_middleware_bypass', bypass.url, `HTTP ${bypass.status} (${bypass.bytes} bytes) met x-middleware-subrequest: ${bypass.header}, zonder die header afgeschermd (CVE-2025-29927)`),
+    observe(
+      'nextjs_middleware_bypass',
+      bypass.url,
+      `HTTP ${bypass.status} (${bypass.bytes} bytes) met x-middleware-subrequest: ${bypass.header}, zonder die header afgeschermd (CVE-2025-29927)`,
+    ),
   );

@@ -45,7 +45,8 @@ function problems(cookie: ParsedCookie): FindingType[] {
   if (!cookie.secure) found.push(session ? 'session_cookie_missing_secure' : 'cookie_missing_secure');
   if (session && !cookie.httpOnly) found.push('session_cookie_missing_httponly');
   if (sameSite === null) found.push(antiCsrf ? 'csrf_cookie_missing_samesite' : 'cookie_missing_samesite');
-  const hostPrefixBroken = cookie.name.startsWith('__Host-') && (!cookie.secure || cookie.domain !== null || cookie.path !== '/');
+  const hostPrefixBroken =
+    cookie.name.startsWith('__Host-') && (!cookie.secure || cookie.domain !== null || cookie.path !== '/');
   const securePrefixBroken = cookie.name.startsWith('__Secure-') && !cookie.secure;
   if (hostPrefixBroken || securePrefixBroken) found.push('cookie_prefix_invalid');
   return found;

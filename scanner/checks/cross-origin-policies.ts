@@ -4,7 +4,8 @@ import { observe, type Check } from './context.ts';
 
 const TOKEN = /^[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*$/;
 const PARAM_KEY = /^[a-z*][a-z0-9_\-.*]*$/;
-const PARAM_VALUE = /^(?:[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*|"(?:[^"\\]|\\["\\])*"|-?\d{1,15}(?:\.\d{1,3})?|\?[01]|:[A-Za-z0-9+/=]*:)$/;
+const PARAM_VALUE =
+  /^(?:[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*|"(?:[^"\\]|\\["\\])*"|-?\d{1,15}(?:\.\d{1,3})?|\?[01]|:[A-Za-z0-9+/=]*:)$/;
 
 /** The token of an RFC 8941 structured-field item (parameters allowed), or null when malformed. */
 export function structuredFieldToken(value: string): string | null {
@@ -19,13 +20,20 @@ export function structuredFieldToken(value: string): string | null {
   return token;
 }
 
-function policyCheck(header: string, allowed: string[], missingType: FindingType | null, invalidType: FindingType, plain = false): Check {
+function policyCheck(
+  header: string,
+  allowed: string[],
+  missingType: FindingType | null,
+  invalidType: FindingType,
+  plain = false,
+): Check {
   return (ctx) => {
     const page = ctx.evidence.page;
     if (!page) return [];
     const values = headerValues(page.headers, header);
     if (values.length === 0) return missingType ? [observe(missingType, page.url)] : [];
-    const token = values.length === 1 ? (plain ? values[0]!.trim().toLowerCase() : structuredFieldToken(values[0]!)) : null;
+    const token =
+      values.length === 1 ? (plain ? values[0]!.trim().toLowerCase() : structuredFieldToken(values[0]!)) : null;
     return token !== null && allowed.includes(token) ? [] : [observe(invalidType, page.url, values.join(', '))];
   };
 }

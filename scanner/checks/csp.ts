@@ -108,21 +108,30 @@ export const checkContentSecurityPolicy: Check = (ctx) => {
   }
 
   if (script.some((s) => INLINE.has(s))) found.push(observe('csp_unsafe_inline', at, `script-src ${show(script)}`));
-  if (script.some((s) => BROAD.has(s))) found.push(observe('csp_script_src_wildcard', at, `script-src ${show(script)}`));
-  if (object.some((s) => BROAD.has(s))) found.push(observe('csp_object_src_unrestricted', at, `object-src ${show(object)}`));
-  if ([...script, ...style].includes("'unsafe-eval'")) found.push(observe('csp_unsafe_eval', at, `script-src ${show(script)}`));
+  if (script.some((s) => BROAD.has(s)))
+    found.push(observe('csp_script_src_wildcard', at, `script-src ${show(script)}`));
+  if (object.some((s) => BROAD.has(s)))
+    found.push(observe('csp_object_src_unrestricted', at, `object-src ${show(object)}`));
+  if ([...script, ...style].includes("'unsafe-eval'"))
+    found.push(observe('csp_unsafe_eval', at, `script-src ${show(script)}`));
 
   if (page.url.startsWith('https:')) {
     const insecure = (s: string) => s.startsWith('http:') || s.startsWith('ftp:');
     const active = [
-      ...policies.flatMap((p) => [...p.entries()].filter(([d]) => !PASSIVE.has(d) && d !== 'script-src').flatMap(([, s]) => s)),
+      ...policies.flatMap((p) =>
+        [...p.entries()].filter(([d]) => !PASSIVE.has(d) && d !== 'script-src').flatMap(([, s]) => s),
+      ),
       ...script,
     ];
-    const passive = [...PASSIVE].flatMap((d) => (policies.some((p) => effective(p, d, true)) ? combined(policies, d, true) : []));
+    const passive = [...PASSIVE].flatMap((d) =>
+      policies.some((p) => effective(p, d, true)) ? combined(policies, d, true) : [],
+    );
     if (active.some(insecure)) found.push(observe('csp_insecure_scheme', at, active.filter(insecure).join(' ')));
-    else if (passive.some(insecure)) found.push(observe('csp_insecure_scheme_passive', at, passive.filter(insecure).join(' ')));
+    else if (passive.some(insecure))
+      found.push(observe('csp_insecure_scheme_passive', at, passive.filter(insecure).join(' ')));
   }
-  if (style.some((s) => INLINE.has(s) || BROAD.has(s))) found.push(observe('csp_style_unsafe_inline', at, `style-src ${show(style)}`));
+  if (style.some((s) => INLINE.has(s) || BROAD.has(s)))
+    found.push(observe('csp_style_unsafe_inline', at, `style-src ${show(style)}`));
 
   // frame-ancestors only works in a header policy.
   const frameAncestors = parsed.header.length > 0 ? combined(parsed.header, 'frame-ancestors', false) : ['*'];
@@ -133,9 +142,12 @@ export const checkContentSecurityPolicy: Check = (ctx) => {
   }
   const baseUri = combined(policies, 'base-uri', false);
   if (baseUri.some((s) => BROAD.has(s) || INLINE.has(s))) {
-    found.push(observe('csp_base_uri_missing', at, policies.some((p) => p.has('base-uri')) ? `base-uri ${show(baseUri)}` : null));
+    found.push(
+      observe('csp_base_uri_missing', at, policies.some((p) => p.has('base-uri')) ? `base-uri ${show(baseUri)}` : null),
+    );
   }
-  if (parsed.header.length === 0) found.push(observe('csp_meta_only', at, ctx.html?.httpEquiv['content-security-policy']?.join(', ') ?? null));
+  if (parsed.header.length === 0)
+    found.push(observe('csp_meta_only', at, ctx.html?.httpEquiv['content-security-policy']?.join(', ') ?? null));
   return found;
 };
 
@@ -155,7 +167,9 @@ export function headerCspDeclaresFrameAncestors(ctx: AnalysisContext): boolean {
   const page = ctx.evidence.page;
   if (!page) return false;
   try {
-    return splitPolicies(headerValues(page.headers, 'content-security-policy')).map(parsePolicy).some((p) => p.has('frame-ancestors'));
+    return splitPolicies(headerValues(page.headers, 'content-security-policy'))
+      .map(parsePolicy)
+      .some((p) => p.has('frame-ancestors'));
   } catch {
     return false;
   }

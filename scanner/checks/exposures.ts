@@ -10,7 +10,9 @@ import { observe, type Check } from './context.ts';
  */
 function normalized(response: FetchedResponse): string {
   const path = new URL(response.url).pathname;
-  const variants = [path, decodeURIComponent(path), path.split('/').filter(Boolean).pop() ?? path].filter((v) => v.length > 1);
+  const variants = [path, decodeURIComponent(path), path.split('/').filter(Boolean).pop() ?? path].filter(
+    (v) => v.length > 1,
+  );
   let text = response.body.toString('utf8', 0, 8192);
   for (const variant of variants.sort((a, b) => b.length - a.length)) text = text.split(variant).join('');
   return text.replace(/[A-Za-z0-9+/_-]*\d[A-Za-z0-9+/_-]*/g, '').replace(/[A-Za-z0-9+/_=-]{16,}/g, '');
@@ -35,7 +37,8 @@ export const checkExposures: Check = (ctx) => {
     const response = probe.response;
     if (!response) continue;
     if (notFoundBaselines.some((baseline) => resemblesBaseline(response, baseline))) continue;
-    if (confirmsExposure(probe.type, response, looksLikeHtml)) found.push(observe(probe.type, probe.url, describe(response)));
+    if (confirmsExposure(probe.type, response, looksLikeHtml))
+      found.push(observe(probe.type, probe.url, describe(response)));
   }
   if (page?.html && EXPOSURE_RULES.directory_listing.confirm(Buffer.alloc(0), page.html)) {
     found.push(observe('directory_listing', page.url, `HTTP ${page.status}, directory-index van de pagina zelf`));

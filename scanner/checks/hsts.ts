@@ -12,7 +12,10 @@ export const checkStrictTransportSecurity: Check = (ctx) => {
   if (!https.verified) return [observe('hsts_ignored_invalid_certificate', at)];
   const value = headerValues(https.headers, 'strict-transport-security')[0];
   if (value === undefined) return [observe('hsts_missing', at)];
-  const directives = value.slice(0, 1024).split(';').map((d) => d.trim().toLowerCase());
+  const directives = value
+    .slice(0, 1024)
+    .split(';')
+    .map((d) => d.trim().toLowerCase());
   const maxAgeDirective = directives.find((d) => d.startsWith('max-age='));
   const maxAge = maxAgeDirective ? Number.parseInt(maxAgeDirective.slice(8).replace(/"/g, ''), 10) : Number.NaN;
   if (value.includes(',') || Number.isNaN(maxAge)) return [observe('hsts_invalid', at, value)];

@@ -35,5 +35,11 @@ export const checkMixedContent: Check = (ctx) => {
     const urls = byType.get(type) ?? [];
     if (!urls.includes(url.href)) byType.set(type, [...urls, url.href]);
   }
-  return [...byType].map(([type, urls]) => observe(type, page.url, `${urls.slice(0, MAX_URLS).join(' ')}${urls.length > MAX_URLS ? ` (en ${urls.length - MAX_URLS} meer)` : ''}`));
+  return [...byType].map(([type, urls]) =>
+    observe(
+      type,
+      page.url,
+      `${urls.slice(0, MAX_URLS).join(' ')}${urls.length > MAX_URLS ? ` (en ${urls.length - MAX_URLS} meer)` : ''}`,
+    ),
+  );
 };

@@ -21,7 +21,8 @@ function fileIn(response: FetchedResponse | null): SecurityTxt | null {
 function defects(file: SecurityTxt, response: FetchedResponse, now: number): Array<[FindingType, string | null]> {
   const found: Array<[FindingType, string | null]> = [];
   const contentType = firstHeader(response.headers, 'content-type');
-  if (contentType?.split(';')[0]!.trim().toLowerCase() !== 'text/plain') found.push(['security_txt_wrong_content_type', contentType ?? 'geen Content-Type']);
+  if (contentType?.split(';')[0]!.trim().toLowerCase() !== 'text/plain')
+    found.push(['security_txt_wrong_content_type', contentType ?? 'geen Content-Type']);
   if (!file.fields.get('contact')?.some((value) => value.length > 0)) found.push(['security_txt_no_contact', null]);
   const expires = file.fields.get('expires') ?? [];
   if (expires.length === 0) found.push(['security_txt_no_expires', null]);
@@ -46,9 +47,20 @@ export const checkSecurityTxt: Check = (ctx) => {
   const wellKnown = fileIn(evidence.wellKnown);
   const legacy = wellKnown ? null : fileIn(evidence.legacy);
   const found: Observation[] = [];
-  if (!wellKnown && !legacy) return [observe('security_txt_missing', evidence.wellKnownUrl, evidence.wellKnown ? `HTTP ${evidence.wellKnown.status}` : 'geen antwoord')];
-  if (legacy) found.push(observe('security_txt_legacy_location', evidence.legacyUrl, 'alleen gevonden op /security.txt'));
-  const [file, response, url] = wellKnown ? [wellKnown, evidence.wellKnown!, evidence.wellKnownUrl] : [legacy!, evidence.legacy!, evidence.legacyUrl];
-  for (const [type, actual] of defects(file, response, ctx.evidence.scannedAt.getTime())) found.push(observe(type, url, actual));
+  if (!wellKnown && !legacy)
+    return [
+      observe(
+        'security_txt_missing',
+        evidence.wellKnownUrl,
+        evidence.wellKnown ? `HTTP ${evidence.wellKnown.status}` : 'geen antwoord',
+      ),
+    ];
+  if (legacy)
+    found.push(observe('security_txt_legacy_location', evidence.legacyUrl, 'alleen gevonden op /security.txt'));
+  const [file, response, url] = wellKnown
+    ? [wellKnown, evidence.wellKnown!, evidence.wellKnownUrl]
+    : [legacy!, evidence.legacy!, evidence.legacyUrl];
+  for (const [type, actual] of defects(file, response, ctx.evidence.scannedAt.getTime()))
+    found.push(observe(type, url, actual));
   return found;
 };

@@ -18,7 +18,10 @@ export const checkReferrerPolicy: Check = (ctx) => {
   const declared = [...headerValues(page.headers, 'referrer-policy'), ...(ctx.html?.metaNames['referrer'] ?? [])];
   if (declared.length === 0) return [observe('referrer_policy_missing', page.url)];
   // Browsers apply the last policy value they recognise.
-  const tokens = declared.join(',').split(',').map((t) => t.trim().toLowerCase());
+  const tokens = declared
+    .join(',')
+    .split(',')
+    .map((t) => t.trim().toLowerCase());
   const policy = tokens.filter((t) => PRIVATE_REFERRER.includes(t) || LEAKY_REFERRER.includes(t)).at(-1);
   if (policy === undefined) return [observe('referrer_policy_invalid', page.url, declared.join(', '))];
   return LEAKY_REFERRER.includes(policy) ? [observe('referrer_policy_unsafe', page.url, policy)] : [];
@@ -27,7 +30,9 @@ export const checkReferrerPolicy: Check = (ctx) => {
 export const checkPermissionsPolicy: Check = (ctx) => {
   const page = ctx.evidence.page;
   if (!page || !ctx.html) return [];
-  return headerValues(page.headers, 'permissions-policy').length === 0 ? [observe('permissions_policy_missing', page.url)] : [];
+  return headerValues(page.headers, 'permissions-policy').length === 0
+    ? [observe('permissions_policy_missing', page.url)]
+    : [];
 };
 
 const VERSION = /\d+\.\d+/;

@@ -1,5 +1,15 @@
 import type { FindingType } from '../catalog/index.ts';
-import { classRank, dhGroupVerdict, groupClass, groupName, hashClass, signatureSchemeHash, suiteFacts, TLS13_INSUFFICIENT_SUITE, type InsufficientSuiteReason } from '../tls-guideline.ts';
+import {
+  classRank,
+  dhGroupVerdict,
+  groupClass,
+  groupName,
+  hashClass,
+  signatureSchemeHash,
+  suiteFacts,
+  TLS13_INSUFFICIENT_SUITE,
+  type InsufficientSuiteReason,
+} from '../tls-guideline.ts';
 import type { NcscClass } from '../vocabulary.ts';
 import type { AcceptedKeyExchange, CipherEvidence, Observation, TlsEvidence } from '../types.ts';
 import { observe, type Check } from './context.ts';
@@ -33,7 +43,8 @@ const overCiphers =
     return tls?.ciphers ? check(tls, tls.ciphers, originOf(tls)) : [];
   };
 
-const forwardSecrecy = (ciphers: CipherEvidence, tls13: boolean) => tls13 || ciphers.accepted.some((s) => suiteFacts(s.code).forwardSecret);
+const forwardSecrecy = (ciphers: CipherEvidence, tls13: boolean) =>
+  tls13 || ciphers.accepted.some((s) => suiteFacts(s.code).forwardSecret);
 
 export const checkCipherSuites = overCiphers((tls, ciphers, at) => {
   const byType = new Map<FindingType, string[]>();
@@ -46,8 +57,10 @@ export const checkCipherSuites = overCiphers((tls, ciphers, at) => {
   if (ciphers.tls13InsufficientSuite) add('tls_cipher_ccm8', `${TLS13_INSUFFICIENT_SUITE.name} (TLS 1.3)`);
   const found = [...byType].map(([type, names]) => observe(type, at, accepted(names)));
   const tls13 = tls.protocols['TLSv1.3'];
-  if (!forwardSecrecy(ciphers, tls13) && ciphers.accepted.length) found.push(observe('tls_no_forward_secrecy', at, 'alleen statische RSA-sleutelafspraak, geen TLS 1.3'));
-  if (!tls13 && ciphers.accepted.length && !ciphers.accepted.some((s) => suiteFacts(s.code).aead)) found.push(observe('tls_no_aead', at, 'alleen CBC-suites, geen TLS 1.3'));
+  if (!forwardSecrecy(ciphers, tls13) && ciphers.accepted.length)
+    found.push(observe('tls_no_forward_secrecy', at, 'alleen statische RSA-sleutelafspraak, geen TLS 1.3'));
+  if (!tls13 && ciphers.accepted.length && !ciphers.accepted.some((s) => suiteFacts(s.code).aead))
+    found.push(observe('tls_no_aead', at, 'alleen CBC-suites, geen TLS 1.3'));
   return found;
 });
 
@@ -66,7 +79,8 @@ export const checkKeyExchangeGroups = overCiphers((_tls, ciphers, at) => {
     }
   }
   for (const group of ciphers.weakGroups) verdicts.set(`ECDHE ${groupName(group)}`, groupClass(group));
-  const named = (kind: 'DHE' | 'ECDHE', ncsc: NcscClass) => [...verdicts].filter(([name, c]) => name.startsWith(`${kind} `) && c === ncsc).map(([name]) => name);
+  const named = (kind: 'DHE' | 'ECDHE', ncsc: NcscClass) =>
+    [...verdicts].filter(([name, c]) => name.startsWith(`${kind} `) && c === ncsc).map(([name]) => name);
   const found = [];
   const rules: Array<[FindingType, 'DHE' | 'ECDHE', NcscClass]> = [
     ['tls_dh_group_insufficient', 'DHE', 'Onvoldoende'],
@@ -83,13 +97,27 @@ export const checkKeyExchangeGroups = overCiphers((_tls, ciphers, at) => {
 
 /** The hash that signs the key exchange (SHA-1/MD5 Onvoldoende, SHA-224 Uit te faseren). */
 export const checkKeyExchangeHash = overCiphers((_tls, ciphers, at) => {
-  const schemes = new Set([...ciphers.accepted.map((s) => s.keyExchange?.signatureScheme ?? null), ...ciphers.weakKeyExchangeSchemes].filter((s): s is number => s !== null));
-  const of = (ncsc: NcscClass) => [...schemes].map(signatureSchemeHash).filter((s) => hashClass(s.hash) === ncsc).map((s) => s.name);
+  const schemes = new Set(
+    [...ciphers.accepted.map((s) => s.keyExchange?.signatureScheme ?? null), ...ciphers.weakKeyExchangeSchemes].filter(
+      (s): s is number => s !== null,
+    ),
+  );
+  const of = (ncsc: NcscClass) =>
+    [...schemes]
+      .map(signatureSchemeHash)
+      .filter((s) => hashClass(s.hash) === ncsc)
+      .map((s) => s.name);
   const found = [];
   const insufficient = of('Onvoldoende');
   const phaseOut = of('Uit te faseren');
-  if (insufficient.length) found.push(observe('tls_key_exchange_hash_insufficient', at, `sleutelafspraak ondertekend met ${insufficient.join(', ')}`));
-  if (phaseOut.length) found.push(observe('tls_key_exchange_hash_phase_out', at, `sleutelafspraak ondertekend met ${phaseOut.join(', ')}`));
+  if (insufficient.length)
+    found.push(
+      observe('tls_key_exchange_hash_insufficient', at, `sleutelafspraak ondertekend met ${insufficient.join(', ')}`),
+    );
+  if (phaseOut.length)
+    found.push(
+      observe('tls_key_exchange_hash_phase_out', at, `sleutelafspraak ondertekend met ${phaseOut.join(', ')}`),
+    );
   return found;
 });
 
@@ -100,10 +128,24 @@ export const checkKeyExchangeHash = overCiphers((_tls, ciphers, at) => {
 export const checkCipherOrder = overCiphers((_tls, ciphers, at) => {
   if (ciphers.serverOrder === null) return [];
   const suites = ciphers.accepted.map((s) => suiteFacts(s.code));
-  if (!ciphers.serverOrder) return [observe('tls_cipher_order_missing', at, `de server volgt de volgorde van de client (${suites.length} suites geaccepteerd)`)];
+  if (!ciphers.serverOrder)
+    return [
+      observe(
+        'tls_cipher_order_missing',
+        at,
+        `de server volgt de volgorde van de client (${suites.length} suites geaccepteerd)`,
+      ),
+    ];
   for (const [i, preferred] of suites.entries()) {
     const better = suites.slice(i + 1).find((later) => classRank(later.ncsc) < classRank(preferred.ncsc));
-    if (better) return [observe('tls_cipher_order_weak_first', at, `${preferred.name} (${preferred.ncsc}) verkozen boven ${better.name} (${better.ncsc})`)];
+    if (better)
+      return [
+        observe(
+          'tls_cipher_order_weak_first',
+          at,
+          `${preferred.name} (${preferred.ncsc}) verkozen boven ${better.name} (${better.ncsc})`,
+        ),
+      ];
   }
   return [];
 });
@@ -115,9 +157,16 @@ export const checkTlsFeatures: Check = (ctx) => {
   if (!tls || !features) return [];
   const at = originOf(tls);
   const found = [];
-  if (features.secureRenegotiation === false) found.push(observe('tls_secure_renegotiation_missing', at, 'geen renegotiation_info-extensie (RFC 5746) in de ServerHello'));
-  if (features.extendedMasterSecret === false) found.push(observe('tls_extended_master_secret_missing', at, 'geen extended_master_secret-extensie (RFC 7627) bij TLS 1.2'));
+  if (features.secureRenegotiation === false)
+    found.push(
+      observe('tls_secure_renegotiation_missing', at, 'geen renegotiation_info-extensie (RFC 5746) in de ServerHello'),
+    );
+  if (features.extendedMasterSecret === false)
+    found.push(
+      observe('tls_extended_master_secret_missing', at, 'geen extended_master_secret-extensie (RFC 7627) bij TLS 1.2'),
+    );
   if (features.compression) found.push(observe('tls_compression_enabled', at, 'DEFLATE-compressie gekozen'));
-  if (features.clientRenegotiation) found.push(observe('tls_client_renegotiation_allowed', at, 'door de client gestarte renegotiation geaccepteerd'));
+  if (features.clientRenegotiation)
+    found.push(observe('tls_client_renegotiation_allowed', at, 'door de client gestarte renegotiation geaccepteerd'));
   return found;
 };

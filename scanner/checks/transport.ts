@@ -38,15 +38,23 @@ export const checkCertificate: Check = (ctx) => {
   const validFrom = Date.parse(cert.validFrom);
   if (validTo < now) found.push(observe('tls_certificate_expired', at, `geldig tot ${cert.validTo}`));
   else if (validFrom > now) found.push(observe('tls_certificate_not_yet_valid', at, `geldig vanaf ${cert.validFrom}`));
-  else if (validTo - now < 14 * DAY_MS) found.push(observe('tls_certificate_expires_within_14_days', at, `geldig tot ${cert.validTo}`));
-  else if (validTo - now < 30 * DAY_MS) found.push(observe('tls_certificate_expires_within_30_days', at, `geldig tot ${cert.validTo}`));
+  else if (validTo - now < 14 * DAY_MS)
+    found.push(observe('tls_certificate_expires_within_14_days', at, `geldig tot ${cert.validTo}`));
+  else if (validTo - now < 30 * DAY_MS)
+    found.push(observe('tls_certificate_expires_within_30_days', at, `geldig tot ${cert.validTo}`));
   if (cert.chainError && !DATE_ERRORS.has(cert.chainError)) {
     const selfSigned = cert.selfSigned || SELF_SIGNED_ERRORS.has(cert.chainError);
-    const type = selfSigned ? 'tls_certificate_self_signed' : cert.chainError === LEAF_ONLY_ERROR ? 'tls_certificate_chain_incomplete' : 'tls_certificate_untrusted';
+    const type = selfSigned
+      ? 'tls_certificate_self_signed'
+      : cert.chainError === LEAF_ONLY_ERROR
+        ? 'tls_certificate_chain_incomplete'
+        : 'tls_certificate_untrusted';
     found.push(observe(type, at, `${cert.chainError}; uitgever: ${cert.issuer}`));
   }
-  if (!cert.hostnameMatches) found.push(observe('tls_certificate_hostname_mismatch', at, `host ${tls.host}; certificaat: ${cert.subject}`));
-  if (!cert.hasSubjectAltName) found.push(observe('tls_certificate_no_subject_alt_name', at, `alleen ${cert.subject || 'geen naam'}`));
+  if (!cert.hostnameMatches)
+    found.push(observe('tls_certificate_hostname_mismatch', at, `host ${tls.host}; certificaat: ${cert.subject}`));
+  if (!cert.hasSubjectAltName)
+    found.push(observe('tls_certificate_no_subject_alt_name', at, `alleen ${cert.subject || 'geen naam'}`));
   return found;
 };
 
@@ -74,8 +82,11 @@ export const checkCertificateKeys: Check = (ctx) => {
   };
   const broken = chain.filter((c) => below(c, 'broken'));
   const weak = chain.filter((c) => !broken.includes(c) && below(c, 'weak'));
-  const phaseOut = chain.filter((c) => !broken.includes(c) && !weak.includes(c) && certificateKeyClass(c.keyType, c.keyBits) === 'Uit te faseren');
-  const signedWith = (pattern: RegExp) => chain.filter((c) => c.signatureAlgorithm !== null && pattern.test(c.signatureAlgorithm));
+  const phaseOut = chain.filter(
+    (c) => !broken.includes(c) && !weak.includes(c) && certificateKeyClass(c.keyType, c.keyBits) === 'Uit te faseren',
+  );
+  const signedWith = (pattern: RegExp) =>
+    chain.filter((c) => c.signatureAlgorithm !== null && pattern.test(c.signatureAlgorithm));
   const describeSignature = (c: ChainCertificate) => `${c.signatureAlgorithm} (${c.subject})`;
   const badSignatures = signedWith(WEAK_SIGNATURES);
   const phaseOutSignatures = signedWith(PHASE_OUT_SIGNATURES);
@@ -83,8 +94,12 @@ export const checkCertificateKeys: Check = (ctx) => {
   if (broken.length) found.push(observe('tls_certificate_broken_key', at, broken.map(describeKey).join('; ')));
   if (weak.length) found.push(observe('tls_certificate_weak_key', at, weak.map(describeKey).join('; ')));
   if (phaseOut.length) found.push(observe('tls_certificate_key_phase_out', at, phaseOut.map(describeKey).join('; ')));
-  if (badSignatures.length) found.push(observe('tls_certificate_weak_signature', at, badSignatures.map(describeSignature).join('; ')));
-  if (phaseOutSignatures.length) found.push(observe('tls_certificate_signature_phase_out', at, phaseOutSignatures.map(describeSignature).join('; ')));
+  if (badSignatures.length)
+    found.push(observe('tls_certificate_weak_signature', at, badSignatures.map(describeSignature).join('; ')));
+  if (phaseOutSignatures.length)
+    found.push(
+      observe('tls_certificate_signature_phase_out', at, phaseOutSignatures.map(describeSignature).join('; ')),
+    );
   return found;
 };
 
@@ -92,11 +107,15 @@ export const checkProtocolVersions: Check = (ctx) => {
   const tls = ctx.evidence.tls;
   if (!tls || !Object.values(tls.protocols).some(Boolean)) return [];
   const at = originOf(tls);
-  const accepted = Object.entries(tls.protocols).filter(([, ok]) => ok).map(([v]) => v).join(', ');
+  const accepted = Object.entries(tls.protocols)
+    .filter(([, ok]) => ok)
+    .map(([v]) => v)
+    .join(', ');
   const found = [];
   if (tls.protocols.TLSv1) found.push(observe('tls_1_0_supported', at, accepted));
   if (tls.protocols['TLSv1.1']) found.push(observe('tls_1_1_supported', at, accepted));
-  if (!tls.protocols['TLSv1.2'] && !tls.protocols['TLSv1.3']) found.push(observe('tls_modern_protocols_missing', at, accepted));
+  if (!tls.protocols['TLSv1.2'] && !tls.protocols['TLSv1.3'])
+    found.push(observe('tls_modern_protocols_missing', at, accepted));
   else if (!tls.protocols['TLSv1.3']) found.push(observe('tls_1_3_not_supported', at, accepted));
   return found;
 };

@@ -1,5 +1,13 @@
 import { forEach, type FixTable } from './fix.ts';
-import { cspNote, GOOD_CIPHERS, GOOD_CURVES, GOOD_SIGNATURE_ALGORITHMS, headerTable, REDIRECT_FINDINGS, TLS_FINDINGS } from './shared.ts';
+import {
+  cspNote,
+  GOOD_CIPHERS,
+  GOOD_CURVES,
+  GOOD_SIGNATURE_ALGORITHMS,
+  headerTable,
+  REDIRECT_FINDINGS,
+  TLS_FINDINGS,
+} from './shared.ts';
 
 // Debian's Apache 2.4 with mod_ssl and mod_headers (a2enmod ssl headers): directives replace those
 // of the same name in the VirtualHost, or in the main configuration where Apache allows them only there.
@@ -25,7 +33,8 @@ export const APACHE_FIXES: FixTable = {
       `SSLOpenSSLConfCmd SignatureAlgorithms ${GOOD_SIGNATURE_ALGORITHMS}`,
       'SSLCompression off',
     ].join('\n'),
-    notes: 'Alleen ECDHE-suites: de DHE-groep van mod_ssl wordt dan niet meer gebruikt. Test daarna met apache2ctl configtest en herstart.',
+    notes:
+      'Alleen ECDHE-suites: de DHE-groep van mod_ssl wordt dan niet meer gebruikt. Test daarna met apache2ctl configtest en herstart.',
   }),
   server_version_disclosure: {
     title: 'Versie van Apache en het besturingssysteem verbergen',
@@ -34,12 +43,18 @@ export const APACHE_FIXES: FixTable = {
     snippet: 'ServerTokens Prod\nServerSignature Off',
     notes: 'In de hoofdconfiguratie (Debian: /etc/apache2/conf-available/security.conf), niet in een VirtualHost.',
   },
-  x_powered_by_disclosure: { title: 'X-Powered-By van de applicatie weglaten', language: 'apache', context: 'virtualhost', snippet: 'Header always unset X-Powered-By\nHeader unset X-Powered-By' },
+  x_powered_by_disclosure: {
+    title: 'X-Powered-By van de applicatie weglaten',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: 'Header always unset X-Powered-By\nHeader unset X-Powered-By',
+  },
   ...forEach(REDIRECT_FINDINGS, {
     title: 'HTTP doorsturen naar HTTPS',
     language: 'apache',
     context: 'server',
-    snippet: '<VirtualHost *:80>\n    ServerName voorbeeld.nl\n    Redirect permanent / https://voorbeeld.nl/\n</VirtualHost>',
+    snippet:
+      '<VirtualHost *:80>\n    ServerName voorbeeld.nl\n    Redirect permanent / https://voorbeeld.nl/\n</VirtualHost>',
     notes: 'Vervang voorbeeld.nl door de naam van de site.',
   }),
 };

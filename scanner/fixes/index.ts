@@ -5,7 +5,15 @@ import { CADDY_FIXES } from './caddy.ts';
 import { CERTIFICATE_FIXES, DNS_FIXES, SECURITY_TXT_FIXES } from './common.ts';
 import { COMMON_TARGETS, FIX_TARGETS, type Fix, type FixTable, type FixTarget } from './fix.ts';
 import { NGINX_FIXES } from './nginx.ts';
-import { CLOUDFLARE_FIXES, NETLIFY_FIXES, NEXTJS_FIXES, SUPABASE_FIXES, VERCEL_FIXES, WEBFLOW_FIXES, WORDPRESS_FIXES } from './platforms.ts';
+import {
+  CLOUDFLARE_FIXES,
+  NETLIFY_FIXES,
+  NEXTJS_FIXES,
+  SUPABASE_FIXES,
+  VERCEL_FIXES,
+  WEBFLOW_FIXES,
+  WORDPRESS_FIXES,
+} from './platforms.ts';
 
 export { FIX_TARGETS, type Fix, type FixTarget };
 

@@ -11,7 +11,10 @@ export interface HeaderValue {
 }
 
 const HSTS: HeaderValue = { name: 'Strict-Transport-Security', value: 'max-age=63072000; includeSubDomains' };
-const CSP: HeaderValue = { name: 'Content-Security-Policy', value: "default-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'" };
+const CSP: HeaderValue = {
+  name: 'Content-Security-Policy',
+  value: "default-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+};
 const XFO: HeaderValue = { name: 'X-Frame-Options', value: 'DENY' };
 const XCTO: HeaderValue = { name: 'X-Content-Type-Options', value: 'nosniff' };
 const REFERRER: HeaderValue = { name: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' };
@@ -55,38 +58,86 @@ export const HEADER_VALUES: Partial<Record<FindingType, HeaderValue>> = {
 };
 
 /** A target's header fixes: every header finding, written by the target's template. */
-export const headerTable = (entry: (header: HeaderValue) => FixEntry): FixTable => Object.fromEntries(Object.entries(HEADER_VALUES).map(([type, header]) => [type, entry(header)]));
+export const headerTable = (entry: (header: HeaderValue) => FixEntry): FixTable =>
+  Object.fromEntries(Object.entries(HEADER_VALUES).map(([type, header]) => [type, entry(header)]));
 
 /** The CSP's extra word of caution, for the targets that add notes. */
 export const cspNote = (header: HeaderValue) => (header.name === 'Content-Security-Policy' ? HEADER_NOTE : undefined);
 
-export const HEADER_NOTE = 'Een Content-Security-Policy die alleen de eigen site toestaat blokkeert scripts, stijlen en beelden van andere domeinen: voeg die per soort toe (script-src, style-src, img-src) voordat u hem aanzet.';
+export const HEADER_NOTE =
+  'Een Content-Security-Policy die alleen de eigen site toestaat blokkeert scripts, stijlen en beelden van andere domeinen: voeg die per soort toe (script-src, style-src, img-src) voordat u hem aanzet.';
 
 /** Every finding the TLS configuration of a server fixes: protocols, suites in server order, curves, signature hashes. */
 export const TLS_FINDINGS: readonly FindingType[] = [
-  'tls_1_0_supported', 'tls_1_1_supported', 'tls_modern_protocols_missing', 'tls_1_3_not_supported',
-  'tls_cipher_null', 'tls_cipher_anonymous', 'tls_cipher_export', 'tls_cipher_rc4', 'tls_cipher_3des', 'tls_cipher_static_rsa',
-  'tls_cipher_cbc_sha1', 'tls_cipher_ccm8', 'tls_cipher_insufficient', 'tls_cipher_phase_out', 'tls_dh_group_insufficient',
-  'tls_dh_group_phase_out', 'tls_curve_insufficient', 'tls_curve_phase_out', 'tls_key_exchange_hash_insufficient',
-  'tls_key_exchange_hash_phase_out', 'tls_cipher_order_missing', 'tls_cipher_order_weak_first', 'tls_no_forward_secrecy', 'tls_no_aead',
-  'tls_client_renegotiation_allowed', 'tls_compression_enabled',
+  'tls_1_0_supported',
+  'tls_1_1_supported',
+  'tls_modern_protocols_missing',
+  'tls_1_3_not_supported',
+  'tls_cipher_null',
+  'tls_cipher_anonymous',
+  'tls_cipher_export',
+  'tls_cipher_rc4',
+  'tls_cipher_3des',
+  'tls_cipher_static_rsa',
+  'tls_cipher_cbc_sha1',
+  'tls_cipher_ccm8',
+  'tls_cipher_insufficient',
+  'tls_cipher_phase_out',
+  'tls_dh_group_insufficient',
+  'tls_dh_group_phase_out',
+  'tls_curve_insufficient',
+  'tls_curve_phase_out',
+  'tls_key_exchange_hash_insufficient',
+  'tls_key_exchange_hash_phase_out',
+  'tls_cipher_order_missing',
+  'tls_cipher_order_weak_first',
+  'tls_no_forward_secrecy',
+  'tls_no_aead',
+  'tls_client_renegotiation_allowed',
+  'tls_compression_enabled',
 ];
 
 /** The NCSC-NL 2025 "Goed" set the scanner grades uitstekend: ECDHE with AES-GCM and ChaCha20, strongest first. */
-export const GOOD_CIPHERS = 'ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256';
+export const GOOD_CIPHERS =
+  'ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256';
 export const GOOD_CURVES = 'X25519:secp384r1:secp256r1';
-export const GOOD_SIGNATURE_ALGORITHMS = 'RSA-PSS+SHA256:RSA-PSS+SHA384:RSA-PSS+SHA512:ECDSA+SHA256:ECDSA+SHA384:ECDSA+SHA512:RSA+SHA256:RSA+SHA384:RSA+SHA512';
+export const GOOD_SIGNATURE_ALGORITHMS =
+  'RSA-PSS+SHA256:RSA-PSS+SHA384:RSA-PSS+SHA512:ECDSA+SHA256:ECDSA+SHA384:ECDSA+SHA512:RSA+SHA256:RSA+SHA384:RSA+SHA512';
 
 export const CERTIFICATE_FINDINGS: readonly FindingType[] = [
-  'tls_certificate_expired', 'tls_certificate_not_yet_valid', 'tls_certificate_self_signed', 'tls_certificate_untrusted',
-  'tls_certificate_hostname_mismatch', 'tls_certificate_chain_incomplete', 'tls_certificate_no_subject_alt_name', 'tls_certificate_weak_key',
-  'tls_certificate_broken_key', 'tls_certificate_weak_signature', 'tls_certificate_expires_within_14_days', 'tls_certificate_expires_within_30_days',
-  'tls_certificate_key_phase_out', 'tls_certificate_signature_phase_out', 'https_unavailable', 'hsts_ignored_invalid_certificate',
+  'tls_certificate_expired',
+  'tls_certificate_not_yet_valid',
+  'tls_certificate_self_signed',
+  'tls_certificate_untrusted',
+  'tls_certificate_hostname_mismatch',
+  'tls_certificate_chain_incomplete',
+  'tls_certificate_no_subject_alt_name',
+  'tls_certificate_weak_key',
+  'tls_certificate_broken_key',
+  'tls_certificate_weak_signature',
+  'tls_certificate_expires_within_14_days',
+  'tls_certificate_expires_within_30_days',
+  'tls_certificate_key_phase_out',
+  'tls_certificate_signature_phase_out',
+  'https_unavailable',
+  'hsts_ignored_invalid_certificate',
 ];
 
 export const SECURITY_TXT_FINDINGS: readonly FindingType[] = [
-  'security_txt_missing', 'security_txt_legacy_location', 'security_txt_wrong_content_type', 'security_txt_no_contact', 'security_txt_no_expires',
-  'security_txt_multiple_expires', 'security_txt_expires_invalid', 'security_txt_expired', 'security_txt_expires_too_far',
+  'security_txt_missing',
+  'security_txt_legacy_location',
+  'security_txt_wrong_content_type',
+  'security_txt_no_contact',
+  'security_txt_no_expires',
+  'security_txt_multiple_expires',
+  'security_txt_expires_invalid',
+  'security_txt_expired',
+  'security_txt_expires_too_far',
 ];
 
-export const REDIRECT_FINDINGS: readonly FindingType[] = ['http_no_redirect_to_https', 'http_redirect_not_to_https', 'http_redirect_initial_not_https', 'http_redirect_off_host'];
+export const REDIRECT_FINDINGS: readonly FindingType[] = [
+  'http_no_redirect_to_https',
+  'http_redirect_not_to_https',
+  'http_redirect_initial_not_https',
+  'http_redirect_off_host',
+];

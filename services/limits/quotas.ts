@@ -23,7 +23,8 @@ const QUOTA_NAMES: Record<UsageMetric, string> = {
   scans: 'scans per maand (max_scans_per_month)',
 };
 
-const limitOf = (plan: PlanLimits, metric: UsageMetric) => (metric === 'scans' ? plan.maxScansPerMonth : plan.maxApiCallsPerMonth);
+const limitOf = (plan: PlanLimits, metric: UsageMetric) =>
+  metric === 'scans' ? plan.maxScansPerMonth : plan.maxApiCallsPerMonth;
 
 /** Throws QuotaExceeded, with Retry-After until the month turns, when `used` is over the plan's limit. */
 function assertWithinQuota(plan: PlanLimits, metric: UsageMetric, used: number, now: Date): void {
@@ -37,7 +38,14 @@ function assertWithinQuota(plan: PlanLimits, metric: UsageMetric, used: number, 
 }
 
 /** Counts units of a tenant's monthly plan quota in the database at once (scans: each is a write anyway). */
-export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
+export async function consumeQuota(
+  db: DB,
+  tenantId: string,
+  plan: PlanLimits,
+  metric: UsageMetric,
+  amount = 1,
+  now = new Date(),
+): Promise<void> {
   assertWithinQuota(plan, metric, await incrementUsage(db, tenantId, monthOf(now), metric, amount), now);
 }
 
@@ -50,7 +58,10 @@ export async function consumeQuota(db: DB, tenantId: string, plan: PlanLimits, m
  * atomically and checked against it, so instances together stop exactly at the limit.
  */
 export class UsageMeter {
-  private readonly pending = new Map<string, { tenantId: string; period: string; metric: UsageMetric; amount: number }>();
+  private readonly pending = new Map<
+    string,
+    { tenantId: string; period: string; metric: UsageMetric; amount: number }
+  >();
   private readonly stored = new Map<string, number>();
   /** When each key was last used, stored with the next flush (the dashboard's "last used"). */
   private readonly keysUsed = new Map<string, number>();
@@ -90,7 +101,9 @@ export class UsageMeter {
     if (!this.shared?.addToTotal) return local;
     // The total outlives its month by a day, so a late flush cannot restart it.
     const ttlMs = secondsUntilNextMonth(now) * 1000 + 86_400_000;
-    return this.shared.addToTotal(`usage:${key.replaceAll('\n', ':')}`, amount, local - amount, ttlMs).catch(() => local);
+    return this.shared
+      .addToTotal(`usage:${key.replaceAll('\n', ':')}`, amount, local - amount, ttlMs)
+      .catch(() => local);
   }
 
   noteKeyUse(keyId: string, at = Date.now()): void {

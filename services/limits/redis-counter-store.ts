@@ -23,7 +23,10 @@ return redis.call('INCRBY', KEYS[1], ARGV[1])`;
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'wss:limit:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'wss:limit:',
+  ) {
     // Fail fast rather than queue: a request waits at most for one reconnect attempt.
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
     this.redis.on('error', () => {
@@ -33,7 +36,8 @@ export class RedisCounterStore implements CounterStore {
 
   async increment(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
     const result: unknown = await this.redis.eval(INCREMENT, 1, `${this.prefix}${key}`, windowMs, amount);
-    if (!Array.isArray(result) || typeof result[0] !== 'number' || typeof result[1] !== 'number') throw new Error('unexpected answer from Redis');
+    if (!Array.isArray(result) || typeof result[0] !== 'number' || typeof result[1] !== 'number')
+      throw new Error('unexpected answer from Redis');
     return { count: result[0], ttlMs: result[1] };
   }
 

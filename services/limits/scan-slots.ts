@@ -20,8 +20,14 @@ export class ScanSlots {
   acquire(tenantId: string): () => void {
     const mine = this.perTenant.get(tenantId) ?? 0;
     if (mine >= this.maxPerTenant || this.running >= this.max) {
-      const which = mine >= this.maxPerTenant ? `al ${this.maxPerTenant} scans voor dit account` : 'het maximale aantal scans tegelijk';
-      throw new TooManyRequests(`Er lopen ${which}: probeer het over ${RETRY_AFTER_SECONDS} seconden opnieuw.`, RETRY_AFTER_SECONDS);
+      const which =
+        mine >= this.maxPerTenant
+          ? `al ${this.maxPerTenant} scans voor dit account`
+          : 'het maximale aantal scans tegelijk';
+      throw new TooManyRequests(
+        `Er lopen ${which}: probeer het over ${RETRY_AFTER_SECONDS} seconden opnieuw.`,
+        RETRY_AFTER_SECONDS,
+      );
     }
     this.running += 1;
     this.perTenant.set(tenantId, mine + 1);
@@ -37,7 +43,10 @@ export class ScanSlots {
 const slots = new WeakMap<object, ScanSlots>();
 
 /** The process's scan slots for a configuration. */
-export function scanSlotsFor(config: { MAX_CONCURRENT_SCANS: number; MAX_CONCURRENT_SCANS_PER_TENANT: number }): ScanSlots {
+export function scanSlotsFor(config: {
+  MAX_CONCURRENT_SCANS: number;
+  MAX_CONCURRENT_SCANS_PER_TENANT: number;
+}): ScanSlots {
   let found = slots.get(config);
   if (!found) {
     found = new ScanSlots(config.MAX_CONCURRENT_SCANS, config.MAX_CONCURRENT_SCANS_PER_TENANT);

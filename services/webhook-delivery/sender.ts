@@ -49,6 +49,9 @@ export async function sendWebhook(request: WebhookRequest, allowPrivateTargets: 
     return { statusCode: response.statusCode, error: null };
   } catch (error) {
     const refusal = refusalIn(error);
-    return { statusCode: null, error: refusal ? refusal.message : ((error as { code?: string }).code ?? (error as Error).message) };
+    return {
+      statusCode: null,
+      error: refusal ? refusal.message : ((error as { code?: string }).code ?? (error as Error).message),
+    };
   }
 }

@@ -60,7 +60,13 @@ export class WebhookWorker extends PollingWorker {
         chosen.push(delivery);
       }
       // Only what this worker's claim won is delivered: several workers never send the same attempt.
-      const claimed = await claimDeliveries(this.db, chosen.map((d) => d.id), this.options.workerId, new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
+      const claimed = await claimDeliveries(
+        this.db,
+        chosen.map((d) => d.id),
+        this.options.workerId,
+        new Date(now).toISOString(),
+        new Date(now + this.options.leaseMs).toISOString(),
+      );
       for (const delivery of chosen.filter((d) => claimed.has(d.id))) {
         this.inFlight.set(delivery.id, delivery.webhook_id);
         void this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
@@ -78,23 +84,42 @@ export class WebhookWorker extends PollingWorker {
       // A key missing from SECRETS_KEY: the attempt fails and retries, as an unreachable receiver would.
       this.log.error({ err: error, webhook: delivery.webhook_id }, 'webhook secret cannot be decrypted');
     }
-    const result = secret === null
-      ? { statusCode: null, error: 'geheim niet te ontsleutelen (SECRETS_KEY mist de sleutel)' }
-      : await sendWebhook({ url: delivery.url, secret, messageId: delivery.message_id, body: delivery.payload }, this.options.allowPrivateTargets);
+    const result =
+      secret === null
+        ? { statusCode: null, error: 'geheim niet te ontsleutelen (SECRETS_KEY mist de sleutel)' }
+        : await sendWebhook(
+            { url: delivery.url, secret, messageId: delivery.message_id, body: delivery.payload },
+            this.options.allowPrivateTargets,
+          );
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     webhookDeliveriesTotal.inc({ outcome: succeeded ? 'delivered' : gone ? 'gone' : 'failed' });
     const retryDelay = this.options.retrySchedule[delivery.attempts];
-    const nextAttemptAt = succeeded || gone || retryDelay === undefined ? null : new Date(started + retryDelay).toISOString();
+    const nextAttemptAt =
+      succeeded || gone || retryDelay === undefined ? null : new Date(started + retryDelay).toISOString();
     try {
       await recordAttempt(
         this.db,
-        { deliveryId: delivery.id, webhookId: delivery.webhook_id, attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: Date.now() - started, succeeded, nextAttemptAt, gone },
+        {
+          deliveryId: delivery.id,
+          webhookId: delivery.webhook_id,
+          attemptedAt,
+          statusCode: result.statusCode,
+          error: result.error,
+          durationMs: Date.now() - started,
+          succeeded,
+          nextAttemptAt,
+          gone,
+        },
         this.options.disableAfter,
       );
     } catch (error) {
       this.log.error({ err: error, delivery: delivery.id }, 'recording a webhook attempt failed');
     }
-    if (!succeeded) this.log.warn({ webhook: delivery.webhook_id, message: delivery.message_id, status: result.statusCode, error: result.error }, 'webhook delivery failed');
+    if (!succeeded)
+      this.log.warn(
+        { webhook: delivery.webhook_id, message: delivery.message_id, status: result.statusCode, error: result.error },
+        'webhook delivery failed',
+      );
   }
 }

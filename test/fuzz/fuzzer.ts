@@ -2,7 +2,17 @@
 // and over /trpc (single and batched), with values that start valid and are then mutated in type,
 // size, encoding, structure, method and content type. It counts the statuses; any 5xx is a defect.
 
-type Schema = { type?: string | string[]; enum?: unknown[]; format?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; minimum?: number; maximum?: number; anyOf?: Schema[] };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: Schema[];
+};
 interface Parameter {
   name: string;
   in: 'query' | 'path';
@@ -113,7 +123,10 @@ function valueFor(schema: Schema | undefined, rng: Rng, ids: string[]): unknown 
   if (type === 'integer' || type === 'number') return schema.minimum ?? 1;
   if (type === 'boolean') return true;
   if (type === 'array') return [valueFor(schema.items, rng, ids)];
-  if (type === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, valueFor(prop, rng, ids)]));
+  if (type === 'object')
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, valueFor(prop, rng, ids)]),
+    );
   if (schema.format === 'uuid') return rng.pick(ids);
   if (schema.format === 'uri') return 'https://hooks.example.nl/in';
   return 'Een redelijke tekst van genoeg lengte';
@@ -156,7 +169,8 @@ function mutateObject(object: Record<string, unknown>, rng: Rng): Record<string,
     if (keys.length && rng.chance(0.8)) {
       const key = rng.pick(keys);
       copy[key] = mutateValue(copy[key], rng);
-    } else copy[rng.pick(['extra', '__proto__', 'constructor', '', 'a'.repeat(300), '\u0000'])] = rng.pick(NASTY_STRINGS);
+    } else
+      copy[rng.pick(['extra', '__proto__', 'constructor', '', 'a'.repeat(300), '\u0000'])] = rng.pick(NASTY_STRINGS);
   }
   return copy;
 }
@@ -171,13 +185,27 @@ interface Built {
 function authHeader(target: FuzzTarget, rng: Rng): Record<string, string> {
   const roll = rng.int(20);
   if (roll === 0) return {};
-  if (roll === 1) return { authorization: rng.pick(['Bearer', 'Bearer ', 'Basic Zm9vOmJhcg==', `Bearer ${target.keys.own}x`, `bearer   ${target.keys.own}`, `Bearer ${'sak_'.repeat(500)}`]) };
+  if (roll === 1)
+    return {
+      authorization: rng.pick([
+        'Bearer',
+        'Bearer ',
+        'Basic Zm9vOmJhcg==',
+        `Bearer ${target.keys.own}x`,
+        `bearer   ${target.keys.own}`,
+        `Bearer ${'sak_'.repeat(500)}`,
+      ]),
+    };
   if (roll === 2) return { authorization: `Bearer ${target.keys.other}` };
   return { authorization: `Bearer ${target.keys.own}` };
 }
 
 /** encodeURIComponent, with lone surrogates sent as the invalid UTF-8 bytes a careless client would send. */
-const encode = (text: string) => text.split(/([\ud800-\udfff])/).map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part))).join('');
+const encode = (text: string) =>
+  text
+    .split(/([\ud800-\udfff])/)
+    .map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('');
 
 function encodeQuery(params: Record<string, unknown>, rng: Rng): string {
   const parts: string[] = [];
@@ -192,7 +220,19 @@ function encodeQuery(params: Record<string, unknown>, rng: Rng): string {
 }
 
 function jsonBody(value: unknown, rng: Rng): { body: string | Uint8Array; type: string | undefined } {
-  const type = rng.int(14) === 0 ? rng.pick([undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json;;;', 'APPLICATION/JSON']) : 'application/json';
+  const type =
+    rng.int(14) === 0
+      ? rng.pick([
+          undefined,
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/xml',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=latin1',
+          'application/json;;;',
+          'APPLICATION/JSON',
+        ])
+      : 'application/json';
   const roll = rng.int(16);
   if (roll === 0) return { body: rng.pick(['', '{', '{"a":', 'null', '[]', '"x"', '1', '{"a":1}}', '\u0000']), type };
   if (roll === 1) return { body: deepJson(rng.pick([100, 5_000, 20_000])), type };
@@ -213,13 +253,15 @@ export function buildRequest(operation: Operation, target: FuzzTarget, rng: Rng)
     for (const parameter of operation.parameters) {
       let value = parameter.required || rng.chance(0.5) ? valueFor(parameter.schema, rng, target.ids) : undefined;
       if (mutate && rng.chance(0.4)) value = mutateValue(value, rng);
-      if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encode(String(value ?? '')) || rng.pick(['%2F', '..', '%00', '']));
+      if (parameter.in === 'path')
+        path = path.replace(`{${parameter.name}}`, encode(String(value ?? '')) || rng.pick(['%2F', '..', '%00', '']));
       else query[parameter.name] = value;
     }
     const built: Built = { method, url: path + encodeQuery(query, rng), headers };
     if (operation.body || rng.chance(0.05)) {
       let value = valueFor(operation.body ?? undefined, rng, target.ids);
-      if (mutate && value && typeof value === 'object' && !Array.isArray(value)) value = mutateObject(value as Record<string, unknown>, rng);
+      if (mutate && value && typeof value === 'object' && !Array.isArray(value))
+        value = mutateObject(value as Record<string, unknown>, rng);
       else if (mutate) value = mutateValue(value, rng);
       const { body, type } = jsonBody(value, rng);
       built.body = body;
@@ -229,7 +271,9 @@ export function buildRequest(operation: Operation, target: FuzzTarget, rng: Rng)
   }
   // /trpc, single or batched
   const input = () => {
-    let value: Record<string, unknown> = Object.fromEntries(operation.parameters.map((p) => [p.name, valueFor(p.schema, rng, target.ids)]));
+    let value: Record<string, unknown> = Object.fromEntries(
+      operation.parameters.map((p) => [p.name, valueFor(p.schema, rng, target.ids)]),
+    );
     if (operation.body) value = { ...value, ...(valueFor(operation.body, rng, target.ids) as Record<string, unknown>) };
     return mutate ? mutateObject(value, rng) : value;
   };
@@ -242,17 +286,29 @@ export function buildRequest(operation: Operation, target: FuzzTarget, rng: Rng)
     return { method, url: `${path}?${batch ? 'batch=1&' : ''}input=${encoded}`, headers };
   }
   const { body, type } = jsonBody(payload, rng);
-  return { method: method === 'GET' ? 'POST' : method, url: `${path}${batch ? '?batch=1' : ''}`, headers: { ...headers, ...(type ? { 'content-type': type } : {}) }, body };
+  return {
+    method: method === 'GET' ? 'POST' : method,
+    url: `${path}${batch ? '?batch=1' : ''}`,
+    headers: { ...headers, ...(type ? { 'content-type': type } : {}) },
+    body,
+  };
 }
 
-export async function fuzz(target: FuzzTarget, document: FuzzDocument, options: { requests: number; concurrency: number; seed: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
+export async function fuzz(
+  target: FuzzTarget,
+  document: FuzzDocument,
+  options: { requests: number; concurrency: number; seed: number; onProgress?: (done: number) => void },
+): Promise<FuzzReport> {
   const rng = random(options.seed);
   const operations = operationsOf(document);
   const report: FuzzReport = { requests: 0, histogram: {}, serverErrors: [], healthMaxMs: 0, slowest: [] };
   let healthy = true;
   const health = setInterval(async () => {
     const started = performance.now();
-    const ok = await fetch(`${target.baseUrl}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${target.baseUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     report.healthMaxMs = Math.max(report.healthMaxMs, performance.now() - started);
     healthy &&= ok;
   }, 250);
@@ -265,7 +321,11 @@ export async function fuzz(target: FuzzTarget, document: FuzzDocument, options: 
       let text = '';
       const started = performance.now();
       try {
-        const response = await fetch(`${target.baseUrl}${request.url}`, { method: request.method, headers: request.headers, body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body });
+        const response = await fetch(`${target.baseUrl}${request.url}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+        });
         status = response.status;
         text = await response.text();
       } catch (error) {
@@ -275,11 +335,21 @@ export async function fuzz(target: FuzzTarget, document: FuzzDocument, options: 
       report.requests += 1;
       const ms = performance.now() - started;
       if (report.slowest.length < 5 || ms > report.slowest[4]!.ms) {
-        report.slowest = [...report.slowest, { request: `${request.method} ${request.url.slice(0, 160)} (${request.body?.length ?? 0} bytes)`, ms }].sort((a, b) => b.ms - a.ms).slice(0, 5);
+        report.slowest = [
+          ...report.slowest,
+          { request: `${request.method} ${request.url.slice(0, 160)} (${request.body?.length ?? 0} bytes)`, ms },
+        ]
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 5);
       }
       const bucket = status === 0 ? 'network error' : String(status);
       report.histogram[bucket] = (report.histogram[bucket] ?? 0) + 1;
-      if ((status >= 500 || status === 0) && report.serverErrors.length < 20) report.serverErrors.push({ request: `${request.method} ${request.url.slice(0, 300)}`, status, body: text.slice(0, 300) });
+      if ((status >= 500 || status === 0) && report.serverErrors.length < 20)
+        report.serverErrors.push({
+          request: `${request.method} ${request.url.slice(0, 300)}`,
+          status,
+          body: text.slice(0, 300),
+        });
       if (report.requests % 1000 === 0) options.onProgress?.(report.requests);
     }
   };
@@ -288,6 +358,7 @@ export async function fuzz(target: FuzzTarget, document: FuzzDocument, options: 
   } finally {
     clearInterval(health);
   }
-  if (!healthy) report.serverErrors.push({ request: 'GET /healthz', status: 0, body: 'health check failed during the run' });
+  if (!healthy)
+    report.serverErrors.push({ request: 'GET /healthz', status: 0, body: 'health check failed during the run' });
   return report;
 }

@@ -18,19 +18,32 @@ export interface TestApi {
   dbPath: string;
   /** The environment that points another process or the admin CLI at the same database. */
   dbEnv: Record<string, string>;
-  call: (method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: any; headers: Headers }>;
+  call: (
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ) => Promise<{ status: number; body: any; headers: Headers }>;
   close: () => Promise<void>;
 }
 
 /** A real server on loopback over a fresh SQLite file. */
-export async function startApi(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream; webRoot?: string } = {}): Promise<TestApi> {
+export async function startApi(
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream; webRoot?: string } = {},
+): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
   // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
   const fresh = env.DATABASE_PATH ? null : await freshDatabase('api');
   const dbPath = fresh?.location ?? env.DATABASE_PATH!;
   const dbEnv = fresh?.env ?? { DATABASE_PATH: dbPath };
   // Tests send many requests from one address; limit tests set their own values.
-  const config = loadConfig({ LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE_TARGETS: 'true', IP_RATE_LIMIT_PER_MINUTE: '100000', ...dbEnv, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE_TARGETS: 'true',
+    IP_RATE_LIMIT_PER_MINUTE: '100000',
+    ...dbEnv,
+    ...env,
+  });
   const db = await openMigratedDatabase(databaseLocation(config));
   const app = await buildApp({ db, config, logStream: options.logStream, webRoot: options.webRoot });
   // The API and its workers in one process, as npm start runs them.
@@ -82,11 +95,30 @@ export interface Tenant {
 }
 
 /** A tenant with a user, a key (all permissions unless given) and one site. */
-export async function seedTenant(db: DB, siteUrl: string, options: { permissions?: Permission[]; plan?: PlanTier; rateLimit?: number } = {}): Promise<Tenant> {
-  const tenant = await admin.createTenant({ db, config: TEST_CONFIG }, ADMIN_CLI, { name: `Tenant ${Math.random().toString(36).slice(2, 8)}`, plan: options.plan ?? 'pro' });
-  const user = await admin.createUser({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, email: `u${Math.random().toString(36).slice(2, 10)}@example.nl` });
-  const key = await admin.createKey({ db, config: TEST_CONFIG }, ADMIN_CLI, { user_id: user.id, name: 'test agent', permissions: options.permissions ?? [...PERMISSIONS], rate_limit: options.rateLimit });
-  const site = await admin.createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, { tenant_id: tenant.id, name: 'Testsite', url: siteUrl });
+export async function seedTenant(
+  db: DB,
+  siteUrl: string,
+  options: { permissions?: Permission[]; plan?: PlanTier; rateLimit?: number } = {},
+): Promise<Tenant> {
+  const tenant = await admin.createTenant({ db, config: TEST_CONFIG }, ADMIN_CLI, {
+    name: `Tenant ${Math.random().toString(36).slice(2, 8)}`,
+    plan: options.plan ?? 'pro',
+  });
+  const user = await admin.createUser({ db, config: TEST_CONFIG }, ADMIN_CLI, {
+    tenant_id: tenant.id,
+    email: `u${Math.random().toString(36).slice(2, 10)}@example.nl`,
+  });
+  const key = await admin.createKey({ db, config: TEST_CONFIG }, ADMIN_CLI, {
+    user_id: user.id,
+    name: 'test agent',
+    permissions: options.permissions ?? [...PERMISSIONS],
+    rate_limit: options.rateLimit,
+  });
+  const site = await admin.createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, {
+    tenant_id: tenant.id,
+    name: 'Testsite',
+    url: siteUrl,
+  });
   return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
 }
 

@@ -19,7 +19,9 @@ interface Answer {
   body?: unknown;
 }
 
-async function serve(handle: (req: http.IncomingMessage, url: URL, log: BackendLog) => Answer): Promise<FixtureBackend> {
+async function serve(
+  handle: (req: http.IncomingMessage, url: URL, log: BackendLog) => Answer,
+): Promise<FixtureBackend> {
   const log: BackendLog = { requests: [], rowsSent: 0 };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://backend');
@@ -54,23 +56,60 @@ export interface TableDefinition {
 
 /** The Swagger 2.0 document PostgREST generates at its root: a path and a definition per table. */
 function swagger(tables: Record<string, TableDefinition>) {
-  const property = (value: unknown) => (typeof value === 'number' ? { format: 'bigint', type: 'integer' } : typeof value === 'boolean' ? { format: 'boolean', type: 'boolean' } : { format: 'text', type: 'string' });
+  const property = (value: unknown) =>
+    typeof value === 'number'
+      ? { format: 'bigint', type: 'integer' }
+      : typeof value === 'boolean'
+        ? { format: 'boolean', type: 'boolean' }
+        : { format: 'text', type: 'string' };
   return {
     swagger: '2.0',
     info: { description: '', title: 'standard public schema', version: '12.2.3' },
     host: '0.0.0.0:3000',
     basePath: '/',
     schemes: ['http'],
-    consumes: ['application/json', 'application/vnd.pgrst.object+json;nulls=stripped', 'application/vnd.pgrst.object+json', 'text/csv'],
-    produces: ['application/json', 'application/vnd.pgrst.object+json;nulls=stripped', 'application/vnd.pgrst.object+json', 'text/csv'],
-    paths: { '/': { get: { produces: ['application/openapi+json', 'application/json'], responses: { '200': { description: 'OK' } }, summary: 'OpenAPI description (this document)', tags: ['Introspection'] } }, ...Object.fromEntries(Object.keys(tables).map((name) => [`/${name}`, { get: { tags: [name] } }])) },
+    consumes: [
+      'application/json',
+      'application/vnd.pgrst.object+json;nulls=stripped',
+      'application/vnd.pgrst.object+json',
+      'text/csv',
+    ],
+    produces: [
+      'application/json',
+      'application/vnd.pgrst.object+json;nulls=stripped',
+      'application/vnd.pgrst.object+json',
+      'text/csv',
+    ],
+    paths: {
+      '/': {
+        get: {
+          produces: ['application/openapi+json', 'application/json'],
+          responses: { '200': { description: 'OK' } },
+          summary: 'OpenAPI description (this document)',
+          tags: ['Introspection'],
+        },
+      },
+      ...Object.fromEntries(Object.keys(tables).map((name) => [`/${name}`, { get: { tags: [name] } }])),
+    },
     definitions: Object.fromEntries(
-      Object.entries(tables).map(([name, table]) => [name, { required: ['id'], properties: Object.fromEntries(Object.entries(table.rows[0] ?? {}).map(([column, value]) => [column, property(value)])), type: 'object' }]),
+      Object.entries(tables).map(([name, table]) => [
+        name,
+        {
+          required: ['id'],
+          properties: Object.fromEntries(
+            Object.entries(table.rows[0] ?? {}).map(([column, value]) => [column, property(value)]),
+          ),
+          type: 'object',
+        },
+      ]),
     ),
   };
 }
 
-const error = (status: number, code: string, message: string, hint: string | null = null) => ({ status, body: { code, details: null, hint, message } });
+const error = (status: number, code: string, message: string, hint: string | null = null) => ({
+  status,
+  body: { code, details: null, hint, message },
+});
 
 /**
  * A PostgREST-compatible stand-in for a Supabase project's /rest/v1, answering as PostgREST 12 does:
@@ -78,13 +117,25 @@ const error = (status: number, code: string, message: string, hint: string | nul
  * denied table, 42703 for an unknown column, PGRST205 for an unknown table, counts in Content-Range
  * (also on HEAD), limit and select honoured. Writes are refused and recorded.
  */
-export function postgrestBackend(publicKey: string, tables: Record<string, TableDefinition>, options: { schemaDocument?: boolean } = {}): Promise<FixtureBackend> {
+export function postgrestBackend(
+  publicKey: string,
+  tables: Record<string, TableDefinition>,
+  options: { schemaDocument?: boolean } = {},
+): Promise<FixtureBackend> {
   return serve((req, url, log): Answer => {
-    if (req.headers.apikey !== publicKey) return { status: 401, body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' } };
+    if (req.headers.apikey !== publicKey)
+      return {
+        status: 401,
+        body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
+      };
     const match = /^\/rest\/v1\/(.*)$/.exec(url.pathname);
     if (!match) return { status: 404, body: { message: 'no Route matched with those values' } };
-    if (match[1] === '') return options.schemaDocument ? { status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: swagger(tables) } : error(401, '42501', 'permission denied for schema public');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return error(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
+    if (match[1] === '')
+      return options.schemaDocument
+        ? { status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: swagger(tables) }
+        : error(401, '42501', 'permission denied for schema public');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return error(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
     const name = decodeURIComponent(match[1]!);
     const table = tables[name];
     if (!table) return error(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`);
@@ -96,7 +147,9 @@ export function postgrestBackend(publicKey: string, tables: Record<string, Table
     if (unknown) return error(400, '42703', `column ${name}.${unknown} does not exist`);
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : visible.length;
-    const page = visible.slice(offset, offset + limit).map((row) => (columns.includes('*') ? row : Object.fromEntries(columns.map((c) => [c, row[c]]))));
+    const page = visible
+      .slice(offset, offset + limit)
+      .map((row) => (columns.includes('*') ? row : Object.fromEntries(columns.map((c) => [c, row[c]]))));
     const counted = /count=exact/.test(String(req.headers.prefer ?? ''));
     const range = page.length > 0 ? `${offset}-${offset + page.length - 1}` : '*';
     if (req.method === 'GET') log.rowsSent += page.length;
@@ -113,7 +166,8 @@ export function realtimeDatabase(open: boolean, data: Record<string, unknown>): 
   return serve((_req, url, log) => {
     if (url.pathname !== '/.json') return { status: 404, body: { error: '404 Not Found' } };
     if (!open) return { status: 401, body: { error: 'Permission denied' } };
-    if (url.searchParams.get('shallow') === 'true') return { status: 200, body: Object.fromEntries(Object.keys(data).map((key) => [key, true])) };
+    if (url.searchParams.get('shallow') === 'true')
+      return { status: 200, body: Object.fromEntries(Object.keys(data).map((key) => [key, true])) };
     log.rowsSent += Object.keys(data).length;
     return { status: 200, body: data };
   });
@@ -125,7 +179,8 @@ export function storageApi(openBuckets: string[]): Promise<FixtureBackend> {
     const match = /^\/v0\/b\/([^/]+)\/o$/.exec(url.pathname);
     if (!match) return { status: 404, body: { error: { code: 404, message: 'Not Found.' } } };
     const bucket = decodeURIComponent(match[1]!);
-    if (!openBuckets.includes(bucket)) return { status: 403, body: { error: { code: 403, message: 'Permission denied.' } } };
+    if (!openBuckets.includes(bucket))
+      return { status: 403, body: { error: { code: 403, message: 'Permission denied.' } } };
     return { status: 200, body: { prefixes: [], items: [{ name: 'uploads/paspoort.jpg', bucket }] } };
   });
 }

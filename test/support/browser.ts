@@ -27,7 +27,11 @@ export async function buildDashboard(): Promise<string> {
 
 /** Headless Debian chromium; no downloaded browsers. As root (CI containers) it needs --no-sandbox. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
 }
 
 const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;

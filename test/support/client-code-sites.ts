@@ -11,7 +11,9 @@ export { supabaseJwt };
 
 /** Live-looking credentials in the formats the rules know, new for every run: no test knows them in advance. */
 export function freshSecrets() {
-  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   return {
     stripe: `sk_live_51${random(97)}`,
     openai: `sk-proj-${random(74)}T3BlbkFJ${random(74)}`,
@@ -44,14 +46,20 @@ export function decoys() {
 }
 
 const js = (body: string): Reply => ({ headers: { 'content-type': 'application/javascript; charset=utf-8' }, body });
-const html = (body: string, headers: Record<string, string> = {}): Reply => ({ headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body });
+const html = (body: string, headers: Record<string, string> = {}): Reply => ({
+  headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+  body,
+});
 
 /** The real builds of widely used libraries, from npm (test/data/bundles/SOURCES.md). */
 export function libraryBundles(): Array<{ name: string; code: string }> {
   const dir = join(import.meta.dirname, '..', 'data', 'bundles');
   return readdirSync(dir)
     .filter((file) => /\.m?js\.gz$/.test(file))
-    .map((file) => ({ name: file.replace(/\.gz$/, '').replace(/__/g, '-'), code: gunzipSync(readFileSync(join(dir, file))).toString('utf8') }));
+    .map((file) => ({
+      name: file.replace(/\.gz$/, '').replace(/__/g, '-'),
+      code: gunzipSync(readFileSync(join(dir, file))).toString('utf8'),
+    }));
 }
 
 const supabaseBuild = () => libraryBundles().find((b) => b.name.includes('supabase'))!.code;
@@ -114,7 +122,9 @@ export function lovableSite(options: LovableOptions): Promise<FixtureSite> {
 export function librarySite(withBundles = true): Promise<FixtureSite> {
   const bundles = withBundles ? libraryBundles() : [];
   const routes: Record<string, Reply> = {
-    '/': html(`<!doctype html><html><head><title>Bibliotheken</title>${bundles.map((b) => `<script src="/static/${b.name}"></script>`).join('')}</head><body><div id="app"></div></body></html>`),
+    '/': html(
+      `<!doctype html><html><head><title>Bibliotheken</title>${bundles.map((b) => `<script src="/static/${b.name}"></script>`).join('')}</head><body><div id="app"></div></body></html>`,
+    ),
   };
   for (const bundle of bundles) routes[`/static/${bundle.name}`] = js(bundle.code);
   return startSite({ gzip: true, routes });
@@ -125,24 +135,41 @@ export function librarySite(withBundles = true): Promise<FixtureSite> {
  * Next.js 15 does: a vulnerable version skips the middleware when x-middleware-subrequest names it
  * (src/middleware) five times; a patched one ignores the header.
  */
-export function nextSite(vulnerable: boolean, nextData: object = { props: { pageProps: {} }, page: '/', query: {}, buildId: 'k3Jd8s' }): Promise<FixtureSite> {
+export function nextSite(
+  vulnerable: boolean,
+  nextData: object = { props: { pageProps: {} }, page: '/', query: {}, buildId: 'k3Jd8s' },
+): Promise<FixtureSite> {
   const page = html(
     `<!DOCTYPE html><html lang="nl"><head><meta charSet="utf-8"/><title>Acme</title><link rel="preload" as="script" href="/_next/static/chunks/webpack-8d3c.js"/><script src="/_next/static/chunks/main-app-4f2a.js" async=""></script></head><body><a href="/dashboard">Dashboard</a><a href="/prijzen">Prijzen</a><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">${JSON.stringify(nextData)}</script></body></html>`,
     { 'x-powered-by': 'Next.js' },
   );
   const skipsMiddleware = (header: string | string[] | undefined) =>
-    vulnerable && typeof header === 'string' && header.split(':').filter((name) => name === 'src/middleware').length >= 5;
-  const guarded = (body: string) => (req: { headers: Record<string, string | string[] | undefined> }): Reply =>
-    skipsMiddleware(req.headers['x-middleware-subrequest']) ? html(body) : { status: 307, headers: { location: '/login?from=%2Fdashboard', 'content-type': 'text/plain' }, body: '/login?from=%2Fdashboard' };
+    vulnerable &&
+    typeof header === 'string' &&
+    header.split(':').filter((name) => name === 'src/middleware').length >= 5;
+  const guarded =
+    (body: string) =>
+    (req: { headers: Record<string, string | string[] | undefined> }): Reply =>
+      skipsMiddleware(req.headers['x-middleware-subrequest'])
+        ? html(body)
+        : {
+            status: 307,
+            headers: { location: '/login?from=%2Fdashboard', 'content-type': 'text/plain' },
+            body: '/login?from=%2Fdashboard',
+          };
   return startSite({
     routes: {
       '/': page,
       '/prijzen': html('<!DOCTYPE html><html><body><h1>Prijzen</h1></body></html>'),
-      '/dashboard': guarded('<!DOCTYPE html><html><body><h1>Dashboard</h1><p>Omzet vandaag: 12.340 euro</p></body></html>'),
+      '/dashboard': guarded(
+        '<!DOCTYPE html><html><body><h1>Dashboard</h1><p>Omzet vandaag: 12.340 euro</p></body></html>',
+      ),
       '/admin': guarded('<!DOCTYPE html><html><body><h1>Beheer</h1></body></html>'),
       '/login': html('<!DOCTYPE html><html><body><form><input type="password"></form></body></html>'),
       '/_next/static/chunks/webpack-8d3c.js': js('(()=>{"use strict";var e={};})();'),
-      '/_next/static/chunks/main-app-4f2a.js': js('(self.webpackChunk_N_E=self.webpackChunk_N_E||[]).push([[744],{}]);'),
+      '/_next/static/chunks/main-app-4f2a.js': js(
+        '(self.webpackChunk_N_E=self.webpackChunk_N_E||[]).push([[744],{}]);',
+      ),
     },
   });
 }

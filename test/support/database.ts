@@ -22,9 +22,17 @@ export async function freshDatabase(name: string): Promise<TestDatabase> {
   const server = process.env.TEST_POSTGRES_URL;
   if (server) {
     const created = await createDatabase(server);
-    return { location: created.url, env: { DATABASE_URL: created.url, SECRETS_KEY: TEST_SECRETS_KEY }, drop: created.drop };
+    return {
+      location: created.url,
+      env: { DATABASE_URL: created.url, SECRETS_KEY: TEST_SECRETS_KEY },
+      drop: created.drop,
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), `scanner-${name}-`));
   const location = join(dir, `${name}.db`);
-  return { location, env: { DATABASE_PATH: location }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    location,
+    env: { DATABASE_PATH: location },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -3,7 +3,13 @@ import dnsPacket, { type Answer } from 'dns-packet';
 
 /** Records by lowercase name: A addresses and CAA records as a name server holds them. */
 export interface Zone {
-  [name: string]: { a?: string[]; caa?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>; /** Question types answered with SERVFAIL, as a broken name server does. */
+  [name: string]: {
+    a?: string[];
+    caa?: Array<{
+      tag: 'issue' | 'issuewild' | 'iodef';
+      value: string;
+      flags?: number;
+    }> /** Question types answered with SERVFAIL, as a broken name server does. */;
     servfail?: string[];
     /** Question types never answered, as some servers and middleboxes treat AAAA or CAA. */
     silent?: string[];
@@ -38,12 +44,25 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
     const entry = zone[question.name.toLowerCase().replace(/\.$/, '')];
     if (entry?.silent?.includes(question.type)) return;
     const answers: Answer[] = [];
-    if (entry && question.type === 'A') for (const data of entry.a ?? []) answers.push({ type: 'A', name: question.name, ttl: 60, data });
+    if (entry && question.type === 'A')
+      for (const data of entry.a ?? []) answers.push({ type: 'A', name: question.name, ttl: 60, data });
     if (entry && question.type === 'CAA') {
-      for (const record of entry.caa ?? []) answers.push({ type: 'CAA', name: question.name, ttl: 60, data: { flags: record.flags ?? 0, tag: record.tag, value: record.value, issuerCritical: false } });
+      for (const record of entry.caa ?? [])
+        answers.push({
+          type: 'CAA',
+          name: question.name,
+          ttl: 60,
+          data: { flags: record.flags ?? 0, tag: record.tag, value: record.value, issuerCritical: false },
+        });
     }
     const rcode = entry?.servfail?.includes(question.type) ? 'SERVFAIL' : entry ? 'NOERROR' : 'NXDOMAIN';
-    const reply = dnsPacket.encode({ type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0), questions: [question], answers });
+    const reply = dnsPacket.encode({
+      type: 'response',
+      id: query.id,
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0),
+      questions: [question],
+      answers,
+    });
     socket.send(reply, peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));

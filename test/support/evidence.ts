@@ -38,7 +38,10 @@ function merge(base: Record<string, string | string[]>, changes: Record<string, 
 const DAY = 86_400_000;
 
 /** A server's accepted TLS 1.2 suites (ECDHE on x25519 signed with RSA-PSS unless said), in its own order. */
-export function cipherEvidence(codes: number[] = [0xc02f, 0xc030], changes: Partial<CipherEvidence> = {}): CipherEvidence {
+export function cipherEvidence(
+  codes: number[] = [0xc02f, 0xc030],
+  changes: Partial<CipherEvidence> = {},
+): CipherEvidence {
   return {
     accepted: codes.map((code) => ({ code, keyExchange: { kind: 'ecdhe', group: 0x001d, signatureScheme: 0x0804 } })),
     serverOrder: codes.length > 1 ? true : null,
@@ -50,10 +53,20 @@ export function cipherEvidence(codes: number[] = [0xc02f, 0xc030], changes: Part
   };
 }
 
-export const HARDENED_FEATURES: TlsFeatureEvidence = { secureRenegotiation: true, extendedMasterSecret: true, compression: false, clientRenegotiation: false };
+export const HARDENED_FEATURES: TlsFeatureEvidence = {
+  secureRenegotiation: true,
+  extendedMasterSecret: true,
+  compression: false,
+  clientRenegotiation: false,
+};
 
 function response(url: string, r: Partial<FetchedResponse> & { text?: string }): FetchedResponse {
-  return { url, status: r.status ?? 200, headers: r.headers ?? { 'content-type': ['text/plain'] }, body: r.body ?? Buffer.from(r.text ?? '') };
+  return {
+    url,
+    status: r.status ?? 200,
+    headers: r.headers ?? { 'content-type': ['text/plain'] },
+    body: r.body ?? Buffer.from(r.text ?? ''),
+  };
 }
 
 /** A valid security.txt that expires in half a year. */
@@ -74,10 +87,16 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       url,
       status: 200,
       headers,
-      html: o.html === undefined ? '<!doctype html><html><head><script src="/app.js"></script></head><body></body></html>' : o.html,
+      html:
+        o.html === undefined
+          ? '<!doctype html><html><head><script src="/app.js"></script></head><body></body></html>'
+          : o.html,
       requestOrigin: CORS_TEST_ORIGIN,
     },
-    https: o.https === false ? null : { verified: o.verified ?? true, headers: o.httpsHeaders ? merge(HARDENED_HEADERS, o.httpsHeaders) : headers },
+    https:
+      o.https === false
+        ? null
+        : { verified: o.verified ?? true, headers: o.httpsHeaders ? merge(HARDENED_HEADERS, o.httpsHeaders) : headers },
     httpRedirects: o.httpRedirects ?? [
       { url: 'http://example.nl/', status: 301 },
       { url, status: 200 },
@@ -100,7 +119,14 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
               hostnameMatches: true,
               selfSigned: false,
               hasSubjectAltName: true,
-              chain: [{ subject: 'CN=example.nl', keyType: 'ec', keyBits: 256, signatureAlgorithm: 'sha256WithRSAEncryption' }],
+              chain: [
+                {
+                  subject: 'CN=example.nl',
+                  keyType: 'ec',
+                  keyBits: 256,
+                  signatureAlgorithm: 'sha256WithRSAEncryption',
+                },
+              ],
               ...o.certificate,
             },
             ...o.tls,
@@ -111,12 +137,35 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       wellKnown:
         o.securityTxt === null
           ? null
-          : response(`${origin}/.well-known/security.txt`, { headers: { 'content-type': ['text/plain; charset=utf-8'] }, text: securityTxtText(now), ...o.securityTxt }),
-      legacy: o.legacySecurityTxt ? response(`${origin}/security.txt`, { headers: { 'content-type': ['text/plain; charset=utf-8'] }, ...o.legacySecurityTxt }) : null,
+          : response(`${origin}/.well-known/security.txt`, {
+              headers: { 'content-type': ['text/plain; charset=utf-8'] },
+              text: securityTxtText(now),
+              ...o.securityTxt,
+            }),
+      legacy: o.legacySecurityTxt
+        ? response(`${origin}/security.txt`, {
+            headers: { 'content-type': ['text/plain; charset=utf-8'] },
+            ...o.legacySecurityTxt,
+          })
+        : null,
     },
-    caa: o.caa === undefined ? { host: new URL(url).hostname, domain: new URL(url).hostname, foundAt: new URL(url).hostname, records: ['0 issue "letsencrypt.org"'] } : o.caa,
-    notFoundBaselines: [o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 })],
-    probes: (o.probes ?? []).map((p) => ({ type: p.type, url: `${origin}${p.path}`, response: response(`${origin}${p.path}`, p.response) })),
+    caa:
+      o.caa === undefined
+        ? {
+            host: new URL(url).hostname,
+            domain: new URL(url).hostname,
+            foundAt: new URL(url).hostname,
+            records: ['0 issue "letsencrypt.org"'],
+          }
+        : o.caa,
+    notFoundBaselines: [
+      o.baseline ? response(`${origin}/random-404`, o.baseline) : response(`${origin}/random-404`, { status: 404 }),
+    ],
+    probes: (o.probes ?? []).map((p) => ({
+      type: p.type,
+      url: `${origin}${p.path}`,
+      response: response(`${origin}${p.path}`, p.response),
+    })),
     clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
     middleware: o.middleware ?? null,
     failedPhases: [],

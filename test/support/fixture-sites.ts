@@ -49,7 +49,8 @@ export const HARDENED_TLS: https.ServerOptions = {
     'ECDHE-RSA-AES128-GCM-SHA256',
   ].join(':'),
   honorCipherOrder: true,
-  sigalgs: 'rsa_pss_rsae_sha256:rsa_pss_rsae_sha384:rsa_pss_rsae_sha512:rsa_pkcs1_sha256:rsa_pkcs1_sha384:rsa_pkcs1_sha512',
+  sigalgs:
+    'rsa_pss_rsae_sha256:rsa_pss_rsae_sha384:rsa_pss_rsae_sha512:rsa_pkcs1_sha256:rsa_pkcs1_sha384:rsa_pkcs1_sha512',
   secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
 };
 
@@ -74,7 +75,11 @@ export function certificate(options: LeafOptions = {}, issuer: KeyAndCert = test
   return issueCertificate(issuer, options);
 }
 
-const NOT_FOUND: Reply = { status: 404, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body><h1>Not Found</h1></body></html>' };
+const NOT_FOUND: Reply = {
+  status: 404,
+  headers: { 'content-type': 'text/html' },
+  body: '<!doctype html><html><body><h1>Not Found</h1></body></html>',
+};
 
 /** Starts a website on 127.0.0.1 with an ephemeral port. */
 export async function startSite(definition: SiteDefinition): Promise<FixtureSite> {
@@ -89,7 +94,9 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
       const reply = typeof route === 'function' ? route(req, body) : route;
       const headers: Record<string, string | string[]> = { ...(reply.headers ?? { 'content-type': 'text/plain' }) };
       let payload: string | Buffer = reply.body ?? '';
-      const textual = /^(text\/|application\/(json|javascript|xml)|application\/vnd\.[\w.-]+\+json)/.test(String(headers['content-type'] ?? ''));
+      const textual = /^(text\/|application\/(json|javascript|xml)|application\/vnd\.[\w.-]+\+json)/.test(
+        String(headers['content-type'] ?? ''),
+      );
       if (definition.gzip && textual && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && payload.length > 20) {
         payload = zlib.gzipSync(payload);
         headers['content-encoding'] = 'gzip';
@@ -109,7 +116,11 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
           maxVersion: tls.maxVersion,
           // Client renegotiation off unless a case turns it on (as servers ship today).
           secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
-          ...(tls.ciphers ? { ciphers: tls.ciphers } : tls.minVersion === 'TLSv1' ? { ciphers: 'DEFAULT@SECLEVEL=0' } : HARDENED_TLS),
+          ...(tls.ciphers
+            ? { ciphers: tls.ciphers }
+            : tls.minVersion === 'TLSv1'
+              ? { ciphers: 'DEFAULT@SECLEVEL=0' }
+              : HARDENED_TLS),
           ...tls.options,
         },
         handler,

@@ -11,7 +11,10 @@ import { createCa } from './test-ca.ts';
 export default function setup(): () => void {
   // Suites that start the built service (npm start, dist/) find a fresh build; built here once, not
   // by several suites at the same time.
-  execFileSync(process.execPath, ['bin/build-if-stale.mjs'], { cwd: join(import.meta.dirname, '..', '..'), stdio: 'inherit' });
+  execFileSync(process.execPath, ['bin/build-if-stale.mjs'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    stdio: 'inherit',
+  });
   const dir = mkdtempSync(join(tmpdir(), 'scanner-test-ca-'));
   const ca = createCa();
   writeFileSync(join(dir, 'ca.pem'), ca.certPem);

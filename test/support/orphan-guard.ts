@@ -19,7 +19,11 @@ setInterval(() => {
 /** Ties `child` to this process: when this process dies, the child (or its group, if spawned detached) is killed. */
 export function killWithThisProcess<T extends ChildProcess>(child: T, options: { group?: boolean } = {}): T {
   if (child.pid === undefined) return child;
-  const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), String(child.pid), options.group ? '1' : '0'], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn(
+    process.execPath,
+    ['-e', WATCHDOG, String(process.pid), String(child.pid), options.group ? '1' : '0'],
+    { detached: true, stdio: 'ignore' },
+  );
   watchdog.unref();
   return child;
 }

@@ -16,7 +16,9 @@ export interface TestPostgres {
 function binDir(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(root, versions[0]!, 'bin') : null;
 }
 
@@ -35,7 +37,10 @@ function asServerUser(command: string, args: string[]): [string, string[]] {
 /** A throwaway PostgreSQL server in a temporary directory on a free loopback port, C collation, trust auth. */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = binDir();
-  if (!bin) throw new Error('PostgreSQL server binaries are missing: install the Debian package postgresql (.ci/run does this)');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL server binaries are missing: install the Debian package postgresql (.ci/run does this)',
+    );
   const dir = mkdtempSync(join(tmpdir(), 'scanner-pg-'));
   const data = join(dir, 'data');
   if (userInfo().uid === 0) {
@@ -44,10 +49,34 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
-  const [initdb, initArgs] = asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-sync']);
+  const [initdb, initArgs] = asServerUser(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--locale=C',
+    '--encoding=UTF8',
+    '--no-sync',
+  ]);
   execFileSync(initdb, initArgs, { stdio: 'ignore' });
   const port = await freePort();
-  const settings = ['-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
+  const settings = [
+    '-c',
+    `port=${port}`,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${dir}`,
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=300',
+  ];
   const [postgres, serverArgs] = asServerUser(join(bin, 'postgres'), ['-D', data, ...settings]);
   const child: ChildProcess = killWithThisProcess(spawn(postgres, serverArgs, { stdio: ['ignore', 'ignore', 'pipe'] }));
   await new Promise<void>((resolve, reject) => {

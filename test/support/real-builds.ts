@@ -31,12 +31,22 @@ export async function viteBuildSite(supabaseUrl: string, anonKey: string): Promi
       root: join(DATA, 'vite-app'),
       configFile: false,
       logLevel: 'silent',
-      define: { 'import.meta.env.VITE_SUPABASE_URL': JSON.stringify(supabaseUrl), 'import.meta.env.VITE_SUPABASE_ANON_KEY': JSON.stringify(anonKey) },
+      define: {
+        'import.meta.env.VITE_SUPABASE_URL': JSON.stringify(supabaseUrl),
+        'import.meta.env.VITE_SUPABASE_ANON_KEY': JSON.stringify(anonKey),
+      },
       build: { outDir, emptyOutDir: true },
     });
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+      );
     const routes: Record<string, Route> = {};
-    for (const file of files(outDir)) routes[`/${relative(outDir, file)}`] = { headers: { 'content-type': typeOf(file) }, body: readFileSync(file, 'utf8') };
+    for (const file of files(outDir))
+      routes[`/${relative(outDir, file)}`] = {
+        headers: { 'content-type': typeOf(file) },
+        body: readFileSync(file, 'utf8'),
+      };
     routes['/'] = routes['/index.html']!;
     // A single-page app answers every other path with its shell, as static hosts are set up for it.
     return await startSite({ gzip: true, routes, fallback: routes['/'] });
@@ -54,14 +64,25 @@ export type NextVariant = 'app-router' | 'pages-router';
  * credentials the tests look for are generated for each run and never stored in the repository.
  */
 export function nextBuildSite(variant: NextVariant, values: Record<string, string>): Promise<FixtureSite> {
-  const files = JSON.parse(gunzipSync(readFileSync(join(DATA, 'nextjs', `${variant}.json.gz`))).toString('utf8')) as Record<string, string>;
-  const file = (path: string): Reply | null => (path in files ? { headers: { 'content-type': typeOf(path) }, body: replaceAll(files[path]!, values) } : null);
+  const files = JSON.parse(
+    gunzipSync(readFileSync(join(DATA, 'nextjs', `${variant}.json.gz`))).toString('utf8'),
+  ) as Record<string, string>;
+  const file = (path: string): Reply | null =>
+    path in files ? { headers: { 'content-type': typeOf(path) }, body: replaceAll(files[path]!, values) } : null;
   const routes: Record<string, Route> = {};
   for (const path of Object.keys(files)) if (path.startsWith('/_next/')) routes[path] = file(path)!;
   const page = (req: { url?: string; headers: Record<string, string | string[] | undefined> }): Reply => {
     const path = new URL(req.url ?? '/', 'http://fixture').pathname.replace(/\/$/, '') || '/index';
     const rsc = req.headers.rsc === '1' ? file(`${path}.txt`) : null;
-    if (rsc) return { ...rsc, headers: { 'content-type': 'text/x-component', vary: 'RSC, Next-Router-State-Tree, Next-Router-Prefetch', 'x-powered-by': 'Next.js' } };
+    if (rsc)
+      return {
+        ...rsc,
+        headers: {
+          'content-type': 'text/x-component',
+          vary: 'RSC, Next-Router-State-Tree, Next-Router-Prefetch',
+          'x-powered-by': 'Next.js',
+        },
+      };
     const html = file(`${path}.html`) ?? { ...file('/404.html')!, status: 404 };
     return { ...html, headers: { ...html.headers, 'x-powered-by': 'Next.js' } };
   };

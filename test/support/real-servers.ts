@@ -90,7 +90,13 @@ Mutex file:${dir}
 ErrorLog ${dir}/error.log
 LogLevel warn
 ServerName 127.0.0.1
-${process.getuid?.() === 0 ? 'User nobody\nGroup nogroup\n' : ''}${APACHE_MODULES.flatMap((m) => [`/etc/apache2/mods-available/${m}.load`, `/etc/apache2/mods-available/${m}.conf`]).filter((file) => existsSync(file)).map((file) => `Include ${file}`).join('\n')}
+${process.getuid?.() === 0 ? 'User nobody\nGroup nogroup\n' : ''}${APACHE_MODULES.flatMap((m) => [
+  `/etc/apache2/mods-available/${m}.load`,
+  `/etc/apache2/mods-available/${m}.conf`,
+])
+  .filter((file) => existsSync(file))
+  .map((file) => `Include ${file}`)
+  .join('\n')}
 Include /etc/apache2/conf-available/security.conf
 ${outer}
 Listen 127.0.0.1:${port}
@@ -126,7 +132,10 @@ async function startReal(flavour: Flavour, name: string): Promise<RealServer> {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
   mkdirSync(join(dir, 'www'));
   mkdirSync(join(dir, 'tmp'));
-  writeFileSync(join(dir, 'www', 'index.html'), '<!doctype html><html><head><title>Welkom</title></head><body><h1>Het werkt</h1></body></html>\n');
+  writeFileSync(
+    join(dir, 'www', 'index.html'),
+    '<!doctype html><html><head><title>Welkom</title></head><body><h1>Het werkt</h1></body></html>\n',
+  );
   // A certificate of the test CA (trusted through NODE_EXTRA_CA_CERTS), with a key the guideline calls Goed.
   const cert = certificate({ keyBits: 3072 });
   writeFileSync(join(dir, 'cert.pem'), cert.certPem);
@@ -148,7 +157,8 @@ async function startReal(flavour: Flavour, name: string): Promise<RealServer> {
     running.kill('SIGTERM');
     await exited;
   };
-  const write = (inner: string, outer: string) => writeFileSync(join(dir, flavour.configFile), flavour.config(dir, port, inner, outer));
+  const write = (inner: string, outer: string) =>
+    writeFileSync(join(dir, flavour.configFile), flavour.config(dir, port, inner, outer));
   write('', '');
   await start();
   return {

@@ -18,7 +18,8 @@ export function redisAvailable(): boolean {
  */
 export function requireRedisOrSkip(): boolean {
   if (redisAvailable()) return true;
-  if (process.env.CI) throw new Error('redis-server is missing: install the Debian package redis-server (.ci/run does this)');
+  if (process.env.CI)
+    throw new Error('redis-server is missing: install the Debian package redis-server (.ci/run does this)');
   process.stderr.write('\n*** SKIPPED: Redis tests need redis-server (apt-get install redis-server) ***\n\n');
   return false;
 }
@@ -27,7 +28,11 @@ export function requireRedisOrSkip(): boolean {
 export async function startRedis(): Promise<TestRedis> {
   // redis-server cannot report a port it chose itself, so a free one is picked first.
   const port = await freePort();
-  const child = killWithThisProcess(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = killWithThisProcess(
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -13,4 +13,3 @@ export const expectValidSarif = (log: unknown) => {
   const valid = validate(log);
   expect(valid ? [] : validate.errors).toEqual([]);
 };
-

@@ -11,7 +11,8 @@ const text = (body: string, type = 'text/plain'): Reply => ({ headers: { 'conten
 export const HARDENED_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -25,7 +26,10 @@ export function hardenedSite(): Promise<FixtureSite> {
   return startSite({
     tls: { certificate: certificate() },
     routes: {
-      '/': { headers: HARDENED_HEADERS, body: '<!doctype html><html><head><script src="/app.js"></script></head><body>Veilig</body></html>' },
+      '/': {
+        headers: HARDENED_HEADERS,
+        body: '<!doctype html><html><head><script src="/app.js"></script></head><body>Veilig</body></html>',
+      },
       '/app.js': text('console.log("ok")', 'application/javascript'),
     },
   });
@@ -54,9 +58,16 @@ export function leakyWordPressSite(): Promise<FixtureSite> {
       '/wp-config.php.bak': text("<?php\ndefine('DB_NAME', 'wp');\ndefine('DB_PASSWORD', 'secret');\n"),
       '/wp-json/wp/v2/users': text('[{"id":1,"name":"admin","slug":"admin"}]', 'application/json'),
       '/xmlrpc.php': text('XML-RPC server accepts POST requests only.'),
-      '/wp-content/debug.log': text('[10-Jan-2025 10:00:00 UTC] PHP Warning:  Undefined variable $x in /var/www/html/wp-content/plugins/a.php on line 3\n'),
-      '/backup.zip': { headers: { 'content-type': 'application/zip' }, body: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]) },
-      '/id_rsa': text('-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n'),
+      '/wp-content/debug.log': text(
+        '[10-Jan-2025 10:00:00 UTC] PHP Warning:  Undefined variable $x in /var/www/html/wp-content/plugins/a.php on line 3\n',
+      ),
+      '/backup.zip': {
+        headers: { 'content-type': 'application/zip' },
+        body: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]),
+      },
+      '/id_rsa': text(
+        '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
+      ),
       '/uploads/': html('<h1>Index of /uploads</h1><a href="a.jpg">a.jpg</a>', '<title>Index of /uploads</title>'),
     },
   });
@@ -64,7 +75,8 @@ export function leakyWordPressSite(): Promise<FixtureSite> {
 
 /** Answers 200 with the same page for every path, echoing the path (a soft-404 site). */
 export function softNotFoundSite(): Promise<FixtureSite> {
-  const page = (path: string) => html(`<h1>Pagina niet gevonden</h1><p>${path} bestaat niet. [core] ref: refs/heads/main</p>`);
+  const page = (path: string) =>
+    html(`<h1>Pagina niet gevonden</h1><p>${path} bestaat niet. [core] ref: refs/heads/main</p>`);
   return startSite({ routes: {}, fallback: (req) => page(req.url ?? '/') });
 }
 

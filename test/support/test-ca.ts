@@ -29,7 +29,11 @@ const CRL_URL = 'http://crl.scanner-test.invalid/ca.crl';
 
 const DAY = 86_400_000;
 
-function newKeyPair(bits = 2048): { privateKeyPem: string; publicKey: forge.pki.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+function newKeyPair(bits = 2048): {
+  privateKeyPem: string;
+  publicKey: forge.pki.PublicKey;
+  privateKey: forge.pki.rsa.PrivateKey;
+} {
   // Node generates the RSA key natively (fast); forge only assembles and signs the certificate.
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: bits });
   const privateKeyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
@@ -37,7 +41,12 @@ function newKeyPair(bits = 2048): { privateKeyPem: string; publicKey: forge.pki.
   return { privateKeyPem, privateKey: forgeKey, publicKey: forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e) };
 }
 
-function baseCertificate(publicKey: forge.pki.PublicKey, commonName: string, notBefore: Date, notAfter: Date): forge.pki.Certificate {
+function baseCertificate(
+  publicKey: forge.pki.PublicKey,
+  commonName: string,
+  notBefore: Date,
+  notAfter: Date,
+): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
@@ -50,7 +59,12 @@ function baseCertificate(publicKey: forge.pki.PublicKey, commonName: string, not
 /** A certificate authority made at test time; tests trust it through NODE_EXTRA_CA_CERTS. */
 export function createCa(): KeyAndCert {
   const keys = newKeyPair();
-  const cert = baseCertificate(keys.publicKey, 'Scanner Test CA', new Date(Date.now() - DAY), new Date(Date.now() + 3650 * DAY));
+  const cert = baseCertificate(
+    keys.publicKey,
+    'Scanner Test CA',
+    new Date(Date.now() - DAY),
+    new Date(Date.now() + 3650 * DAY),
+  );
   cert.setIssuer(cert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },
@@ -61,7 +75,11 @@ export function createCa(): KeyAndCert {
   return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
 }
 
-const DIGESTS = { sha256: () => forge.md.sha256.create(), sha1: () => forge.md.sha1.create(), md5: () => forge.md.md5.create() };
+const DIGESTS = {
+  sha256: () => forge.md.sha256.create(),
+  sha1: () => forge.md.sha1.create(),
+  md5: () => forge.md.md5.create(),
+};
 
 /** A certificate issued by `issuer` (the test CA or an intermediate), or self-signed. */
 export function issueCertificate(issuer: KeyAndCert, options: LeafOptions = {}): KeyAndCert {
@@ -85,7 +103,10 @@ export function issueCertificate(issuer: KeyAndCert, options: LeafOptions = {}):
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
       ];
-  const altNames = { name: 'subjectAltName', altNames: hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host })) };
+  const altNames = {
+    name: 'subjectAltName',
+    altNames: hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host })),
+  };
   cert.setExtensions([
     ...usage,
     ...(options.ca || options.noSubjectAltName ? [] : [altNames]),

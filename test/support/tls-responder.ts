@@ -7,8 +7,10 @@ export interface Responder {
   close: () => Promise<void>;
 }
 
-const record = (type: number, body: Buffer) => Buffer.concat([Buffer.from([type, 0x03, 0x03, body.length >> 8, body.length & 0xff]), body]);
-const message = (type: number, body: Buffer) => Buffer.concat([Buffer.from([type, body.length >> 16, (body.length >> 8) & 0xff, body.length & 0xff]), body]);
+const record = (type: number, body: Buffer) =>
+  Buffer.concat([Buffer.from([type, 0x03, 0x03, body.length >> 8, body.length & 0xff]), body]);
+const message = (type: number, body: Buffer) =>
+  Buffer.concat([Buffer.from([type, body.length >> 16, (body.length >> 8) & 0xff, body.length & 0xff]), body]);
 
 /** The suites a ClientHello offers, read at the fixed offsets of a TLS 1.2 hello. */
 export function offeredSuites(hello: Buffer): number[] {
@@ -20,7 +22,11 @@ export function offeredSuites(hello: Buffer): number[] {
 
 /** A ServerHello picking `suite`, with the given compression method and (empty) extensions. */
 export function serverHello(suite: number, options: { compression?: number; extensions?: number[] } = {}): Buffer {
-  const extensions = Buffer.concat((options.extensions ?? []).map((type) => Buffer.from([type >> 8, type & 0xff, 0x00, type === 0xff01 ? 0x01 : 0x00, ...(type === 0xff01 ? [0x00] : [])])));
+  const extensions = Buffer.concat(
+    (options.extensions ?? []).map((type) =>
+      Buffer.from([type >> 8, type & 0xff, 0x00, type === 0xff01 ? 0x01 : 0x00, ...(type === 0xff01 ? [0x00] : [])]),
+    ),
+  );
   const body = Buffer.concat([
     Buffer.from([0x03, 0x03]),
     Buffer.alloc(32, 7),
@@ -38,7 +44,9 @@ export const HANDSHAKE_FAILURE = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02
  * ClientHello's offered suites and returns the bytes to send (then the connection ends), or null to
  * keep silent.
  */
-export function startResponder(answer: (suites: number[], hello: Buffer) => Buffer | Buffer[] | null): Promise<Responder> {
+export function startResponder(
+  answer: (suites: number[], hello: Buffer) => Buffer | Buffer[] | null,
+): Promise<Responder> {
   const sockets = new Set<net.Socket>();
   let hellos = 0;
   const server = net.createServer((socket) => {
@@ -71,7 +79,10 @@ export function startResponder(answer: (suites: number[], hello: Buffer) => Buff
 }
 
 /** An old server: picks the first offered suite it supports, or refuses with handshake_failure. */
-export function legacyResponder(supported: number[], options: { compression?: number; extensions?: number[] } = {}): Promise<Responder> {
+export function legacyResponder(
+  supported: number[],
+  options: { compression?: number; extensions?: number[] } = {},
+): Promise<Responder> {
   return startResponder((offered) => {
     const pick = offered.find((suite) => supported.includes(suite));
     return pick === undefined ? HANDSHAKE_FAILURE : serverHello(pick, options);

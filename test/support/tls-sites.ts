@@ -15,7 +15,8 @@ export interface TlsCase {
   ncsc: string;
 }
 
-const derLength = (n: number) => (n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]));
+const derLength = (n: number) =>
+  n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
 const derInteger = (value: Buffer) => {
   const body = value[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), value]) : value;
   return Buffer.concat([Buffer.from([0x02]), derLength(body.length), body]);
@@ -44,7 +45,12 @@ const TLS12 = { maxVersion: 'TLSv1.2' as const };
 const SSL_OP_NO_EXTENDED_MASTER_SECRET = 1;
 
 export const TLS_CASES: TlsCase[] = [
-  { name: 'modern TLS 1.2/1.3, ECDHE with AEAD', tls: () => ({ certificate: certificate() }), expected: [], ncsc: 'Uit te faseren' },
+  {
+    name: 'modern TLS 1.2/1.3, ECDHE with AEAD',
+    tls: () => ({ certificate: certificate() }),
+    expected: [],
+    ncsc: 'Uit te faseren',
+  },
   {
     name: 'leaf and intermediate sent',
     tls: () => {
@@ -60,7 +66,12 @@ export const TLS_CASES: TlsCase[] = [
     expected: ['tls_certificate_chain_incomplete', 'hsts_ignored_invalid_certificate'],
     ncsc: 'Uit te faseren',
   },
-  { name: 'RSA 1024-bit key', tls: () => ({ certificate: certificate({ keyBits: 1024 }) }), expected: ['tls_certificate_weak_key'], ncsc: 'Onvoldoende' },
+  {
+    name: 'RSA 1024-bit key',
+    tls: () => ({ certificate: certificate({ keyBits: 1024 }) }),
+    expected: ['tls_certificate_weak_key'],
+    ncsc: 'Onvoldoende',
+  },
   // OpenSSL 3 refuses to serve a SHA-1 signed chain at its default security level; old servers serve it.
   {
     name: 'SHA-1 signature',
@@ -81,20 +92,40 @@ export const TLS_CASES: TlsCase[] = [
     name: 'no subjectAltName (CN only)',
     tls: () => ({ certificate: certificate({ noSubjectAltName: true }) }),
     // For an IP address Node matches only IP subjectAltNames, so the CN does not count either.
-    expected: ['tls_certificate_no_subject_alt_name', 'tls_certificate_hostname_mismatch', 'hsts_ignored_invalid_certificate'],
+    expected: [
+      'tls_certificate_no_subject_alt_name',
+      'tls_certificate_hostname_mismatch',
+      'hsts_ignored_invalid_certificate',
+    ],
     ncsc: 'Uit te faseren',
   },
-  { name: 'self-signed', tls: () => ({ certificate: certificate({ selfSigned: true }) }), expected: ['tls_certificate_self_signed', 'hsts_ignored_invalid_certificate'], ncsc: 'Uit te faseren' },
+  {
+    name: 'self-signed',
+    tls: () => ({ certificate: certificate({ selfSigned: true }) }),
+    expected: ['tls_certificate_self_signed', 'hsts_ignored_invalid_certificate'],
+    ncsc: 'Uit te faseren',
+  },
   {
     name: 'expired',
-    tls: () => ({ certificate: certificate({ notBefore: new Date(Date.now() - 91 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }) }),
+    tls: () => ({
+      certificate: certificate({
+        notBefore: new Date(Date.now() - 91 * 86_400_000),
+        notAfter: new Date(Date.now() - 86_400_000),
+      }),
+    }),
     expected: ['tls_certificate_expired', 'hsts_ignored_invalid_certificate'],
     ncsc: 'Uit te faseren',
   },
   {
     name: 'TLS 1.0 only',
     tls: () => ({ certificate: certificate(), minVersion: 'TLSv1', maxVersion: 'TLSv1' }),
-    expected: ['tls_1_0_supported', 'tls_modern_protocols_missing', 'tls_no_aead', 'tls_cipher_cbc_sha1', 'tls_cipher_static_rsa'],
+    expected: [
+      'tls_1_0_supported',
+      'tls_modern_protocols_missing',
+      'tls_no_aead',
+      'tls_cipher_cbc_sha1',
+      'tls_cipher_static_rsa',
+    ],
     ncsc: 'Onvoldoende',
   },
   {
@@ -112,14 +143,22 @@ export const TLS_CASES: TlsCase[] = [
   },
   {
     name: 'NULL suites offered',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-NULL-SHA:NULL-SHA256@SECLEVEL=0' }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-NULL-SHA:NULL-SHA256@SECLEVEL=0',
+    }),
     // Security level 0 also lets the server sign its key exchange with SHA-1 when asked.
     expected: ['tls_cipher_null', 'tls_key_exchange_hash_insufficient'],
     ncsc: 'Onvoldoende',
   },
   {
     name: 'anonymous suites offered',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:AECDH-AES128-SHA:AECDH-AES256-SHA@SECLEVEL=0' }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:AECDH-AES128-SHA:AECDH-AES256-SHA@SECLEVEL=0',
+    }),
     expected: ['tls_cipher_anonymous', 'tls_key_exchange_hash_insufficient'],
     ncsc: 'Onvoldoende',
   },
@@ -136,32 +175,56 @@ export const TLS_CASES: TlsCase[] = [
   },
   {
     name: 'ffdhe2048 beside ECDHE',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES128-GCM-SHA256', options: { dhparam: dhParameters(FFDHE_2048) } }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES128-GCM-SHA256',
+      options: { dhparam: dhParameters(FFDHE_2048) },
+    }),
     expected: ['tls_dh_group_insufficient'],
     ncsc: 'Onvoldoende',
   },
   {
     name: "OpenSSL's automatic DH group beside ECDHE",
     // dhparam 'auto' picks a 2048-bit group by the certificate's key size; it is not from RFC 7919.
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES128-GCM-SHA256', options: { dhparam: 'auto' } }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES128-GCM-SHA256',
+      options: { dhparam: 'auto' },
+    }),
     expected: ['tls_dh_group_insufficient'],
     ncsc: 'Onvoldoende',
   },
   {
     name: 'ffdhe3072 only',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'DHE-RSA-AES256-GCM-SHA384', options: { dhparam: dhParameters(FFDHE_3072) } }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'DHE-RSA-AES256-GCM-SHA384',
+      options: { dhparam: dhParameters(FFDHE_3072) },
+    }),
     expected: [],
     ncsc: 'Uit te faseren',
   },
   {
     name: 'no server cipher order (ECDHE-GCM, ECDHE-CBC-SHA, static-RSA CBC)',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA:AES128-SHA', options: { honorCipherOrder: false } }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA:AES128-SHA',
+      options: { honorCipherOrder: false },
+    }),
     expected: ['tls_cipher_order_missing', 'tls_cipher_cbc_sha1', 'tls_cipher_static_rsa'],
     ncsc: 'Onvoldoende',
   },
   {
     name: 'CBC offered after AEAD (server order)',
-    tls: () => ({ certificate: certificate(), ...TLS12, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA256:ECDHE-RSA-AES128-SHA' }),
+    tls: () => ({
+      certificate: certificate(),
+      ...TLS12,
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA256:ECDHE-RSA-AES128-SHA',
+    }),
     expected: ['tls_cipher_cbc_sha1'],
     ncsc: 'Onvoldoende',
   },
@@ -191,13 +254,22 @@ export const TLS_CASES: TlsCase[] = [
   },
   {
     name: 'TLS 1.3 CCM_8 offered',
-    tls: () => ({ certificate: certificate(), options: { ...HARDENED_TLS, ciphers: `TLS_AES_128_CCM_8_SHA256:${HARDENED_TLS.ciphers}` } }),
+    tls: () => ({
+      certificate: certificate(),
+      options: { ...HARDENED_TLS, ciphers: `TLS_AES_128_CCM_8_SHA256:${HARDENED_TLS.ciphers}` },
+    }),
     expected: ['tls_cipher_ccm8'],
     ncsc: 'Onvoldoende',
   },
   {
     name: 'no Extended Master Secret',
-    tls: () => ({ certificate: certificate(), options: { ...HARDENED_TLS, secureOptions: Number(HARDENED_TLS.secureOptions) | SSL_OP_NO_EXTENDED_MASTER_SECRET } }),
+    tls: () => ({
+      certificate: certificate(),
+      options: {
+        ...HARDENED_TLS,
+        secureOptions: Number(HARDENED_TLS.secureOptions) | SSL_OP_NO_EXTENDED_MASTER_SECRET,
+      },
+    }),
     expected: ['tls_extended_master_secret_missing'],
     ncsc: 'Onvoldoende',
   },
@@ -210,5 +282,8 @@ export const TLS_CASES: TlsCase[] = [
 ];
 
 export function startTlsSite(tlsCase: TlsCase): Promise<FixtureSite> {
-  return startSite({ tls: tlsCase.tls(), routes: { '/': { headers: HARDENED_HEADERS, body: '<!doctype html><html><body>ok</body></html>' } } });
+  return startSite({
+    tls: tlsCase.tls(),
+    routes: { '/': { headers: HARDENED_HEADERS, body: '<!doctype html><html><body>ok</body></html>' } },
+  });
 }

@@ -13,13 +13,20 @@ const variants = [
   { name: 'pages-router', args: ['--webpack'] },
 ];
 
-const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+const files = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 
 for (const { name, args } of variants) {
   const app = join(here, name);
   if (!existsSync(join(app, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(app, 'node_modules'));
   rmSync(join(app, 'out'), { recursive: true, force: true });
-  execFileSync(next, ['build', ...args], { cwd: app, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  execFileSync(next, ['build', ...args], {
+    cwd: app,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   const out = join(app, 'out');
   const packed = Object.fromEntries(files(out).map((file) => [`/${relative(out, file)}`, readFileSync(file, 'utf8')]));
   writeFileSync(join(target, `${name}.json.gz`), gzipSync(JSON.stringify(packed), { level: 9 }));

@@ -12,13 +12,16 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 5_000,
       // A refused or missing resource does not get better by asking again.
-      retry: (failures, error) => failures < 2 && !(error instanceof TRPCClientError && error.data?.httpStatus && error.data.httpStatus < 500),
+      retry: (failures, error) =>
+        failures < 2 && !(error instanceof TRPCClientError && error.data?.httpStatus && error.data.httpStatus < 500),
     },
   },
 });
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/trpc', fetch: (url, options) => fetch(url, { ...options, credentials: 'same-origin' }) })],
+  links: [
+    httpBatchLink({ url: '/trpc', fetch: (url, options) => fetch(url, { ...options, credentials: 'same-origin' }) }),
+  ],
 });
 
 /** The Dutch message of a failed call, as the service wrote it. */

@@ -20,7 +20,14 @@ const path = (points: Point[], width: number, height: number, pad: number) =>
 export function Sparkline({ points }: { points: Point[] }) {
   if (points.length === 0) return <span className="muted">geen scans</span>;
   return (
-    <svg className="sparkline" width="120" height="32" viewBox="0 0 120 32" role="img" aria-label={`Scoreverloop: ${points.map((p) => p.score).join(', ')}`}>
+    <svg
+      className="sparkline"
+      width="120"
+      height="32"
+      viewBox="0 0 120 32"
+      role="img"
+      aria-label={`Scoreverloop: ${points.map((p) => p.score).join(', ')}`}
+    >
       <path d={path(points, 120, 32, 3)} />
       {coordinates(points, 120, 32, 3)
         .slice(-1)
@@ -38,20 +45,40 @@ export function ScoreChart({ points }: { points: Point[] }) {
   const day = (moment: string) => new Date(moment).toLocaleDateString('nl-NL');
   return (
     <figure className="chart">
-      <svg width="100%" height="200" viewBox="0 0 600 200" role="img" aria-label={`Scoregeschiedenis van ${first} tot ${last}: ${points.map((p) => p.score).join(', ')}`}>
+      <svg
+        width="100%"
+        height="200"
+        viewBox="0 0 600 200"
+        role="img"
+        aria-label={`Scoregeschiedenis van ${first} tot ${last}: ${points.map((p) => p.score).join(', ')}`}
+      >
         {/* The time axis: the first and the last scan's date (one scan: its date, centred). */}
         {points.length === 1 ? (
-          <text x="300" y="196" textAnchor="middle">{day(points[0]!.scanned_at)}</text>
+          <text x="300" y="196" textAnchor="middle">
+            {day(points[0]!.scanned_at)}
+          </text>
         ) : (
           <>
-            <text x="10" y="196">{day(points[0]!.scanned_at)}</text>
-            <text x="590" y="196" textAnchor="end">{day(points[points.length - 1]!.scanned_at)}</text>
+            <text x="10" y="196">
+              {day(points[0]!.scanned_at)}
+            </text>
+            <text x="590" y="196" textAnchor="end">
+              {day(points[points.length - 1]!.scanned_at)}
+            </text>
           </>
         )}
         {[0, 50, 100].map((level) => (
           <g key={level}>
-            <line className="grid" x1="0" x2="600" y1={10 + ((100 - level) * 160) / 100} y2={10 + ((100 - level) * 160) / 100} />
-            <text x="2" y={8 + ((100 - level) * 160) / 100}>{level}</text>
+            <line
+              className="grid"
+              x1="0"
+              x2="600"
+              y1={10 + ((100 - level) * 160) / 100}
+              y2={10 + ((100 - level) * 160) / 100}
+            />
+            <text x="2" y={8 + ((100 - level) * 160) / 100}>
+              {level}
+            </text>
           </g>
         ))}
         <path d={path(points, 600, 180, 10)} />

@@ -1,6 +1,17 @@
 /** A set of checkboxes in a fieldset: the values picked out of a fixed list. */
-export function CheckboxGroup<T extends string>({ legend, options, picked, onChange }: { legend: string; options: readonly T[]; picked: readonly T[]; onChange: (picked: T[]) => void }) {
-  const toggle = (option: T) => onChange(picked.includes(option) ? picked.filter((p) => p !== option) : [...picked, option]);
+export function CheckboxGroup<T extends string>({
+  legend,
+  options,
+  picked,
+  onChange,
+}: {
+  legend: string;
+  options: readonly T[];
+  picked: readonly T[];
+  onChange: (picked: T[]) => void;
+}) {
+  const toggle = (option: T) =>
+    onChange(picked.includes(option) ? picked.filter((p) => p !== option) : [...picked, option]);
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -14,7 +25,19 @@ export function CheckboxGroup<T extends string>({ legend, options, picked, onCha
 }
 
 /** A labelled filter: "Alle" (the empty value) or one of the options, shown with its label. */
-export function FilterSelect({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: ReadonlyArray<readonly [value: string, label: string]>; onChange: (value: string) => void }) {
+export function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: ReadonlyArray<readonly [value: string, label: string]>;
+  onChange: (value: string) => void;
+}) {
   return (
     <>
       <label htmlFor={id}>{label}</label>

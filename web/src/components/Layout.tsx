@@ -26,7 +26,8 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
       },
     }),
   );
-  const current = (path: string) => (path === '/' ? location === '/' || location.startsWith('/sites/') : location.startsWith(path));
+  const current = (path: string) =>
+    path === '/' ? location === '/' || location.startsWith('/sites/') : location.startsWith(path);
   return (
     <>
       <a className="skip" href="#inhoud">
@@ -45,7 +46,10 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
             ))}
             {me.is_staff && (
               <li>
-                <Link href={DASHBOARD_PAGES.platform} aria-current={current(DASHBOARD_PAGES.platform) ? 'page' : undefined}>
+                <Link
+                  href={DASHBOARD_PAGES.platform}
+                  aria-current={current(DASHBOARD_PAGES.platform) ? 'page' : undefined}
+                >
                   Platform
                 </Link>
               </li>

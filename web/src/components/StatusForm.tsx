@@ -50,4 +50,3 @@ export function StatusForm({ finding }: { finding: Finding }) {
     </form>
   );
 }
-

@@ -27,9 +27,24 @@ export function AccountPage() {
         <p>Na de wijziging zijn alle andere sessies (andere browsers, apparaten) beëindigd.</p>
         <form onSubmit={submit}>
           <label htmlFor="current-password">Huidig wachtwoord</label>
-          <input id="current-password" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
           <label htmlFor="next-password">Nieuw wachtwoord</label>
-          <input id="next-password" type="password" autoComplete="new-password" required minLength={12} value={next} onChange={(e) => setNext(e.target.value)} />
+          <input
+            id="next-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={12}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
           <button type="submit" disabled={change.isPending}>
             Wachtwoord wijzigen
           </button>

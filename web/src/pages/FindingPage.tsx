@@ -6,7 +6,11 @@ import { Grade, Severity, STATUS_LABELS } from '../components/Grade.tsx';
 import { StatusForm } from '../components/StatusForm.tsx';
 import { useTRPC } from '../trpc.ts';
 
-const CATEGORY_LABELS = { SSL_TLS: 'SSL/TLS', SECURITY_HEADER: 'Beveiligingsheaders', EXPOSED_ENDPOINT: 'Blootgestelde endpoints' } as const;
+const CATEGORY_LABELS = {
+  SSL_TLS: 'SSL/TLS',
+  SECURITY_HEADER: 'Beveiligingsheaders',
+  EXPOSED_ENDPOINT: 'Blootgestelde endpoints',
+} as const;
 const when = (moment: string) => new Date(moment).toLocaleString('nl-NL');
 
 /** One finding, with what an owner needs to fix it: impact, remedy, found against expected, reference. */
@@ -54,7 +58,11 @@ export function FindingPage({ findingId }: { findingId: string }) {
           {finding.fixes.map((fix, i) => (
             <div key={`${fix.target}-${i}`}>
               <h3>
-                {fix.title} <span className="muted">({fix.target}{fix.context ? `, ${fix.context}` : ''})</span>
+                {fix.title}{' '}
+                <span className="muted">
+                  ({fix.target}
+                  {fix.context ? `, ${fix.context}` : ''})
+                </span>
               </h3>
               <pre className="break">
                 <code>{fix.snippet}</code>
@@ -64,7 +72,11 @@ export function FindingPage({ findingId }: { findingId: string }) {
           ))}
         </>,
       )}
-      {section('gevonden', 'Gevonden waarde', <p className="break">{finding.actual_value ?? 'Niet vastgelegd bij deze controle.'}</p>)}
+      {section(
+        'gevonden',
+        'Gevonden waarde',
+        <p className="break">{finding.actual_value ?? 'Niet vastgelegd bij deze controle.'}</p>,
+      )}
       {section('verwacht', 'Verwachte waarde', <p className="break">{finding.expected_value}</p>)}
       {section(
         'meer',
@@ -121,7 +133,10 @@ export function FindingPage({ findingId }: { findingId: string }) {
             ))}
           </ul>
         ) : (
-          <p className="muted">Nog geen voorstel noemt deze bevinding. Een agent kan er een indienen met het id van de bevinding in de metadata.</p>
+          <p className="muted">
+            Nog geen voorstel noemt deze bevinding. Een agent kan er een indienen met het id van de bevinding in de
+            metadata.
+          </p>
         ),
       )}
     </>

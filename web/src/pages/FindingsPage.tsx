@@ -37,33 +37,72 @@ export function FindingsPage() {
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="f-search">Zoeken</label>
         <input id="f-search" type="search" value={filters.search} onChange={(e) => set('search')(e.target.value)} />
-        <FilterSelect id="f-severity" label="Ernst" value={filters.severity} options={SEVERITIES.map((s) => [s, SEVERITY_LABELS[s]] as const)} onChange={set('severity')} />
-        <FilterSelect id="f-category" label="Categorie" value={filters.category} options={CATEGORIES.map((c) => [c, c] as const)} onChange={set('category')} />
-        <FilterSelect id="f-status" label="Status" value={filters.status} options={FINDING_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)} onChange={set('status')} />
-        <FilterSelect id="f-site" label="Site" value={filters.site_id} options={(sites.data?.sites ?? []).map((s) => [s.id, s.name] as const)} onChange={set('site_id')} />
+        <FilterSelect
+          id="f-severity"
+          label="Ernst"
+          value={filters.severity}
+          options={SEVERITIES.map((s) => [s, SEVERITY_LABELS[s]] as const)}
+          onChange={set('severity')}
+        />
+        <FilterSelect
+          id="f-category"
+          label="Categorie"
+          value={filters.category}
+          options={CATEGORIES.map((c) => [c, c] as const)}
+          onChange={set('category')}
+        />
+        <FilterSelect
+          id="f-status"
+          label="Status"
+          value={filters.status}
+          options={FINDING_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)}
+          onChange={set('status')}
+        />
+        <FilterSelect
+          id="f-site"
+          label="Site"
+          value={filters.site_id}
+          options={(sites.data?.sites ?? []).map((s) => [s.id, s.name] as const)}
+          onChange={set('site_id')}
+        />
       </form>
       <ErrorText error={list.error} />
       {list.data && (
         <>
           <p role="status">
-            {total} bevindingen (kritiek {list.data.summary.critical}, hoog {list.data.summary.high}, middel {list.data.summary.medium}, laag {list.data.summary.low})
+            {total} bevindingen (kritiek {list.data.summary.critical}, hoog {list.data.summary.high}, middel{' '}
+            {list.data.summary.medium}, laag {list.data.summary.low})
           </p>
           <ul className="findings" aria-label="Gevonden bevindingen">
             {list.data.findings.map((f) => (
               <li key={f.id}>
-                <Severity severity={f.severity} /> <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link> <span className="muted">· {f.site_name} · {STATUS_LABELS[f.status]}</span>
+                <Severity severity={f.severity} />{' '}
+                <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link>{' '}
+                <span className="muted">
+                  · {f.site_name} · {STATUS_LABELS[f.status]}
+                </span>
                 <div className="small muted">{f.endpoint}</div>
               </li>
             ))}
           </ul>
           <nav aria-label="Paginering" className="pager">
-            <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - PAGE))}
+            >
               Vorige
             </button>
             <span>
               {total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE, total)} van {total}
             </span>
-            <button type="button" className="secondary" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={offset + PAGE >= total}
+              onClick={() => setOffset(offset + PAGE)}
+            >
               Volgende
             </button>
           </nav>

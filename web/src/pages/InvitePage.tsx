@@ -32,7 +32,15 @@ export function InvitePage() {
         <form onSubmit={submit} className="card">
           <p>Kies een wachtwoord om het team te versterken.</p>
           <label htmlFor="new-password">Wachtwoord</label>
-          <input id="new-password" type="password" autoComplete="new-password" required minLength={12} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="new-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={12}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           <button type="submit" disabled={accept.isPending}>
             Wachtwoord instellen
           </button>

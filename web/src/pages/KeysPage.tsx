@@ -25,7 +25,13 @@ export function KeysPage() {
   return (
     <>
       <h1>API-sleutels</h1>
-      {create.data && <SecretOnce label="Nieuwe API-sleutel" value={create.data.key} note="Bewaar deze sleutel nu: hij wordt maar één keer getoond." />}
+      {create.data && (
+        <SecretOnce
+          label="Nieuwe API-sleutel"
+          value={create.data.key}
+          note="Bewaar deze sleutel nu: hij wordt maar één keer getoond."
+        />
+      )}
       <section aria-labelledby="new-key-title" className="card">
         <h2 id="new-key-title">Sleutel maken</h2>
         <form onSubmit={submit}>
@@ -33,7 +39,15 @@ export function KeysPage() {
           <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           <CheckboxGroup legend="Permissies" options={PERMISSIONS} picked={permissions} onChange={setPermissions} />
           <label htmlFor="key-rate">Verzoeken per minuut</label>
-          <input id="key-rate" type="number" min={1} max={100000} required value={rateLimit} onChange={(e) => setRateLimit(Number(e.target.value))} />
+          <input
+            id="key-rate"
+            type="number"
+            min={1}
+            max={100000}
+            required
+            value={rateLimit}
+            onChange={(e) => setRateLimit(Number(e.target.value))}
+          />
           <button type="submit" disabled={create.isPending}>
             Sleutel aanmaken
           </button>

@@ -36,14 +36,36 @@ export function LoginPage() {
       <p>Log in op het dashboard, of maak gratis een account aan.</p>
       <form onSubmit={submit} className="card">
         <label htmlFor="email">E-mailadres</label>
-        <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <label htmlFor="password">Wachtwoord</label>
-        <input id="password" type="password" autoComplete="current-password" required minLength={12} aria-describedby="password-hint" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          minLength={12}
+          aria-describedby="password-hint"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <p id="password-hint" className="hint">
           Minimaal 12 tekens.
         </p>
         <label htmlFor="organisation">Organisatie (alleen bij een nieuw account, optioneel)</label>
-        <input id="organisation" type="text" autoComplete="organization" value={organisation} onChange={(e) => setOrganisation(e.target.value)} />
+        <input
+          id="organisation"
+          type="text"
+          autoComplete="organization"
+          value={organisation}
+          onChange={(e) => setOrganisation(e.target.value)}
+        />
         <div className="actions">
           <button type="submit" name="action" value="login" disabled={busy}>
             Inloggen

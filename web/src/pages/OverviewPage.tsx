@@ -20,7 +20,9 @@ function SiteRow({ site }: { site: Site }) {
         <Link href={dashboardPath(DASHBOARD_PAGES.site, site.id)}>{site.name}</Link>
         <div className="muted small">{site.url}</div>
       </th>
-      <td>{latest ? <Grade grade={latest.grade} score={latest.score} /> : <span className="muted">nog niet gescand</span>}</td>
+      <td>
+        {latest ? <Grade grade={latest.grade} score={latest.score} /> : <span className="muted">nog niet gescand</span>}
+      </td>
       <td>{latest?.critical_count ?? '–'}</td>
       <td>{latest?.high_count ?? '–'}</td>
       <td>
@@ -81,7 +83,14 @@ export function OverviewPage() {
           <label htmlFor="site-name">Naam</label>
           <input id="site-name" required value={name} onChange={(e) => setName(e.target.value)} />
           <label htmlFor="site-url">URL</label>
-          <input id="site-url" type="url" required placeholder="https://www.voorbeeld.nl/" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input
+            id="site-url"
+            type="url"
+            required
+            placeholder="https://www.voorbeeld.nl/"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
           <button type="submit" disabled={create.isPending}>
             Site toevoegen
           </button>

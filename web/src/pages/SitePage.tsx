@@ -17,12 +17,24 @@ const INTERVALS = [
   ['168', 'Elke week'],
 ] as const;
 
-function Schedule({ siteId, interval, nextScanAt }: { siteId: string; interval: number | null; nextScanAt: string | null }) {
+function Schedule({
+  siteId,
+  interval,
+  nextScanAt,
+}: {
+  siteId: string;
+  interval: number | null;
+  nextScanAt: string | null;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [value, setValue] = useState(interval === null ? '' : String(interval));
   useEffect(() => setValue(interval === null ? '' : String(interval)), [interval]);
-  const save = useMutation(trpc.sites.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.sites.get.queryKey({ site_id: siteId }) }) }));
+  const save = useMutation(
+    trpc.sites.update.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.sites.get.queryKey({ site_id: siteId }) }),
+    }),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate({ site_id: siteId, scan_interval_hours: value === '' ? null : Number(value) });
@@ -42,7 +54,9 @@ function Schedule({ siteId, interval, nextScanAt }: { siteId: string; interval: 
       <button type="submit" className="secondary" disabled={save.isPending}>
         Schema opslaan
       </button>
-      <span className="muted">{nextScanAt ? `Volgende scan: ${new Date(nextScanAt).toLocaleString('nl-NL')}` : 'Geen geplande scans.'}</span>
+      <span className="muted">
+        {nextScanAt ? `Volgende scan: ${new Date(nextScanAt).toLocaleString('nl-NL')}` : 'Geen geplande scans.'}
+      </span>
       {save.isSuccess && <span role="status">Schema opgeslagen.</span>}
       <ErrorText error={save.error} />
     </form>
@@ -52,7 +66,15 @@ function Schedule({ siteId, interval, nextScanAt }: { siteId: string; interval: 
 type Scan = Outputs['scans']['get'];
 
 /** What cost how many points, and which cap held the score down. */
-function ScoreBreakdown({ breakdown, findings, score }: { breakdown: Scan['score_breakdown']; findings: Scan['findings']; score: number }) {
+function ScoreBreakdown({
+  breakdown,
+  findings,
+  score,
+}: {
+  breakdown: Scan['score_breakdown'];
+  findings: Scan['findings'];
+  score: number;
+}) {
   const titleOf = new Map(findings.map((f) => [f.id, f.title]));
   const costs = breakdown.items.filter((item) => item.points < 0);
   const total = breakdown.start + costs.reduce((sum, item) => sum + item.points, 0);
@@ -60,7 +82,9 @@ function ScoreBreakdown({ breakdown, findings, score }: { breakdown: Scan['score
     <details className="breakdown">
       <summary>Hoe de score {score} tot stand kwam</summary>
       <table>
-        <caption className="muted">Begin {breakdown.start}; elke bevinding kost punten naar ernst en categorie.</caption>
+        <caption className="muted">
+          Begin {breakdown.start}; elke bevinding kost punten naar ernst en categorie.
+        </caption>
         <tbody>
           {costs.map((item) => (
             <tr key={item.finding_id}>
@@ -104,7 +128,8 @@ export function SitePage({ siteId }: { siteId: string }) {
         <h2 id="scan-title">Laatste scan</h2>
         {site.data.latest_scan ? (
           <p>
-            Cijfer: <Grade grade={site.data.latest_scan.grade} score={site.data.latest_scan.score} />, gescand op {new Date(site.data.latest_scan.scanned_at).toLocaleString('nl-NL')}
+            Cijfer: <Grade grade={site.data.latest_scan.grade} score={site.data.latest_scan.score} />, gescand op{' '}
+            {new Date(site.data.latest_scan.scanned_at).toLocaleString('nl-NL')}
           </p>
         ) : (
           <p>Deze site is nog niet gescand. Start hieronder de eerste scan.</p>
@@ -117,13 +142,21 @@ export function SitePage({ siteId }: { siteId: string }) {
               <li>Blootgestelde endpoints: {latest.data.endpoints_score}/100</li>
             </ul>
             <p>
-              Kritiek {latest.data.critical_count}, hoog {latest.data.high_count}, middel {latest.data.medium_count}, laag {latest.data.low_count}
+              Kritiek {latest.data.critical_count}, hoog {latest.data.high_count}, middel {latest.data.medium_count},
+              laag {latest.data.low_count}
             </p>
             {latest.data.failed_checks.length > 0 && (
-              <p role="note">Niet gecontroleerd in deze scan (de controle faalde of de scan liep uit de tijd): {latest.data.failed_checks.join(', ')}.</p>
+              <p role="note">
+                Niet gecontroleerd in deze scan (de controle faalde of de scan liep uit de tijd):{' '}
+                {latest.data.failed_checks.join(', ')}.
+              </p>
             )}
             <p>Webserver: {latest.data.detected_server ?? 'niet herkend'}</p>
-            <ScoreBreakdown breakdown={latest.data.score_breakdown} findings={latest.data.findings} score={latest.data.score} />
+            <ScoreBreakdown
+              breakdown={latest.data.score_breakdown}
+              findings={latest.data.findings}
+              score={latest.data.score}
+            />
           </>
         )}
         <button type="button" onClick={() => scan.mutate({ site_id: siteId })} disabled={scan.isPending}>
@@ -134,7 +167,11 @@ export function SitePage({ siteId }: { siteId: string }) {
             <progress aria-label="Scan bezig" /> Scan bezig: de site wordt nu onderzocht…
           </p>
         )}
-        {scan.isSuccess && !scan.isPending && <p role="status">Scan klaar: cijfer {scan.data.grade} ({scan.data.score}/100).</p>}
+        {scan.isSuccess && !scan.isPending && (
+          <p role="status">
+            Scan klaar: cijfer {scan.data.grade} ({scan.data.score}/100).
+          </p>
+        )}
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
       </section>
@@ -156,7 +193,8 @@ export function SitePage({ siteId }: { siteId: string }) {
               <ul className="findings">
                 {group.map((f) => (
                   <li key={f.id}>
-                    <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link> <span className="muted">({STATUS_LABELS[f.status]})</span>
+                    <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link>{' '}
+                    <span className="muted">({STATUS_LABELS[f.status]})</span>
                     <div className="small muted">{f.endpoint}</div>
                   </li>
                 ))}

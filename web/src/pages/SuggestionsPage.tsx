@@ -4,7 +4,12 @@ import { Diff } from '../components/Diff.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useTRPC, type Outputs } from '../trpc.ts';
 
-const STATUS = { pending: 'Wacht op beoordeling', approved: 'Goedgekeurd', rejected: 'Afgewezen', applied: 'Toegepast' } as const;
+const STATUS = {
+  pending: 'Wacht op beoordeling',
+  approved: 'Goedgekeurd',
+  rejected: 'Afgewezen',
+  applied: 'Toegepast',
+} as const;
 type Queued = Outputs['staff']['reviewQueue']['suggestions'][number];
 
 function ReviewItem({ suggestion }: { suggestion: Queued }) {
@@ -12,7 +17,8 @@ function ReviewItem({ suggestion }: { suggestion: Queued }) {
   const queryClient = useQueryClient();
   const [notes, setNotes] = useState('');
   const review = useMutation(trpc.staff.review.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
-  const decide = (status: 'approved' | 'rejected' | 'applied') => review.mutate({ suggestion_id: suggestion.id, status, notes: notes || undefined });
+  const decide = (status: 'approved' | 'rejected' | 'applied') =>
+    review.mutate({ suggestion_id: suggestion.id, status, notes: notes || undefined });
   const notesId = `notes-${suggestion.id}`;
   return (
     <li className="card">

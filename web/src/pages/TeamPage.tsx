@@ -33,7 +33,11 @@ export function TeamPage({ me }: { me: Me }) {
     <>
       <h1>Team</h1>
       {invite.data && (
-        <SecretOnce label="Uitnodigingslink" value={`${window.location.origin}${invite.data.path}`} note={`Geef deze link aan ${invite.data.email}; hij werkt één keer, tot ${new Date(invite.data.expires_at).toLocaleString('nl-NL')}.`} />
+        <SecretOnce
+          label="Uitnodigingslink"
+          value={`${window.location.origin}${invite.data.path}`}
+          note={`Geef deze link aan ${invite.data.email}; hij werkt één keer, tot ${new Date(invite.data.expires_at).toLocaleString('nl-NL')}.`}
+        />
       )}
       <section aria-labelledby="people-title">
         <h2 id="people-title">Mensen</h2>
@@ -59,7 +63,11 @@ export function TeamPage({ me }: { me: Me }) {
                         <label htmlFor={`role-${user.id}`} className="visually-hidden">
                           Rol van {user.email}
                         </label>
-                        <select id={`role-${user.id}`} value={user.role} onChange={(e) => setRole.mutate({ user_id: user.id, role: e.target.value as Role })}>
+                        <select
+                          id={`role-${user.id}`}
+                          value={user.role}
+                          onChange={(e) => setRole.mutate({ user_id: user.id, role: e.target.value as Role })}
+                        >
                           {ROLES.map((r) => (
                             <option key={r} value={r}>
                               {ROLE_LABELS[r]}
@@ -73,7 +81,11 @@ export function TeamPage({ me }: { me: Me }) {
                     {user.id === me.user_id ? (
                       'U'
                     ) : (
-                      <button type="button" className={user.blocked ? 'secondary' : 'danger'} onClick={() => setBlocked.mutate({ user_id: user.id, blocked: !user.blocked })}>
+                      <button
+                        type="button"
+                        className={user.blocked ? 'secondary' : 'danger'}
+                        onClick={() => setBlocked.mutate({ user_id: user.id, blocked: !user.blocked })}
+                      >
                         {user.blocked ? 'Deblokkeren' : 'Blokkeren'}
                       </button>
                     )}

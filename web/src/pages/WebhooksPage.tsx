@@ -58,12 +58,25 @@ export function WebhooksPage() {
   return (
     <>
       <h1>Webhooks</h1>
-      {create.data && <SecretOnce label="Nieuw webhookgeheim" value={create.data.webhook.secret} note="Controleer hiermee de handtekening van elke melding. Het geheim wordt maar één keer getoond." />}
+      {create.data && (
+        <SecretOnce
+          label="Nieuw webhookgeheim"
+          value={create.data.webhook.secret}
+          note="Controleer hiermee de handtekening van elke melding. Het geheim wordt maar één keer getoond."
+        />
+      )}
       <section aria-labelledby="new-hook-title" className="card">
         <h2 id="new-hook-title">Nieuwe webhook</h2>
         <form onSubmit={submit}>
           <label htmlFor="hook-url">URL</label>
-          <input id="hook-url" type="url" required placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input
+            id="hook-url"
+            type="url"
+            required
+            placeholder="https://"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
           <CheckboxGroup legend="Gebeurtenissen" options={WEBHOOK_EVENTS} picked={events} onChange={setEvents} />
           <button type="submit" disabled={create.isPending}>
             Webhook toevoegen
@@ -80,10 +93,16 @@ export function WebhooksPage() {
             <li key={hook.id} className="card">
               <h3>{hook.url}</h3>
               <p className="small">
-                {hook.events.join(', ')} · {hook.enabled ? 'actief' : 'uitgeschakeld'} · laatste aflevering {when(hook.last_triggered_at)} · mislukt op rij: {hook.failure_count}
+                {hook.events.join(', ')} · {hook.enabled ? 'actief' : 'uitgeschakeld'} · laatste aflevering{' '}
+                {when(hook.last_triggered_at)} · mislukt op rij: {hook.failure_count}
               </p>
               <div className="actions">
-                <button type="button" className="secondary" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-expanded={open === hook.id}
+                  onClick={() => setOpen(open === hook.id ? null : hook.id)}
+                >
                   Afleveringen
                 </button>
                 {!hook.enabled && (

@@ -9,5 +9,11 @@ export default function Rapport() {
       .then((r) => r.json())
       .then((body) => setTotal(body.available?.[0]?.amount ?? 0));
   }, []);
-  return (<main><h1>Rapport</h1><p>Saldo: {total}</p><Grafiek values={[3, 5, 2, 8]} /></main>);
+  return (
+    <main>
+      <h1>Rapport</h1>
+      <p>Saldo: {total}</p>
+      <Grafiek values={[3, 5, 2, 8]} />
+    </main>
+  );
 }

@@ -9,5 +9,11 @@ export default function Customers() {
       .then((r) => r.json())
       .then((body) => setCustomers(body.data ?? []));
   }, []);
-  return (<ul>{customers.map((c) => <li key={c.id}>{c.email}</li>)}</ul>);
+  return (
+    <ul>
+      {customers.map((c) => (
+        <li key={c.id}>{c.email}</li>
+      ))}
+    </ul>
+  );
 }
