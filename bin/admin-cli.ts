@@ -6,7 +6,7 @@ import { SignUpInput } from '../routers/account/schemas.ts';
 import { Uuid } from '../routers/common.ts';
 import { FindingStatusInput } from '../routers/findings/schemas.ts';
 import { KeyCreateInput, KeyRevokeInput } from '../routers/keys/schemas.ts';
-import { useDutchValidationMessages } from '../routers/locale.ts';
+import { applyDutchValidationMessages } from '../routers/locale.ts';
 import { SiteCreateInput, SiteGetInput, SiteUpdateInput } from '../routers/sites/schemas.ts';
 import { ReviewInput, StaffBlockInput, TenantInput } from '../routers/staff/schemas.ts';
 import { InviteInput } from '../routers/team/schemas.ts';
@@ -258,7 +258,7 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
       write(onFile(values as Values, config));
       return 0;
     }
-    useDutchValidationMessages();
+    applyDutchValidationMessages();
     const input = inputOf(run!, values as Values);
     const db = await openMigratedDatabase(databaseLocation(config));
     try {

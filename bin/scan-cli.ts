@@ -108,7 +108,7 @@ function render(result: ScanResult, format: (typeof FORMATS)[number], config: Re
  * directly; `bin/scan.ts` is the command-line wrapper.
  */
 export async function runScan(args: string[], io: CliIo): Promise<number> {
-  let options;
+  let options: ReturnType<typeof parseCommandLine>;
   try {
     options = parseCommandLine(args);
   } catch (error) {

@@ -125,7 +125,10 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
     async connect() {
       const client = await pool.connect();
       let handle = wrapped.get(client);
-      if (!handle) wrapped.set(client, (handle = new PreparingClient(client)));
+      if (!handle) {
+        handle = new PreparingClient(client);
+        wrapped.set(client, handle);
+      }
       return handle;
     },
     end: () => pool.end(),

@@ -29,7 +29,10 @@ export function preparedQuery<A extends object, R>(
       .map(([name, value]) => (Array.isArray(value) ? `${name}[${value.length}]` : name))
       .join(',');
     let byShape = compiledFor.get(db);
-    if (!byShape) compiledFor.set(db, (byShape = new Map()));
+    if (!byShape) {
+      byShape = new Map();
+      compiledFor.set(db, byShape);
+    }
     let compiled = byShape.get(shape);
     if (!compiled) {
       compiled = build(
@@ -38,11 +41,11 @@ export function preparedQuery<A extends object, R>(
       ).compile();
       byShape.set(shape, compiled);
     }
-    const valueOf = (slot: Slot) =>
+    const valueFor = (slot: Slot) =>
       slot.index === undefined ? values.get(slot.name) : (values.get(slot.name) as unknown[])[slot.index];
     const run: CompiledQuery<R> = {
       ...compiled,
-      parameters: compiled.parameters.map((value) => (value instanceof Slot ? valueOf(value) : value)),
+      parameters: compiled.parameters.map((value) => (value instanceof Slot ? valueFor(value) : value)),
     };
     return (await db.executeQuery(run)).rows;
   };

@@ -47,7 +47,10 @@ type Operation = { responses?: Record<string, unknown>; security?: unknown[]; re
 
 /** zod writes the safe-integer range on every integer; generators show it as an example, so drop it. */
 function dropSafeIntegerBounds(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (Array.isArray(node)) {
+    for (const item of node) dropSafeIntegerBounds(item);
+    return;
+  }
   if (node === null || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;

@@ -4,7 +4,9 @@ import type { SeverityCounts as SeverityCountsOf } from '../domain/vocabulary.ts
 
 // C0 control characters and DEL make no sense in any text field and break what stores or searches
 // them (an FTS5 phrase ends at NUL); tab, CR and LF are allowed only where text spans lines.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
 const CONTROL_CHARACTERS_BUT_WHITESPACE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** A text field that refuses control characters with a 400; `multiline` allows tab, CR and LF. */

@@ -79,7 +79,7 @@ export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[
   const chain: ChainCertificate[] = [];
   const seen = new Set<string>();
   let cert: tls.DetailedPeerCertificate | undefined = leaf;
-  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
+  while (cert?.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
     const selfIssued = isSelfIssued(cert);
     if (selfIssued && chain.length > 0) break;

@@ -113,7 +113,7 @@ function webpackTemplates(
   if (!base) return { templates, urls };
   for (const head of text.matchAll(WEBPACK_CHUNK_FUNCTION)) {
     const parsed = parseChunkExpression(text, head.index + head[0].length, head[1] ?? head[2]!);
-    if (!parsed || !parsed.parts.some((p) => p === 'id' || (typeof p !== 'string' && 'map' in p))) continue;
+    if (!parsed?.parts.some((p) => p === 'id' || (typeof p !== 'string' && 'map' in p))) continue;
     for (const path of parsed.direct)
       if (isScript(path)) urls.push(...[resolve(path, base)].filter((u): u is string => u !== null));
     const ids = parsed.parts.flatMap((p) => (typeof p !== 'string' && 'map' in p && !p.orId ? [...p.map.keys()] : []));

@@ -179,7 +179,7 @@ export async function readClientCode(
       release();
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
       // A missing chunk answered with the app's HTML shell is no script.
-      if (!answer || answer.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
+      if (answer?.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const text = decodeBody(body, contentType);
       record(url, await inspect(text));
       await nextTurn();
@@ -253,7 +253,7 @@ async function probeSupabaseBackends(client: HttpClient, references: BackendRefe
     const results = await Promise.all(
       tier.map(({ backend, key }) => unlessRefused(probeSupabase(client, backend, key, tables, selects))),
     );
-    const backends = results.filter((r): r is SupabaseEvidence => r !== null && r.answeredAsPostgrest);
+    const backends = results.filter((r): r is SupabaseEvidence => r?.answeredAsPostgrest === true);
     if (backends.length > 0) return backends;
   }
   return [];

@@ -43,7 +43,7 @@ async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promis
   await new Promise<void>((done) => {
     let pending = asked.length;
     let grace: NodeJS.Timeout | undefined;
-    asked.forEach((question, i) =>
+    for (const [i, question] of asked.entries()) {
       question.then(
         (list) => {
           settled[i] = list;
@@ -54,8 +54,8 @@ async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promis
           errors.push(error);
           if (--pending === 0) done();
         },
-      ),
-    );
+      );
+    }
   });
   const addresses = settled.flatMap((list) => list ?? []);
   if (addresses.length === 0)

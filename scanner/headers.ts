@@ -14,7 +14,9 @@ export function headersFromRaw(raw: string[]): HeaderMap {
   const map: HeaderMap = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    (map[name] ??= []).push(raw[i + 1]!);
+    const values = map[name] ?? [];
+    values.push(raw[i + 1]!);
+    map[name] = values;
   }
   return map;
 }

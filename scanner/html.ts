@@ -89,7 +89,9 @@ export function parseHtml(html: string): HtmlFacts {
   let form: Subresource | null = null;
   let inline: InlineScript | null = null;
   const push = (bucket: Record<string, string[]>, key: string, value: string) => {
-    (bucket[key] ??= []).push(value);
+    const values = bucket[key] ?? [];
+    values.push(value);
+    bucket[key] = values;
   };
   const parser = new Parser(
     {

@@ -49,7 +49,7 @@ interface Candidate {
   accepted: boolean;
 }
 
-const unescape = (text: string) => text.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
+const undoEscapes = (text: string) => text.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
 
 function hasContext(content: string, start: number, end: number, near: readonly Near[]): boolean {
   return near.every(({ pattern, within }) =>
@@ -60,7 +60,7 @@ function hasContext(content: string, start: number, end: number, near: readonly 
 function* candidates(content: string, lower: string, kind: SecretKind, rule: SecretRule): Iterable<Candidate> {
   if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
-    const secret = unescape(content.slice(start, end));
+    const secret = undoEscapes(content.slice(start, end));
     const accepted =
       !isPlaceholder(secret, body, rule.entropy) &&
       (rule.valid?.(secret) ?? true) &&

@@ -36,7 +36,7 @@ const FINGERPRINTS: Record<SitePlatform, Array<(s: Signals) => boolean>> = {
   lovable: [
     (s) => /cdn\.gpteng\.co\/gptengineer\.js/.test(s.urls) || /gptengineer/i.test(s.html),
     (s) => /\.lovable\.app$/i.test(s.host),
-    (s) => /lovable/i.test([...(s.facts?.metaNames['author'] ?? []), s.generator].join(' ')),
+    (s) => /lovable/i.test([...(s.facts?.metaNames.author ?? []), s.generator].join(' ')),
     (s) => /lovable\.dev\//.test(s.html) || /lovable-tagger|lovable-badge|\/lovable-uploads\//i.test(s.html),
   ],
 };
@@ -49,7 +49,7 @@ export function detectSitePlatform(page: PageEvidence | null, facts: HtmlFacts |
       .map(([name, values]) => values.map((v) => `${name}: ${v}`).join('\n'))
       .join('\n'),
     cookies: headerValues(page.headers, 'set-cookie').join('\n'),
-    generator: (facts?.metaNames['generator'] ?? []).join(' '),
+    generator: (facts?.metaNames.generator ?? []).join(' '),
     urls: (facts?.resourceUrls ?? []).join('\n'),
     html: page.html ?? '',
     facts,

@@ -267,14 +267,14 @@ export function hashClass(hash: string): NcscClass {
 /** TLS 1.2 SignatureScheme code points (RFC 8446 4.2.3, RFC 5246 7.4.1.4.1) and the hash each uses. */
 export function signatureSchemeHash(code: number): { name: string; hash: string } {
   const intrinsic: Record<number, string> = {
-    0x0804: 'rsa_pss_rsae_sha256',
-    0x0805: 'rsa_pss_rsae_sha384',
-    0x0806: 'rsa_pss_rsae_sha512',
-    0x0807: 'ed25519',
-    0x0808: 'ed448',
-    0x0809: 'rsa_pss_pss_sha256',
-    0x080a: 'rsa_pss_pss_sha384',
-    0x080b: 'rsa_pss_pss_sha512',
+    2052: 'rsa_pss_rsae_sha256',
+    2053: 'rsa_pss_rsae_sha384',
+    2054: 'rsa_pss_rsae_sha512',
+    2055: 'ed25519',
+    2056: 'ed448',
+    2057: 'rsa_pss_pss_sha256',
+    2058: 'rsa_pss_pss_sha384',
+    2059: 'rsa_pss_pss_sha512',
   };
   if (intrinsic[code]) return { name: intrinsic[code]!, hash: 'intrinsic' };
   const hash = ['none', 'md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'][code >> 8] ?? 'onbekend';

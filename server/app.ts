@@ -15,7 +15,7 @@ import { errorAnswer } from '../routers/errors.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
-import { useDutchValidationMessages } from '../routers/locale.ts';
+import { applyDutchValidationMessages } from '../routers/locale.ts';
 import type { UserPrincipal } from '../services/accounts.ts';
 import type { ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
@@ -91,7 +91,7 @@ export async function buildApp(
   },
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
-  useDutchValidationMessages();
+  applyDutchValidationMessages();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,

@@ -1,4 +1,4 @@
-import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { CounterStore } from '../services/limits/counter-store.ts';
 
 /**
@@ -18,9 +18,6 @@ function splitKey(key: string): { key: string; hits: number } {
 /** @fastify/rate-limit's store contract over the service's CounterStore (memory, or Redis with REDIS_URL). */
 export function rateLimitStore(store: CounterStore): FastifyRateLimitStoreCtor {
   return class implements FastifyRateLimitStore {
-    // The plugin constructs its store with its options; windows come with every increment instead.
-    constructor(_options: FastifyRateLimitOptions) {}
-
     incr(
       rawKey: string,
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,

@@ -107,7 +107,7 @@ export async function logIn(
   }
   const user = await findUserByEmail(db, email);
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !user.password_hash || !valid || user.blocked_at) throw new Unauthenticated(WRONG_CREDENTIALS);
+  if (!user?.password_hash || !valid || user.blocked_at) throw new Unauthenticated(WRONG_CREDENTIALS);
   return startSession(db, user.id, Date.now());
 }
 

@@ -11,7 +11,7 @@ export function rolloutBucket(flag: string, tenantId: string): number {
 
 export async function isFeatureEnabled(db: DB, flag: FeatureFlag, tenantId: string): Promise<boolean> {
   const row = await findFeatureFlag(db, flag);
-  if (!row || !row.enabled) return false;
+  if (!row?.enabled) return false;
   return rolloutBucket(flag, tenantId) < row.rollout_percentage;
 }
 

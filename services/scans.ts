@@ -78,7 +78,7 @@ export async function triggerScan(
   const target = scanTargetFor(site.url, input.url);
   // A slot first: a scan refused for capacity does not use up the monthly quota.
   const release = scanSlotsFor(config).acquire(tenantId);
-  let result;
+  let result: Awaited<ReturnType<typeof scanSite>>;
   try {
     // Independent look-ups in parallel: on PostgreSQL each is a round trip.
     const [plan, probeExposures] = await Promise.all([

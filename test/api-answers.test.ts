@@ -76,7 +76,10 @@ function canonical(text: string): string {
   }
   expect(JSON.stringify(parsed)).toBe(text);
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === 'findings' && Array.isArray(value))

@@ -354,10 +354,10 @@ describe('typed tRPC client', () => {
 
   it("answers plain GET queries exactly as tRPC's adapter does, and leaves batches and errors to it", async () => {
     const inputs = [
-      'scans.list?input=' + encodeURIComponent('{"limit":3}'),
+      `scans.list?input=${encodeURIComponent('{"limit":3}')}`,
       'findings.list',
       'config.get',
-      'suggestions.list?input=' + encodeURIComponent('{"status":"pending"}'),
+      `suggestions.list?input=${encodeURIComponent('{"status":"pending"}')}`,
     ];
     for (const path of inputs) {
       const fast = await api.call('GET', `/trpc/${path}`, { key: owner.key });

@@ -34,7 +34,7 @@ afterAll(async () => {
   await api.close();
 });
 
-const deepJson = (depth: number) => '{"a":'.repeat(depth) + '{}' + '}'.repeat(depth);
+const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`;
 
 describe('inputs that gave 500', () => {
   it('answers 400 for control characters in a search, over REST and /trpc', async () => {

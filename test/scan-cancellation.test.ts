@@ -21,7 +21,11 @@ async function slowSite() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     requests,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

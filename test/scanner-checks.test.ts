@@ -288,7 +288,7 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
     { securityTxt: { text: 'Niet gevonden' } },
     {
       securityTxt: {
-        text: 'contact: https://example.nl/melden\nExpires: ' + new Date(now.getTime() + 30 * DAY).toISOString(),
+        text: `contact: https://example.nl/melden\nExpires: ${new Date(now.getTime() + 30 * DAY).toISOString()}`,
       },
     },
   ],

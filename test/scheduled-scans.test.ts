@@ -120,7 +120,7 @@ describe('the scheduler', () => {
           { info() {}, warn() {}, error() {} },
         ),
     );
-    workers.forEach((w) => w.start());
+    for (const w of workers) w.start();
     try {
       await makeDue(tenant.siteId);
       await waitFor(async () => (await jobs(tenant.siteId)).some((j) => j.status === 'completed'));

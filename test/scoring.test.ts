@@ -11,7 +11,10 @@ const finding = (type: FindingType, i = 0): ScanFinding =>
 /** Deterministic pseudo-random generator so failures reproduce. */
 function lcg(seed: number) {
   let state = seed;
-  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
 }
 
 describe('score and grade', () => {

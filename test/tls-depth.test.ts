@@ -59,7 +59,11 @@ describe('client-initiated renegotiation', () => {
     server.on('secureConnection', (socket: tls.TLSSocket) => socket.disableRenegotiation());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     sites.push({
-      close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     });
     const { port } = server.address() as AddressInfo;
     // A request bound of a minute: a probe that waited it out would fail this test by its time-out.

@@ -11,7 +11,7 @@ const MAX_EXPIRES_AHEAD_MS = 366 * DAY_MS;
 
 /** The answer when it is a security.txt: a 200 with the RFC's fields that is not an HTML page. */
 function fileIn(response: FetchedResponse | null): SecurityTxt | null {
-  if (!response || response.status !== 200) return null;
+  if (response?.status !== 200) return null;
   const text = response.body.subarray(0, 32 * 1024).toString('utf8');
   if (looksLikeHtml(text) || /<\/?(html|body|div|p|a)[\s>]/i.test(text)) return null;
   const file = parseSecurityTxt(text);
@@ -21,7 +21,7 @@ function fileIn(response: FetchedResponse | null): SecurityTxt | null {
 function defects(file: SecurityTxt, response: FetchedResponse, now: number): Array<[FindingType, string | null]> {
   const found: Array<[FindingType, string | null]> = [];
   const contentType = firstHeader(response.headers, 'content-type');
-  if (contentType?.split(';')[0]!.trim().toLowerCase() !== 'text/plain')
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'text/plain')
     found.push(['security_txt_wrong_content_type', contentType ?? 'geen Content-Type']);
   if (!file.fields.get('contact')?.some((value) => value.length > 0)) found.push(['security_txt_no_contact', null]);
   const expires = file.fields.get('expires') ?? [];

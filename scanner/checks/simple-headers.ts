@@ -15,7 +15,7 @@ const LEAKY_REFERRER = ['origin', 'origin-when-cross-origin', 'unsafe-url', 'no-
 export const checkReferrerPolicy: Check = (ctx) => {
   const page = ctx.evidence.page;
   if (!page) return [];
-  const declared = [...headerValues(page.headers, 'referrer-policy'), ...(ctx.html?.metaNames['referrer'] ?? [])];
+  const declared = [...headerValues(page.headers, 'referrer-policy'), ...(ctx.html?.metaNames.referrer ?? [])];
   if (declared.length === 0) return [observe('referrer_policy_missing', page.url)];
   // Browsers apply the last policy value they recognise.
   const tokens = declared

@@ -21,7 +21,10 @@ const agents = new Map<boolean, GuardedAgents>();
 /** Kept-alive connections per address policy: deliveries to one receiver reuse them. */
 function agentsFor(allowPrivateTargets: boolean): GuardedAgents {
   let found = agents.get(allowPrivateTargets);
-  if (!found) agents.set(allowPrivateTargets, (found = guardedAgents({ allowPrivateTargets }, { keepAlive: true })));
+  if (!found) {
+    found = guardedAgents({ allowPrivateTargets }, { keepAlive: true });
+    agents.set(allowPrivateTargets, found);
+  }
   return found;
 }
 

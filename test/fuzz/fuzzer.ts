@@ -103,7 +103,7 @@ const NASTY_STRINGS = [
   '-0',
   'NaN',
   '9'.repeat(400),
-  'sak_' + 'A'.repeat(46),
+  `sak_${'A'.repeat(46)}`,
   'https://[::1]/',
   'https://[::ffff:169.254.169.254]/',
   'http://localhost./',
@@ -133,7 +133,7 @@ function valueFor(schema: Schema | undefined, rng: Rng, ids: string[]): unknown 
 }
 
 function deepJson(depth: number): string {
-  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 /** Replaces a value by something of another type, size or encoding. */

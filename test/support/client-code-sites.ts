@@ -35,7 +35,7 @@ export type Secrets = ReturnType<typeof freshSecrets>;
 export function decoys() {
   return {
     stripePublishable: `pk_live_51${random(97)}`,
-    firebaseWebKey: `AIzaSy${random(33, ALNUM + '-_')}`,
+    firebaseWebKey: `AIzaSy${random(33, `${ALNUM}-_`)}`,
     awsExampleId: 'AKIAIOSFODNN7EXAMPLE',
     awsExampleSecret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
     stripePlaceholder: 'sk_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxx',

@@ -32,7 +32,7 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
   const socket = dgram.createSocket('udp4');
   const questions: string[] = [];
   socket.on('message', (message, peer) => {
-    let query;
+    let query: dnsPacket.DecodedPacket;
     try {
       query = dnsPacket.decode(message);
     } catch {

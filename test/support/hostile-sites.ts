@@ -55,8 +55,7 @@ function serveRequests(socket: net.Socket, respond: Respond): void {
   let buffer = '';
   socket.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('latin1');
-    let end: number;
-    while ((end = buffer.indexOf(CRLF + CRLF)) !== -1) {
+    for (let end = buffer.indexOf(CRLF + CRLF); end !== -1; end = buffer.indexOf(CRLF + CRLF)) {
       const [requestLine = '', ...headerLines] = buffer.slice(0, end).split(CRLF);
       const length = Number(/^content-length:\s*(\d+)/im.exec(headerLines.join(CRLF))?.[1] ?? 0);
       if (buffer.length < end + 4 + length) return;

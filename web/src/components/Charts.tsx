@@ -9,6 +9,7 @@ const coordinates = (points: Point[], width: number, height: number, pad: number
   points.map((p, i) => ({
     x: pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1)),
     y: pad + ((100 - p.score) * (height - 2 * pad)) / 100,
+    at: p.scanned_at,
   }));
 
 const path = (points: Point[], width: number, height: number, pad: number) =>
@@ -82,8 +83,8 @@ export function ScoreChart({ points }: { points: Point[] }) {
           </g>
         ))}
         <path d={path(points, 600, 180, 10)} />
-        {coordinates(points, 600, 180, 10).map(({ x, y }, i) => (
-          <circle key={i} cx={x} cy={y} r="4" />
+        {coordinates(points, 600, 180, 10).map(({ x, y, at }) => (
+          <circle key={at} cx={x} cy={y} r="4" />
         ))}
       </svg>
       <figcaption>

@@ -55,8 +55,8 @@ export function FindingPage({ findingId }: { findingId: string }) {
         'Oplossing',
         <>
           <p>{finding.remediation}</p>
-          {finding.fixes.map((fix, i) => (
-            <div key={`${fix.target}-${i}`}>
+          {finding.fixes.map((fix) => (
+            <div key={`${fix.target}-${fix.title}`}>
               <h3>
                 {fix.title}{' '}
                 <span className="muted">
