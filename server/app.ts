@@ -16,6 +16,7 @@ import { openApiDocument } from '../openapi/document.ts';
 import type { Context } from '../routers/context.ts';
 import { appRouter } from '../routers/index.ts';
 import { applyDutchValidationMessages } from '../routers/locale.ts';
+import { lingerOnRefusedBodies } from './lingering-close.ts';
 import type { UserPrincipal } from '../services/accounts.ts';
 import type { ApiKeyPrincipal } from '../services/auth.ts';
 import type { ServiceDeps } from '../services/deps.ts';
@@ -85,8 +86,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
  */
 export async function buildApp(
   deps: ServiceDeps & {
-    counters?: CounterStore /** Where log lines go; stdout by default. */;
-    logStream?: NodeJS.WritableStream /** The built dashboard (dist/web by default). */;
+    counters?: CounterStore;
+    /** Where log lines go; stdout by default. */
+    logStream?: NodeJS.WritableStream;
+    /** The built dashboard (dist/web by default). */
     webRoot?: string;
   },
   options: FastifyServerOptions = {},
@@ -170,6 +173,7 @@ export async function buildApp(
     },
     ...options,
   });
+  lingerOnRefusedBodies(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('user', null);
   // Before anything can refuse the request: error answers keep the headers already set.

@@ -1,7 +1,9 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
 import { ADMIN_CLI } from '../services/admin.ts';
 import { PERMISSIONS } from '../domain/vocabulary.ts';
+import { LINGER } from '../server/lingering-close.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;
@@ -144,6 +146,30 @@ describe('error shape and transport', () => {
     });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ error: expect.any(String) });
+  });
+
+  it('reads a refused body on, up to 16 MiB, then answers 413 and closes the connection', async () => {
+    const { port, hostname } = new URL(api.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/agent/suggestions HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${tenant.key}\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`,
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    let sent = 0;
+    const chunk = Buffer.alloc(256 * 1024, 0x78);
+    while (!socket.destroyed && sent < 64 * 1024 * 1024) {
+      sent += chunk.length;
+      if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    // Read on past the 1 MiB limit (a lingering close), cut off after the bound, well before the 64 MiB announced.
+    expect(sent).toBeGreaterThan(LINGER.bytes);
+    expect(sent).toBeLessThan(48 * 1024 * 1024);
   });
 
   it('sends nosniff and no X-Powered-By, and never a stack trace', async () => {

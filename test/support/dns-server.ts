@@ -9,7 +9,8 @@ export interface Zone {
       tag: 'issue' | 'issuewild' | 'iodef';
       value: string;
       flags?: number;
-    }> /** Question types answered with SERVFAIL, as a broken name server does. */;
+    }>;
+    /** Question types answered with SERVFAIL, as a broken name server does. */
     servfail?: string[];
     /** Question types never answered, as some servers and middleboxes treat AAAA or CAA. */
     silent?: string[];
