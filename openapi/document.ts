@@ -66,6 +66,23 @@ function withContentType(success: unknown, contentType: string | undefined): obj
 }
 
 /**
+ * Every REST operation must be the one its procedure was built from: trpc-to-openapi names each
+ * generated operation after its procedure (`scans.list` becomes `scans-list`), so an operation the
+ * table pairs with another procedure, or with none, stops the server when it builds this document.
+ */
+export function assertOperationsMatchProcedures(
+  doc: { paths?: unknown },
+  operations: ReadonlyArray<{ name: string; method: string; path: string }>,
+): void {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, { operationId?: string }> | undefined>;
+  const wrong = operations.flatMap(({ name, method, path }) => {
+    const id = paths[path]?.[method.toLowerCase()]?.operationId;
+    return id === name.replace(/\./g, '-') ? [] : [`${name} (${method} ${path}: ${id ?? 'no procedure'})`];
+  });
+  if (wrong.length > 0) throw new Error(`REST operations that name no procedure of theirs: ${wrong.join(', ')}`);
+}
+
+/**
  * Generated from the routers by trpc-to-openapi, then corrected to what the REST facade really does:
  * 201 for creations, the `{ error }` body on every error status, Bearer security only where needed.
  */
@@ -79,6 +96,7 @@ function build(): OpenAPIObject {
     baseUrl: '/',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API-sleutel (sak_…)' } },
   });
+  assertOperationsMatchProcedures(doc, OPENAPI_PROCEDURES);
   // trpc-to-openapi adds tRPC's error envelopes ("error.BAD_REQUEST" ...); REST answers { error } only.
   const schemas = Object.fromEntries(
     Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),

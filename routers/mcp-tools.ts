@@ -1,10 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
-import type { AppRouter } from './index.ts';
-
-/** A dotted procedure name of the router ("scans.trigger"); a misspelled one does not compile. */
-type ProcedureName = {
-  [K in keyof AppRouter['_def']['record']]: `${K & string}.${keyof AppRouter['_def']['record'][K] & string}`;
-}[keyof AppRouter['_def']['record']];
+import type { ProcedureName } from './rest-operations.ts';
 
 export interface McpToolDefinition {
   /** The tool's name as agents call it. */

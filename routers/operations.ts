@@ -15,27 +15,17 @@ export type RestMeta = Meta & { openapi: NonNullable<OpenApiMeta['openapi']> };
 
 /** A procedure the REST API serves (and MCP, where routers/mcp-tools.ts names it): its meta and schemas. */
 export interface RestOperation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** Dotted procedure name, e.g. "scans.list". */
-  name: string;
   meta: RestMeta;
   input: I;
   output: O;
 }
 
-const operations: RestOperation[] = [];
-
 /**
- * Declares a REST operation beside its procedure, which takes its meta and schemas from it: the REST
- * routes, the MCP tools and the document read this table, never tRPC's internals.
+ * Declares a REST operation beside its procedure, which takes its meta and schemas from it
+ * (operationProcedure); routers/rest-operations.ts names each by its procedure's key.
  */
 export function restOperation<I extends z.ZodType, O extends z.ZodType>(
-  name: string,
-  spec: Omit<RestOperation<I, O>, 'name'>,
+  operation: RestOperation<I, O>,
 ): RestOperation<I, O> {
-  const operation = { name, ...spec };
-  operations.push(operation);
   return operation;
 }
-
-/** Every declared operation, filled as the router modules load (routers/index.ts imports them all). */
-export const REST_OPERATIONS: readonly RestOperation[] = operations;

@@ -1,13 +1,13 @@
 import type { OpenApiMethod } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { appRouter } from './index.ts';
-import { REST_OPERATIONS, type RestOperation } from './operations.ts';
+import { REST_OPERATIONS, type NamedRestOperation, type ProcedureName } from './rest-operations.ts';
 import { createCallerFactory } from './trpc.ts';
 
 const createCaller = createCallerFactory(appRouter);
 
 /** Runs a procedure by its dotted name through tRPC's own caller: middlewares, validation and all. */
-export function callProcedure(ctx: Context, name: string, input: unknown): Promise<unknown> {
+export function callProcedure(ctx: Context, name: ProcedureName, input: unknown): Promise<unknown> {
   const procedure = name
     .split('.')
     .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
@@ -16,7 +16,7 @@ export function callProcedure(ctx: Context, name: string, input: unknown): Promi
 }
 
 /** A procedure the REST facade serves, with a handle that runs it. */
-export interface OpenApiProcedure extends RestOperation {
+export interface OpenApiProcedure extends NamedRestOperation {
   method: OpenApiMethod;
   /** OpenAPI path with {param} segments. */
   path: string;
@@ -32,6 +32,6 @@ export const OPENAPI_PROCEDURES: readonly OpenApiProcedure[] = REST_OPERATIONS.m
 }));
 
 /** Every REST operation by dotted name. */
-export const PROCEDURES_BY_NAME: ReadonlyMap<string, OpenApiProcedure> = new Map(
+export const PROCEDURES_BY_NAME: ReadonlyMap<ProcedureName, OpenApiProcedure> = new Map(
   OPENAPI_PROCEDURES.map((p) => [p.name, p]),
 );

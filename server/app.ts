@@ -95,6 +95,8 @@ export async function buildApp(
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
   applyDutchValidationMessages();
+  // Built now, not on the first request: it checks every REST operation against its procedure.
+  openApiDocument();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,

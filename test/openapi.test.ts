@@ -1,5 +1,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertOperationsMatchProcedures, openApiDocument } from '../openapi/document.ts';
+import { OPENAPI_PROCEDURES } from '../routers/procedures.ts';
 import { seedTenant, startApi, type TestApi } from './support/api.ts';
 
 let api: TestApi;
@@ -94,5 +96,20 @@ describe('the OpenAPI document for generators and Swagger UI', () => {
     const tenant = await seedTenant(api.db, 'https://example.nl/');
     const config = await api.call('GET', '/api/agent/config', { key: tenant.key });
     expect(doc.info.version).toBe(config.body.api.version);
+  });
+});
+
+describe('REST operations and their procedures', () => {
+  it('names every operation by its procedure, and refuses to build when one is paired with another or with none', () => {
+    const built = openApiDocument();
+    expect(() => assertOperationsMatchProcedures(built, OPENAPI_PROCEDURES)).not.toThrow();
+    expect(OPENAPI_PROCEDURES.map((p) => p.name)).toContain('scans.trigger');
+    const list = OPENAPI_PROCEDURES.find((p) => p.name === 'scans.list')!;
+    expect(() => assertOperationsMatchProcedures(built, [{ ...list, name: 'sites.list' }])).toThrow(
+      /sites\.list \(GET \/api\/agent\/scans: scans-list\)/,
+    );
+    expect(() => assertOperationsMatchProcedures(built, [{ ...list, path: '/api/agent/nergens' }])).toThrow(
+      /no procedure/,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { publicProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { AuthInput, AuthOutput, ENDPOINTS } from './schemas.ts';
 
-const validateOperation = restOperation('auth.validate', {
+export const validateOperation = restOperation({
   meta: {
     openapi: {
       method: 'POST',

@@ -5,7 +5,7 @@ import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { ConfigOutput } from './schemas.ts';
 
-const getOperation = restOperation('config.get', {
+export const getOperation = restOperation({
   meta: {
     permission: 'read_config',
     openapi: {

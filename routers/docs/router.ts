@@ -4,7 +4,7 @@ import { NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 
-const getOperation = restOperation('docs.get', {
+export const getOperation = restOperation({
   meta: {
     permission: 'read_docs',
     openapi: {

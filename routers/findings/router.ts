@@ -13,7 +13,7 @@ import {
   FindingWithFixes,
 } from './schemas.ts';
 
-const listOperation = restOperation('findings.list', {
+export const listOperation = restOperation({
   meta: {
     permission: 'read_findings',
     openapi: {
@@ -29,7 +29,7 @@ const listOperation = restOperation('findings.list', {
   output: FindingListOutput,
 });
 
-const getOperation = restOperation('findings.get', {
+export const getOperation = restOperation({
   meta: {
     permission: 'read_findings',
     openapi: {

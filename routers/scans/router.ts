@@ -15,7 +15,7 @@ import {
   ScanTriggerInput,
 } from './schemas.ts';
 
-const triggerOperation = restOperation('scans.trigger', {
+export const triggerOperation = restOperation({
   meta: {
     permission: 'write_scans',
     successStatus: 201,
@@ -32,7 +32,7 @@ const triggerOperation = restOperation('scans.trigger', {
   output: ScanCreated,
 });
 
-const listOperation = restOperation('scans.list', {
+export const listOperation = restOperation({
   meta: {
     permission: 'read_scans',
     openapi: {
@@ -48,7 +48,7 @@ const listOperation = restOperation('scans.list', {
   output: ScanListOutput,
 });
 
-const getOperation = restOperation('scans.get', {
+export const getOperation = restOperation({
   meta: {
     permission: 'read_scans',
     openapi: {
@@ -64,7 +64,7 @@ const getOperation = restOperation('scans.get', {
   output: ScanDetail,
 });
 
-const sarifOperation = restOperation('scans.sarif', {
+export const sarifOperation = restOperation({
   meta: {
     permission: 'read_scans',
     responseContentType: SARIF_CONTENT_TYPE,

@@ -6,7 +6,7 @@ import { restOperation } from '../operations.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
 import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
 
-const listOperation = restOperation('sites.list', {
+export const listOperation = restOperation({
   meta: {
     permission: 'read_scans',
     openapi: {
@@ -22,7 +22,7 @@ const listOperation = restOperation('sites.list', {
   output: SiteListOutput,
 });
 
-const getOperation = restOperation('sites.get', {
+export const getOperation = restOperation({
   meta: {
     permission: 'read_scans',
     openapi: {
@@ -38,7 +38,7 @@ const getOperation = restOperation('sites.get', {
   output: Site,
 });
 
-const updateOperation = restOperation('sites.update', {
+export const updateOperation = restOperation({
   meta: {
     permission: 'write_config',
     openapi: {

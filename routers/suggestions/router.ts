@@ -5,7 +5,7 @@ import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { SuggestionCreated, SuggestionCreateInput, SuggestionListInput, SuggestionListOutput } from './schemas.ts';
 
-const createOperation = restOperation('suggestions.create', {
+export const createOperation = restOperation({
   meta: {
     permission: 'suggest_fixes',
     successStatus: 201,
@@ -22,7 +22,7 @@ const createOperation = restOperation('suggestions.create', {
   output: SuggestionCreated,
 });
 
-const listOperation = restOperation('suggestions.list', {
+export const listOperation = restOperation({
   meta: {
     permission: 'suggest_fixes',
     openapi: {

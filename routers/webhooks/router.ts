@@ -11,7 +11,7 @@ import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { WebhookCreated, WebhookCreateInput, WebhookIdInput, WebhookListOutput } from './schemas.ts';
 
-const createOperation = restOperation('webhooks.create', {
+export const createOperation = restOperation({
   meta: {
     permission: 'write_config',
     successStatus: 201,
@@ -28,7 +28,7 @@ const createOperation = restOperation('webhooks.create', {
   output: WebhookCreated,
 });
 
-const listOperation = restOperation('webhooks.list', {
+export const listOperation = restOperation({
   meta: {
     permission: 'read_config',
     openapi: {
@@ -44,7 +44,7 @@ const listOperation = restOperation('webhooks.list', {
   output: WebhookListOutput,
 });
 
-const deleteOperation = restOperation('webhooks.delete', {
+export const deleteOperation = restOperation({
   meta: {
     permission: 'write_config',
     openapi: {
