@@ -11,6 +11,23 @@ const layer = (name, from, allowed) => ({
   },
 });
 
+// Inside scanner/ the flow runs down too: the scan and its assessment at the root, then the report,
+// the checks and the probes, the catalog and fixes, the secret rules, the network clients, the rule
+// tables, and the leaves (value lists, errors, turns). Type-only imports (the evidence types of
+// scanner/types.ts) may cross: they add no run-time dependency.
+const LEAVES = 'scanner/(vocabulary|errors|turns)\\.ts$';
+const inScanner = (name, from, allowed) => ({
+  name,
+  severity: 'error',
+  comment: `scanner/${from}/ may import only ${allowed.join(', ')} of the scanner`,
+  from: { path: `^scanner/${from}/` },
+  to: {
+    path: '^scanner/',
+    pathNot: [`^scanner/(${[from, ...allowed].join('|')})/`, LEAVES],
+    dependencyTypesNot: ['type-only'],
+  },
+});
+
 module.exports = {
   forbidden: [
     {
@@ -21,6 +38,14 @@ module.exports = {
       to: { circular: true },
     },
     layer('scanner-is-a-leaf', 'scanner', []),
+    inScanner('scanner-rules-are-data', 'rules', []),
+    inScanner('scanner-net-below-probes', 'net', ['rules']),
+    inScanner('scanner-secrets-are-pure', 'secrets', []),
+    inScanner('scanner-catalog-is-data', 'catalog', ['secrets']),
+    inScanner('scanner-fixes-are-data', 'fixes', ['catalog']),
+    inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog']),
+    inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net']),
+    inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),
     layer('domain-is-pure', 'domain', ['scanner']),
     layer('db-below-services', 'db', ['domain', 'scanner']),
     layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner']),

@@ -104,7 +104,7 @@ async function testssl(url: string, caFile: string, dir: string): Promise<Testss
 
 async function compare(dir: string): Promise<number> {
   const { scanSite } = await import('../scanner/index.ts');
-  const { ncscVerdict } = await import('../scanner/scoring.ts');
+  const { ncscVerdict } = await import('../scanner/report/scoring.ts');
   const { TLS_CASES, startTlsSite } = await import('../test/support/tls-sites.ts');
   const rows: string[] = [
     '| server | testssl.sh (MEDIUM and above) | scanner (MEDIUM and above) | NCSC guideline (scanner / table) | agrees |',

@@ -8,7 +8,7 @@ import {
   TargetRefusedError,
   type ScanResult,
 } from '../scanner/index.ts';
-import { toSarif } from '../scanner/sarif.ts';
+import { toSarif } from '../scanner/report/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseWebUrl, WEB_URL_PROBLEMS, type WebScheme } from '../scanner/web-url.ts';
+import { parseWebUrl, WEB_URL_PROBLEMS, type WebScheme } from '../scanner/net/web-url.ts';
 import type { SeverityCounts as SeverityCountsOf } from '../domain/vocabulary.ts';
 
 // C0 control characters and DEL make no sense in any text field and break what stores or searches

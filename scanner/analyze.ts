@@ -1,4 +1,4 @@
-import { toFinding } from './findings.ts';
+import { toFinding } from './report/findings.ts';
 import type { AnalysisContext, Check } from './checks/context.ts';
 import { checkCaa } from './checks/caa.ts';
 import { checkClientSecrets, checkFirebase, checkNextMiddleware, checkSupabaseTables } from './checks/client-code.ts';
@@ -32,7 +32,7 @@ import {
   checkHttpsAvailable,
   checkProtocolVersions,
 } from './checks/transport.ts';
-import { parseHtml } from './html.ts';
+import { parseHtml } from './probes/html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
 

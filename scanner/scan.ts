@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
 import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
-import { detectSitePlatform } from './site-platform.ts';
-import { parseTarget, retrieve } from './retriever.ts';
-import { computeScores } from './scoring.ts';
+import { detectSitePlatform } from './probes/site-platform.ts';
+import { parseTarget, retrieve } from './probes/retriever.ts';
+import { computeScores } from './report/scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
-import { detectServer } from './server-detection.ts';
+import { detectServer } from './probes/server-detection.ts';
 import type { Grade, ScanStage, SitePlatform, WebServer } from './vocabulary.ts';
 
 export interface ScanResult {

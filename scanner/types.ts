@@ -1,10 +1,10 @@
-import type { ClientCodeEvidence } from './client-code.ts';
-import type { CaaEvidence } from './dns.ts';
-import type { MiddlewareBypassEvidence } from './nextjs-middleware.ts';
-import type { ExposureType } from './exposure-rules.ts';
+import type { ClientCodeEvidence } from './probes/client-code.ts';
+import type { CaaEvidence } from './net/dns.ts';
+import type { MiddlewareBypassEvidence } from './probes/nextjs-middleware.ts';
+import type { ExposureType } from './probes/exposure-rules.ts';
 import type { CatalogEntry } from './catalog/entry.ts';
 import type { FindingType } from './catalog/index.ts';
-import type { FetchedResponse, HeaderMap, RedirectHop } from './http-evidence.ts';
+import type { FetchedResponse, HeaderMap, RedirectHop } from './net/http-evidence.ts';
 
 export type { CatalogEntry, FetchedResponse, HeaderMap, RedirectHop };
 

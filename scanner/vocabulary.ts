@@ -51,6 +51,6 @@ export const OBSERVATORY_TESTS = [
 ] as const;
 export type ObservatoryTest = (typeof OBSERVATORY_TESTS)[number];
 
-/** The classes of the NCSC-NL TLS guideline, best first (scanner/tls-guideline.ts places every element in one). */
+/** The classes of the NCSC-NL TLS guideline, best first (scanner/rules/tls-guideline.ts places every element in one). */
 export const NCSC_CLASSES = ['Goed', 'Voldoende', 'Uit te faseren', 'Onvoldoende'] as const;
 export type NcscClass = (typeof NCSC_CLASSES)[number];

@@ -8,7 +8,7 @@ import {
   type ServerContext,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import { SARIF_CONTENT_TYPE } from '../scanner/sarif.ts';
+import { SARIF_CONTENT_TYPE } from '../scanner/report/sarif.ts';
 import { httpRequestDuration } from '../services/metrics.ts';
 import { callProcedure } from '../routers/procedures.ts';
 import { SCAN_STAGE_LABELS, SCAN_STAGES, type ScanStage } from '../scanner/vocabulary.ts';

@@ -15,7 +15,7 @@ import {
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
-import { bareHost, refusalReason } from '../scanner/address-policy.ts';
+import { bareHost, refusalReason } from '../scanner/net/address-policy.ts';
 import type { ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
 import { secretBoxFor, type SecretBox } from './secret-encryption.ts';

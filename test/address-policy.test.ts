@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { METADATA_ADDRESSES, refusalReason } from '../scanner/address-policy.ts';
+import { METADATA_ADDRESSES, refusalReason } from '../scanner/net/address-policy.ts';
 
 const REGISTRY = readFileSync(new URL('./data/iana/ipv6-special-registry.csv', import.meta.url), 'utf8')
   .trim()

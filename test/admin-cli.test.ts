@@ -5,7 +5,7 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { recordScan } from '../db/scans.ts';
 import { insertSuggestion } from '../db/suggestions.ts';
 import { insertWebhook } from '../db/webhooks.ts';
-import { toFinding } from '../scanner/findings.ts';
+import { toFinding } from '../scanner/report/findings.ts';
 import { authenticateKey } from '../services/auth.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 import { seedTenant, startApi } from './support/api.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody } from '../scanner/charset.ts';
+import { decodeBody } from '../scanner/net/charset.ts';
 
 describe('page decoding', () => {
   it.each([

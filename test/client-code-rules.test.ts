@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, contextFor } from '../scanner/analyze.ts';
-import { readBackendReferences, selectColumns } from '../scanner/backend-references.ts';
-import { chunkReferences, nextBuildManifest, nextChunks, webpackChunkUrl } from '../scanner/chunk-references.ts';
-import { supabaseTargets } from '../scanner/client-code.ts';
-import { looksLikePeople, looksPersonal } from '../scanner/personal-data.ts';
-import { findSecrets, redact } from '../scanner/secret-scan.ts';
-import { rowsFromContentRange } from '../scanner/supabase-probe.ts';
+import { readBackendReferences, selectColumns } from '../scanner/probes/backend-references.ts';
+import { chunkReferences, nextBuildManifest, nextChunks, webpackChunkUrl } from '../scanner/probes/chunk-references.ts';
+import { supabaseTargets } from '../scanner/probes/client-code.ts';
+import { looksLikePeople, looksPersonal } from '../scanner/rules/personal-data.ts';
+import { findSecrets, redact } from '../scanner/secrets/secret-scan.ts';
+import { rowsFromContentRange } from '../scanner/probes/supabase-probe.ts';
 import { evidence } from './support/evidence.ts';
 import { supabaseJwt } from './support/client-code-sites.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanSite, type ScanResult } from '../scanner/index.ts';
-import { CLIENT_CODE_LIMITS } from '../scanner/client-code.ts';
-import { SUPABASE_REQUEST_BUDGET } from '../scanner/supabase-probe.ts';
+import { CLIENT_CODE_LIMITS } from '../scanner/probes/client-code.ts';
+import { SUPABASE_REQUEST_BUDGET } from '../scanner/probes/supabase-probe.ts';
 import {
   postgrestBackend,
   realtimeDatabase,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXPOSURE_RULES, confirmsExposure, type ExposureType } from '../scanner/exposure-rules.ts';
-import { looksLikeHtml } from '../scanner/html.ts';
+import { EXPOSURE_RULES, confirmsExposure, type ExposureType } from '../scanner/probes/exposure-rules.ts';
+import { looksLikeHtml } from '../scanner/probes/html.ts';
 import { scanSite } from '../scanner/index.ts';
 import type { FetchedResponse } from '../scanner/types.ts';
 import * as nf from './data/exposures/not-found-pages.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readBackendReferences } from '../scanner/backend-references.ts';
-import { chunkReferences } from '../scanner/chunk-references.ts';
-import { findSecrets } from '../scanner/secret-scan.ts';
+import { readBackendReferences } from '../scanner/probes/backend-references.ts';
+import { chunkReferences } from '../scanner/probes/chunk-references.ts';
+import { findSecrets } from '../scanner/secrets/secret-scan.ts';
 
 // A file of its own: the longest suite of the client-code tests runs beside the others.
 describe('script text from a hostile site', () => {

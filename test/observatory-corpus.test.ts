@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contextFor, runChecks } from '../scanner/analyze.ts';
 import { CATALOG } from '../scanner/catalog/index.ts';
 import { toHeaderMap } from './support/headers.ts';
-import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
+import { CORS_TEST_ORIGIN } from '../scanner/probes/retriever.ts';
 import type { ScanEvidence } from '../scanner/types.ts';
 
 // Cases and verdicts of Mozilla's HTTP Observatory; source and licence in test/data/observatory/README.md.

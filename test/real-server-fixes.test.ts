@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { scanSite, type ScanResult } from '../scanner/index.ts';
 import { FIX_TABLES, fixesFor } from '../scanner/fixes/index.ts';
 import type { FindingType } from '../scanner/catalog/index.ts';
-import { scoreBreakdown, SCORE_CAPS } from '../scanner/scoring.ts';
+import { scoreBreakdown, SCORE_CAPS } from '../scanner/report/scoring.ts';
 import { realServersAvailable, startApache, startNginx, type RealServer } from './support/real-servers.ts';
 
 const scan = (server: RealServer) => scanSite(server.url, { allowPrivateTargets: true });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint, toSarif, type SarifLog } from '../scanner/sarif.ts';
+import { fingerprint, toSarif, type SarifLog } from '../scanner/report/sarif.ts';
 import { expectValidSarif } from './support/sarif-schema.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';

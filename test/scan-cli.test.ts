@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { runScan } from '../bin/scan-cli.ts';
-import type { SarifLog } from '../scanner/sarif.ts';
+import type { SarifLog } from '../scanner/report/sarif.ts';
 import { expectValidSarif } from './support/sarif-schema.ts';
 import { hardenedSite, leakyWordPressSite } from './support/sites.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, CHECKS, contextFor } from '../scanner/analyze.ts';
 import { CATALOG, FINDING_TYPES, type FindingType } from '../scanner/catalog/index.ts';
-import { CORS_TEST_ORIGIN } from '../scanner/retriever.ts';
-import type { ExposureType } from '../scanner/exposure-rules.ts';
-import { FFDHE_GROUPS } from '../scanner/tls-guideline.ts';
+import { CORS_TEST_ORIGIN } from '../scanner/probes/retriever.ts';
+import type { ExposureType } from '../scanner/probes/exposure-rules.ts';
+import { FFDHE_GROUPS } from '../scanner/rules/tls-guideline.ts';
 import {
   cipherEvidence,
   evidence,

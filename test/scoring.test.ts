@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FINDING_TYPES, type FindingType } from '../scanner/catalog/index.ts';
-import { toFinding } from '../scanner/findings.ts';
-import { computeScores, gradeFor } from '../scanner/scoring.ts';
+import { toFinding } from '../scanner/report/findings.ts';
+import { computeScores, gradeFor } from '../scanner/report/scoring.ts';
 import type { ScanFinding } from '../scanner/types.ts';
 
 const TYPES = FINDING_TYPES;

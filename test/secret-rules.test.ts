@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets } from '../scanner/secret-scan.ts';
-import { isPlaceholder } from '../scanner/secret-placeholders.ts';
-import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secret-rules.ts';
-import { base62Crc32Valid, isRemoteDatabaseUrl } from '../scanner/secret-structure.ts';
+import { findSecrets } from '../scanner/secrets/secret-scan.ts';
+import { isPlaceholder } from '../scanner/secrets/secret-placeholders.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secrets/secret-rules.ts';
+import { base62Crc32Valid, isRemoteDatabaseUrl } from '../scanner/secrets/secret-structure.ts';
 import { libraryBundles } from './support/client-code-sites.ts';
 import { checksummed, inBundle, publicValues, secretSamples } from './support/secret-samples.ts';
 

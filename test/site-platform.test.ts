@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHeaderMap } from './support/headers.ts';
-import { parseHtml } from '../scanner/html.ts';
-import { detectSitePlatform } from '../scanner/site-platform.ts';
+import { parseHtml } from '../scanner/probes/html.ts';
+import { detectSitePlatform } from '../scanner/probes/site-platform.ts';
 
 function detect(html: string, headers: Record<string, string | string[]> = {}, url = 'https://example.nl/') {
   const page = {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { displayText } from '../scanner/display-text.ts';
+import { displayText } from '../scanner/report/display-text.ts';
 import { scanSite } from '../scanner/index.ts';
 import { answer, rawSite, type HostileSite } from './support/hostile-sites.ts';
 

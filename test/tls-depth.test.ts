@@ -2,13 +2,13 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type tls from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renegotiationWaitMs } from '../scanner/tls-client.ts';
+import { renegotiationWaitMs } from '../scanner/net/tls-client.ts';
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
-import { offer, type OfferOptions } from '../scanner/client-hello.ts';
+import { offer, type OfferOptions } from '../scanner/net/client-hello.ts';
 import { scanSite } from '../scanner/index.ts';
-import { ncscVerdict } from '../scanner/scoring.ts';
-import { SUITES, TLS12_SUITES_WORST_FIRST, type InsufficientSuiteReason } from '../scanner/tls-guideline.ts';
-import { probeSuites } from '../scanner/tls-suites.ts';
+import { ncscVerdict } from '../scanner/report/scoring.ts';
+import { SUITES, TLS12_SUITES_WORST_FIRST, type InsufficientSuiteReason } from '../scanner/rules/tls-guideline.ts';
+import { probeSuites } from '../scanner/net/tls-suites.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import {
   HANDSHAKE_FAILURE,

@@ -1,6 +1,6 @@
 import { checkPrimeSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CIPHER_SUITE_NAMES } from '../scanner/cipher-suite-registry.ts';
+import { CIPHER_SUITE_NAMES } from '../scanner/rules/cipher-suite-registry.ts';
 import {
   certificateKeyClass,
   classRank,
@@ -12,7 +12,7 @@ import {
   SUITES,
   suiteFacts,
   TLS12_SUITES_WORST_FIRST,
-} from '../scanner/tls-guideline.ts';
+} from '../scanner/rules/tls-guideline.ts';
 
 const named = (name: string) => [...SUITES.values()].find((s) => s.name === name)!;
 

@@ -1,5 +1,5 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { SARIF_CONTENT_TYPE } from '../../scanner/sarif.ts';
+import { SARIF_CONTENT_TYPE } from '../../scanner/report/sarif.ts';
 import { getScan, getScanSarif, listScans, triggerScan } from '../../services/scans.ts';
 import { scanCreatedView } from '../../services/views.ts';
 import { PROTECTED_ERRORS } from '../common.ts';

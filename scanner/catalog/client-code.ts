@@ -4,7 +4,7 @@ import {
   secretFindingType,
   type SecretFindingType,
   type SecretKind,
-} from '../secret-rules.ts';
+} from '../secrets/secret-rules.ts';
 import type { CatalogEntry } from './entry.ts';
 import { REF } from './references.ts';
 

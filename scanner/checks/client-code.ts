@@ -1,5 +1,5 @@
-import { looksLikePeople, looksPersonal } from '../personal-data.ts';
-import { SECRET_RULES, secretFindingType, type SecretKind } from '../secret-rules.ts';
+import { looksLikePeople, looksPersonal } from '../rules/personal-data.ts';
+import { SECRET_RULES, secretFindingType, type SecretKind } from '../secrets/secret-rules.ts';
 import type { Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 

@@ -1,4 +1,4 @@
-import type { HtmlFacts } from '../html.ts';
+import type { HtmlFacts } from '../probes/html.ts';
 import type { FindingType } from '../catalog/index.ts';
 import type { Observation, ScanEvidence } from '../types.ts';
 

@@ -1,5 +1,5 @@
 import type { FindingType } from '../catalog/index.ts';
-import { headerValues } from '../headers.ts';
+import { headerValues } from '../net/headers.ts';
 import { observe, type Check } from './context.ts';
 
 export interface ParsedCookie {

@@ -1,4 +1,4 @@
-import { firstHeader } from '../headers.ts';
+import { firstHeader } from '../net/headers.ts';
 import { observe, type Check } from './context.ts';
 
 /** The page is requested with a foreign Origin; what the server allows back decides. */

@@ -1,4 +1,4 @@
-import { headerValues } from '../headers.ts';
+import { headerValues } from '../net/headers.ts';
 import { observe, type AnalysisContext, type Check } from './context.ts';
 import type { Observation } from '../types.ts';
 

@@ -1,6 +1,6 @@
-import { firstHeader } from '../headers.ts';
-import { looksLikeHtml } from '../html.ts';
-import { EXPOSURE_RULES, confirmsExposure } from '../exposure-rules.ts';
+import { firstHeader } from '../net/headers.ts';
+import { looksLikeHtml } from '../probes/html.ts';
+import { EXPOSURE_RULES, confirmsExposure } from '../probes/exposure-rules.ts';
 import type { FetchedResponse, Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 

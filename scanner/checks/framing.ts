@@ -1,4 +1,4 @@
-import { firstHeader } from '../headers.ts';
+import { firstHeader } from '../net/headers.ts';
 import { observe, type Check } from './context.ts';
 import { headerCspDeclaresFrameAncestors } from './csp.ts';
 

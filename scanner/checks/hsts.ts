@@ -1,4 +1,4 @@
-import { headerValues } from '../headers.ts';
+import { headerValues } from '../net/headers.ts';
 import { observe, type Check } from './context.ts';
 
 // Six months as the Observatory counts it (15768000 s, minus the common 180-day value's slack).

@@ -1,5 +1,5 @@
 import type { FindingType } from '../catalog/index.ts';
-import type { Subresource } from '../html.ts';
+import type { Subresource } from '../probes/html.ts';
 import { observe, type Check } from './context.ts';
 import { upgradesInsecureRequests } from './csp.ts';
 

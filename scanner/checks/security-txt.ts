@@ -1,7 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
-import { firstHeader } from '../headers.ts';
-import { looksLikeHtml } from '../html.ts';
-import { isSecurityTxt, parseExpires, parseSecurityTxt, type SecurityTxt } from '../security-txt.ts';
+import { firstHeader } from '../net/headers.ts';
+import { looksLikeHtml } from '../probes/html.ts';
+import { isSecurityTxt, parseExpires, parseSecurityTxt, type SecurityTxt } from '../probes/security-txt.ts';
 import type { FetchedResponse, Observation } from '../types.ts';
 import { observe, type Check } from './context.ts';
 

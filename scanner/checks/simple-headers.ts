@@ -1,4 +1,4 @@
-import { firstHeader, headerValues } from '../headers.ts';
+import { firstHeader, headerValues } from '../net/headers.ts';
 import { observe, type Check } from './context.ts';
 
 export const checkContentTypeOptions: Check = (ctx) => {

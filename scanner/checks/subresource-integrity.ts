@@ -1,7 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
-import { firstHeader } from '../headers.ts';
-import { isHtmlContentType } from '../html.ts';
-import { siteOf } from '../registrable-domain.ts';
+import { firstHeader } from '../net/headers.ts';
+import { isHtmlContentType } from '../probes/html.ts';
+import { siteOf } from '../net/registrable-domain.ts';
 import { observe, type Check } from './context.ts';
 
 /** External scripts (another registrable domain) should be loaded over https with an integrity hash. */

@@ -9,14 +9,14 @@ import {
   suiteFacts,
   TLS13_INSUFFICIENT_SUITE,
   type InsufficientSuiteReason,
-} from '../tls-guideline.ts';
+} from '../rules/tls-guideline.ts';
 import type { NcscClass } from '../vocabulary.ts';
 import type { AcceptedKeyExchange, CipherEvidence, Observation, TlsEvidence } from '../types.ts';
 import { observe, type Check } from './context.ts';
 import { originOf } from './transport.ts';
 
 // The NCSC-NL guideline's verdicts over the suites, groups and hashes the server accepted
-// (scanner/tls-guideline.ts), and the cipher order.
+// (scanner/rules/tls-guideline.ts), and the cipher order.
 
 const INSUFFICIENT_SUITE_FINDINGS: Record<InsufficientSuiteReason, FindingType> = {
   null: 'tls_cipher_null',

@@ -1,5 +1,5 @@
 import type { ChainCertificate, TlsEvidence } from '../types.ts';
-import { certificateKeyClass } from '../tls-guideline.ts';
+import { certificateKeyClass } from '../rules/tls-guideline.ts';
 import { observe, type Check } from './context.ts';
 
 const DAY_MS = 86_400_000;

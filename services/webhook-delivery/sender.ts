@@ -1,5 +1,5 @@
 import { refusalIn } from '../../scanner/errors.ts';
-import { guardedAgents, guardedGot, type GuardedAgents } from '../../scanner/guarded-http.ts';
+import { guardedAgents, guardedGot, type GuardedAgents } from '../../scanner/net/guarded-http.ts';
 import { signWebhook } from './signature.ts';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;

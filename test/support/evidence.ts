@@ -1,6 +1,6 @@
 import { toHeaderMap } from './headers.ts';
-import { CORS_TEST_ORIGIN } from '../../scanner/retriever.ts';
-import type { ExposureType } from '../../scanner/exposure-rules.ts';
+import { CORS_TEST_ORIGIN } from '../../scanner/probes/retriever.ts';
+import type { ExposureType } from '../../scanner/probes/exposure-rules.ts';
 import type { CipherEvidence, FetchedResponse, ScanEvidence, TlsFeatureEvidence } from '../../scanner/types.ts';
 import { HARDENED_HEADERS } from './sites.ts';
 

@@ -1,7 +1,7 @@
 import type { FindingType } from '../../scanner/catalog/index.ts';
-import { toFinding } from '../../scanner/findings.ts';
+import { toFinding } from '../../scanner/report/findings.ts';
 import type { ScanResult } from '../../scanner/index.ts';
-import { computeScores } from '../../scanner/scoring.ts';
+import { computeScores } from '../../scanner/report/scoring.ts';
 
 /** A scan result as the scanner would give it, with these findings, for storing without a scan. */
 export function scanResult(url: string, findings: Array<[FindingType, string]>, scannedAt = new Date()): ScanResult {

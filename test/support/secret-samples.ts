@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { SecretKind } from '../../scanner/secret-rules.ts';
+import type { SecretKind } from '../../scanner/secrets/secret-rules.ts';
 
 /**
  * Credentials generated from each kind's documented format, new for every run (no test knows them in

@@ -1,5 +1,5 @@
 import { getDiffieHellman } from 'node:crypto';
-import { FFDHE_GROUPS } from '../../scanner/tls-guideline.ts';
+import { FFDHE_GROUPS } from '../../scanner/rules/tls-guideline.ts';
 import { certificate, HARDENED_TLS, startSite, type FixtureSite, type SiteDefinition } from './fixture-sites.ts';
 import { HARDENED_HEADERS } from './sites.ts';
 

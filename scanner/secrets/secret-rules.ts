@@ -1,4 +1,4 @@
-import type { Severity } from './vocabulary.ts';
+import type { Severity } from '../vocabulary.ts';
 import { findPemBlocks } from './pem-blocks.ts';
 import {
   base62Crc32Valid,

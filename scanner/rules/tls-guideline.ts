@@ -1,7 +1,7 @@
 import { getDiffieHellman } from 'node:crypto';
 import { CIPHER_SUITE_NAMES } from './cipher-suite-registry.ts';
-import type { TlsVersion } from './types.ts';
-import { NCSC_CLASSES, type NcscClass } from './vocabulary.ts';
+import type { TlsVersion } from '../types.ts';
+import { NCSC_CLASSES, type NcscClass } from '../vocabulary.ts';
 
 // The NCSC-NL "ICT-beveiligingsrichtlijnen voor Transport Layer Security", 2025 edition (v2.2; the
 // 2021 edition was v2.1), as internet.nl applies it (internetstandards/Internet.nl,

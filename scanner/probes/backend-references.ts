@@ -1,4 +1,4 @@
-import { decodeJwtPayload, JWT_PATTERN } from './jwt.ts';
+import { decodeJwtPayload, JWT_PATTERN } from '../secrets/jwt.ts';
 
 /**
  * What client code reveals about the backends it talks to, read from its text without running it:

@@ -3,7 +3,7 @@ import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-re
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { isPlaceholder } from './secret-placeholders.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type Near, type SecretKind, type SecretRule } from './secret-rules.ts';
-import { timeSlicer } from './turns.ts';
+import { timeSlicer } from '../turns.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
 export interface RedactedSecret {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CatalogEntry } from './catalog/entry.ts';
-import type { Severity } from './vocabulary.ts';
+import type { CatalogEntry } from '../catalog/entry.ts';
+import type { Severity } from '../vocabulary.ts';
 
 // A scan as a SARIF 2.1.0 log (OASIS), shaped for GitHub code scanning: one rule per finding type,
 // one result per finding. Findings are about URLs, not files, and GitHub rejects an upload whose

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type tls from 'node:tls';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
-import type { ChainCertificate } from './types.ts';
+import type { ChainCertificate } from '../types.ts';
 
 // Signature algorithm OIDs (RFC 3279, 4055, 5758, 8410) by the name testssl.sh and OpenSSL print.
 const SIGNATURE_ALGORITHMS: Record<string, string> = {

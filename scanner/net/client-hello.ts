@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { guardedLookup, type AddressPolicy } from './address-policy.ts';
-import { refusalIn } from './errors.ts';
-import { suiteFacts } from './tls-guideline.ts';
+import { refusalIn } from '../errors.ts';
+import { suiteFacts } from '../rules/tls-guideline.ts';
 
 // A raw TLS 1.2 ClientHello offering chosen cipher suites, groups and signature schemes, and a reader
 // of the server's first flight: ServerHello (suite, compression, extensions) and ServerKeyExchange

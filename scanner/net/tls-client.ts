@@ -2,11 +2,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { chainFacts, describeName, isSelfIssued } from './certificate-facts.ts';
-import { refusalIn } from './errors.ts';
-import { TLS13_INSUFFICIENT_SUITE } from './tls-guideline.ts';
+import { refusalIn } from '../errors.ts';
+import { TLS13_INSUFFICIENT_SUITE } from '../rules/tls-guideline.ts';
 import { probeSuites } from './tls-suites.ts';
-import { nextTurn } from './turns.ts';
-import type { CertificateEvidence, TlsEvidence, TlsVersion } from './types.ts';
+import { nextTurn } from '../turns.ts';
+import type { CertificateEvidence, TlsEvidence, TlsVersion } from '../types.ts';
 
 export const TLS_VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 

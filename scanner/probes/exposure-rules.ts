@@ -4,8 +4,8 @@
 // mysqldump/pg_dump/phpMyAdmin). Where a document is large (source maps, user lists, OpenAPI), the
 // rule confirms from a bounded prefix instead of parsing the whole document.
 
-import type { FindingType } from './catalog/index.ts';
-import type { FetchedResponse } from './http-evidence.ts';
+import type { FindingType } from '../catalog/index.ts';
+import type { FetchedResponse } from '../net/http-evidence.ts';
 
 export interface ExposureRule {
   confirm: (body: Buffer, text: string) => boolean;

@@ -1,7 +1,7 @@
-import { firstHeader } from './headers.ts';
-import type { HttpClient } from './http-client.ts';
-import type { FetchedResponse } from './http-evidence.ts';
-import { PERSONAL_COLUMN_PROBES, looksPersonal } from './personal-data.ts';
+import { firstHeader } from '../net/headers.ts';
+import type { HttpClient } from '../net/http-client.ts';
+import type { FetchedResponse } from '../net/http-evidence.ts';
+import { PERSONAL_COLUMN_PROBES, looksPersonal } from '../rules/personal-data.ts';
 
 /**
  * What an anonymous visitor holding the site's public Supabase key can read, learned with HEAD and

@@ -1,7 +1,7 @@
-import { headerValues } from './headers.ts';
+import { headerValues } from '../net/headers.ts';
 import type { HtmlFacts } from './html.ts';
-import type { PageEvidence } from './types.ts';
-import { SITE_PLATFORMS, type SitePlatform } from './vocabulary.ts';
+import type { PageEvidence } from '../types.ts';
+import { SITE_PLATFORMS, type SitePlatform } from '../vocabulary.ts';
 
 interface Signals {
   headers: string;

@@ -1,7 +1,7 @@
-import { CATALOG, type FindingType } from './catalog/index.ts';
-import { worstClass } from './tls-guideline.ts';
-import type { ScanFinding } from './types.ts';
-import { GRADE_THRESHOLDS, type Category, type Grade, type NcscClass, type Severity } from './vocabulary.ts';
+import { CATALOG, type FindingType } from '../catalog/index.ts';
+import { worstClass } from '../rules/tls-guideline.ts';
+import type { ScanFinding } from '../types.ts';
+import { GRADE_THRESHOLDS, type Category, type Grade, type NcscClass, type Severity } from '../vocabulary.ts';
 
 /** Points a category sub-score loses per finding of each severity. */
 export const SEVERITY_PENALTY: Record<Severity, number> = { CRITICAL: 40, HIGH: 20, MEDIUM: 8, LOW: 2 };

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { resolveAddresses, type DnsOptions } from './dns.ts';
-import { TargetRefusedError } from './errors.ts';
+import { TargetRefusedError } from '../errors.ts';
 
 /**
  * Cloud metadata and credentials endpoints: refused in every mode, also when private targets are

@@ -1,6 +1,6 @@
-import { decodeBody } from './charset.ts';
-import { refusalIn } from './errors.ts';
-import { firstHeader } from './headers.ts';
+import { decodeBody } from '../net/charset.ts';
+import { refusalIn } from '../errors.ts';
+import { firstHeader } from '../net/headers.ts';
 import { linkedPaths, type HtmlFacts } from './html.ts';
 import {
   chunkReferences,
@@ -9,7 +9,7 @@ import {
   webpackChunkUrl,
   type WebpackChunkTemplate,
 } from './chunk-references.ts';
-import type { HttpClient } from './http-client.ts';
+import type { HttpClient } from '../net/http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import {
   FIREBASE_STORAGE_API,
@@ -18,9 +18,9 @@ import {
   type FirebaseDatabaseEvidence,
   type FirebaseStorageEvidence,
 } from './firebase-probe.ts';
-import { siteOf } from './registrable-domain.ts';
-import { nextTurn } from './turns.ts';
-import { findSecrets, type RedactedSecret } from './secret-scan.ts';
+import { siteOf } from '../net/registrable-domain.ts';
+import { nextTurn } from '../turns.ts';
+import { findSecrets, type RedactedSecret } from '../secrets/secret-scan.ts';
 import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
 
 /** Bounds of what a scan reads of a site's JavaScript (scripts and chunks; RSC payloads of other routes apart). */

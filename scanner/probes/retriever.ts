@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { bareHost, type AddressPolicy } from './address-policy.ts';
-import { decodeBody } from './charset.ts';
-import { isLocalhostName, lookupCaa } from './dns.ts';
-import { InvalidTargetError, refusalIn, TargetUnreachableError } from './errors.ts';
+import { bareHost, type AddressPolicy } from '../net/address-policy.ts';
+import { decodeBody } from '../net/charset.ts';
+import { isLocalhostName, lookupCaa } from '../net/dns.ts';
+import { InvalidTargetError, refusalIn, TargetUnreachableError } from '../errors.ts';
 import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
-import { firstHeader } from './headers.ts';
+import { firstHeader } from '../net/headers.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';
-import { HttpClient } from './http-client.ts';
+import { HttpClient } from '../net/http-client.ts';
 import { readClientCode, type ClientCodeOptions } from './client-code.ts';
 import { probeMiddlewareBypass } from './nextjs-middleware.ts';
 import { detectSitePlatform } from './site-platform.ts';
-import { siteOf } from './registrable-domain.ts';
-import { probeTls } from './tls-client.ts';
-import { parseWebUrl, WEB_URL_PROBLEMS } from './web-url.ts';
+import { siteOf } from '../net/registrable-domain.ts';
+import { probeTls } from '../net/tls-client.ts';
+import { parseWebUrl, WEB_URL_PROBLEMS } from '../net/web-url.ts';
 import type {
   FetchedResponse,
   ProbeEvidence,
@@ -21,8 +21,8 @@ import type {
   ScanEvidence,
   SecurityTxtEvidence,
   TlsEvidence,
-} from './types.ts';
-import type { ScanStage } from './vocabulary.ts';
+} from '../types.ts';
+import type { ScanStage } from '../vocabulary.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   /** Told of a retrieval phase that failed (its checks become failed checks), with its error. */

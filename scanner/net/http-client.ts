@@ -2,9 +2,9 @@ import type http from 'node:http';
 import type { Got } from 'got';
 import type { AddressPolicy } from './address-policy.ts';
 import { guardedAgents, guardedGot, type GuardedAgents } from './guarded-http.ts';
-import { refusalIn } from './errors.ts';
+import { refusalIn } from '../errors.ts';
 import { headersFromRaw } from './headers.ts';
-import { nextTurn } from './turns.ts';
+import { nextTurn } from '../turns.ts';
 import type { FetchedResponse } from './http-evidence.ts';
 
 export interface HttpClientOptions extends AddressPolicy {

@@ -1,6 +1,6 @@
-import { CATALOG } from './catalog/index.ts';
+import { CATALOG } from '../catalog/index.ts';
 import { displayText } from './display-text.ts';
-import type { Observation, ScanFinding } from './types.ts';
+import type { Observation, ScanFinding } from '../types.ts';
 
 /** A check's observation completed with its catalog entry's texts. */
 export function toFinding(observation: Observation): ScanFinding {

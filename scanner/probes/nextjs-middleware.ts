@@ -1,6 +1,6 @@
-import { firstHeader } from './headers.ts';
+import { firstHeader } from '../net/headers.ts';
 import { linkedPaths, type HtmlFacts } from './html.ts';
-import type { HttpClient } from './http-client.ts';
+import type { HttpClient } from '../net/http-client.ts';
 
 /**
  * CVE-2025-29927: Next.js before 15.2.3, 14.2.25, 13.5.9 and 12.3.5 skips its middleware for a request

@@ -1,4 +1,4 @@
-import type { HttpClient } from './http-client.ts';
+import type { HttpClient } from '../net/http-client.ts';
 
 /**
  * Whether a Firebase project's data is readable by anyone: the Realtime Database read with

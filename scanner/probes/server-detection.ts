@@ -1,6 +1,6 @@
-import { headerValues } from './headers.ts';
-import type { FetchedResponse, HeaderMap, ScanEvidence } from './types.ts';
-import type { WebServer } from './vocabulary.ts';
+import { headerValues } from '../net/headers.ts';
+import type { FetchedResponse, HeaderMap, ScanEvidence } from '../types.ts';
+import type { WebServer } from '../vocabulary.ts';
 
 /**
  * Which server answers, from what it says of itself: the Server header, Via, vendor headers
