@@ -8,6 +8,8 @@ export interface McpToolDefinition {
   annotations: ToolAnnotations;
   /** A list: the answer also says `total` and `next_offset`. */
   list?: true;
+  /** The answer's field with a scan id: the result then links to that scan's report and SARIF resources. */
+  scanLinks?: 'scan_id' | 'id';
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -20,15 +22,20 @@ const WRITE: ToolAnnotations = {
 
 /**
  * The MCP tools: each is a procedure the REST API serves, with its zod schemas, permission and
- * description (server/mcp.ts builds the tool from them). Making another procedure a tool is one line.
+ * description (server/mcp/tools.ts builds the tool from them). Making another procedure a tool is one line.
  */
 export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'list_sites', procedure: 'sites.list', annotations: READ, list: true },
   { name: 'get_site', procedure: 'sites.get', annotations: READ },
   // A scan reaches out to the site: the open world.
-  { name: 'scan_site', procedure: 'scans.trigger', annotations: { ...WRITE, openWorldHint: true } },
+  {
+    name: 'scan_site',
+    procedure: 'scans.trigger',
+    annotations: { ...WRITE, openWorldHint: true },
+    scanLinks: 'scan_id',
+  },
   { name: 'list_scans', procedure: 'scans.list', annotations: READ, list: true },
-  { name: 'get_scan', procedure: 'scans.get', annotations: READ },
+  { name: 'get_scan', procedure: 'scans.get', annotations: READ, scanLinks: 'id' },
   { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
   { name: 'search_findings', procedure: 'findings.list', annotations: READ, list: true },
   { name: 'get_finding', procedure: 'findings.get', annotations: READ },

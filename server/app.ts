@@ -28,7 +28,7 @@ import { registerDashboard } from './dashboard-pages.ts';
 import { FASTIFY_ERRORS, httpErrorAnswer, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
 import { createAdmission } from './admission.ts';
-import { registerMcp } from './mcp.ts';
+import { registerMcp } from './mcp/route.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRestRoutes } from './rest.ts';
 import { RAW_SECURITY_HEADERS, registerSecurityHeaders, stampAnswerHeaders } from './security-headers.ts';

@@ -57,7 +57,7 @@ describe('text from a scanned site', () => {
 
 describe('MCP text blocks', () => {
   it('escape Markdown images and links from site text, keep the JSON value, and stay under 5,000 characters', async () => {
-    const { textBlocks } = await import('../server/mcp.ts');
+    const { textBlocks } = await import('../server/mcp/result-text.ts');
     const result = {
       actual_value: 'zie ![x](https://evil.example/p.png) en [klik](https://evil.example)',
       long: 'y'.repeat(9_000),
