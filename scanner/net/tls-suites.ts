@@ -6,7 +6,12 @@ import {
   type OfferOptions,
   type ServerChoice,
 } from './client-hello.ts';
-import { groupsOfClass, SIGNATURE_SCHEMES_BY_HASH, suiteFacts, TLS12_SUITES_WORST_FIRST } from '../rules/tls-guideline.ts';
+import {
+  groupsOfClass,
+  SIGNATURE_SCHEMES_BY_HASH,
+  suiteFacts,
+  TLS12_SUITES_WORST_FIRST,
+} from '../rules/tls-guideline.ts';
 import type { CipherEvidence, TlsFeatureEvidence } from '../types.ts';
 
 /** Suites enumerated at most: a server accepting more is judged on these (no server offers this many good ones). */
