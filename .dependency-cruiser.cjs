@@ -42,7 +42,7 @@ module.exports = {
     inScanner('scanner-net-below-probes', 'net', ['rules']),
     inScanner('scanner-secrets-are-pure', 'secrets', []),
     inScanner('scanner-catalog-is-data', 'catalog', ['secrets']),
-    inScanner('scanner-fixes-are-data', 'fixes', ['catalog']),
+    inScanner('scanner-fixes-are-data', 'fixes', ['catalog', 'secrets']),
     inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog']),
     inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net']),
     inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),

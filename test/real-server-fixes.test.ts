@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanSite, type ScanResult } from '../scanner/index.ts';
 import { FIX_TABLES, fixesFor } from '../scanner/fixes/index.ts';
-import type { FindingType } from '../scanner/catalog/index.ts';
+import { CATALOG, type FindingType } from '../scanner/catalog/index.ts';
+import { NO_CONFIGURATION_FIX } from '../scanner/fixes/no-configuration-fix.ts';
 import { scoreBreakdown, SCORE_CAPS } from '../scanner/report/scoring.ts';
 import { realServersAvailable, startApache, startNginx, type RealServer } from './support/real-servers.ts';
 
@@ -42,9 +43,25 @@ describe.runIf(realServersAvailable() || process.env.CI)(
           expect(before.detected_server).toBe(target);
           const fixed = typesOf(before).filter((type) => FIX_TABLES[target]?.[type]);
           expect(fixed.length).toBeGreaterThan(8);
+          // The files a deploy left behind are found, and their fixes are among those applied.
+          const exposed = [
+            'exposed_git_head',
+            'exposed_git_config',
+            'exposed_env_file',
+            'exposed_sql_dump',
+            'exposed_htpasswd',
+            'exposed_debug_log',
+            'exposed_config_backup',
+          ];
+          expect(fixed).toEqual(expect.arrayContaining(exposed));
           await server.reconfigure(directivesFor(target, before, inner), directivesFor(target, before, outer));
           const after = await scan(server);
           expect(typesOf(after).filter((type) => fixed.includes(type))).toEqual([]);
+          // The probes were refused, not answered with the file under another status.
+          for (const path of ['/.git/config', '/.env', '/backup.sql', '/.htpasswd', '/wp-content/debug.log']) {
+            expect((await fetch(new URL(path, server.url))).status, path).toBe(403);
+          }
+          expect((await fetch(new URL('/index.html', server.url))).status).toBe(200);
           expect(typesOf(after).filter((type) => !typesOf(before).includes(type))).toEqual([]);
           expect(['uitstekend', 'goed']).toContain(after.grade);
           expect(after.detected_server).toBe(target);
@@ -56,7 +73,54 @@ describe.runIf(realServersAvailable() || process.env.CI)(
   },
 );
 
+describe.runIf(realServersAvailable() || process.env.CI)('every fix of a server, applied at once', () => {
+  it.each([
+    ['nginx', startNginx, 'server', 'http'],
+    ['apache', startApache, 'virtualhost', 'server'],
+  ] as const)(
+    '%s passes its own config test and serves the site',
+    { timeout: 60_000 },
+    async (target, start, inner, outer) => {
+      const server = await start();
+      try {
+        const entries = [...new Set(Object.values(FIX_TABLES[target] ?? {}))];
+        const inContext = (context: string) =>
+          [...new Set(entries.filter((fix) => (fix!.context ?? 'server') === context).map((fix) => fix!.snippet))].join(
+            '\n',
+          );
+        // Cookie, proxy and WordPress fixes are checked here: the round trip above has no application behind the server.
+        await server.reconfigure(inContext(inner), inContext(outer));
+        expect((await fetch(new URL('/index.html', server.url))).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
+
 describe('fix tables', () => {
+  it('give every finding type fixes, or say why no configuration fixes it', () => {
+    const covered = new Set(Object.values(FIX_TABLES).flatMap((table) => Object.keys(table ?? {})));
+    const neither = Object.keys(CATALOG).filter(
+      (type) => !covered.has(type) && !NO_CONFIGURATION_FIX[type as FindingType],
+    );
+    expect(neither).toEqual([]);
+    // A reason for a type that has fixes would hide them.
+    expect(Object.keys(NO_CONFIGURATION_FIX).filter((type) => covered.has(type))).toEqual([]);
+    for (const type of [
+      'exposed_git_config',
+      'exposed_env_file',
+      'exposed_sql_dump',
+      'directory_listing',
+      'cookie_missing_secure',
+    ]) {
+      expect(
+        fixesFor(type as FindingType, null, null).map((fix) => fix.target),
+        type,
+      ).toEqual(expect.arrayContaining(['nginx', 'apache']));
+    }
+  });
+
   it('gives the detected server first, then the platform, then the common targets', () => {
     expect(fixesFor('hsts_missing', 'apache', 'wordpress').map((f) => f.target)).toEqual(['apache', 'wordpress']);
     expect(fixesFor('hsts_missing', null, null).map((f) => f.target)).toEqual([

@@ -5,7 +5,12 @@ import {
   GOOD_CURVES,
   GOOD_SIGNATURE_ALGORITHMS,
   headerTable,
+  EXPOSED_FILE_FINDINGS,
+  EXPOSED_FILES_NOTE,
+  OPERATOR_PATHS,
   REDIRECT_FINDINGS,
+  SENSITIVE_EXTENSIONS,
+  SENSITIVE_NAMES,
   TLS_FINDINGS,
 } from './shared.ts';
 
@@ -21,6 +26,73 @@ const headers = headerTable((header) => ({
 
 export const APACHE_FIXES: FixTable = {
   ...headers,
+  ...forEach(EXPOSED_FILE_FINDINGS, {
+    title: "Gevoelige bestanden en beheerpagina's afschermen",
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: [
+      '<LocationMatch "/\\.(?!well-known(/|$))">',
+      '    Require all denied',
+      '</LocationMatch>',
+      `<LocationMatch "(?i)(\\.(${SENSITIVE_EXTENSIONS})|~)$">`,
+      '    Require all denied',
+      '</LocationMatch>',
+      `<LocationMatch "(?i)^/(${SENSITIVE_NAMES})$">`,
+      '    Require all denied',
+      '</LocationMatch>',
+      `<LocationMatch "^/(${OPERATOR_PATHS})(/|$)">`,
+      '    Require all denied',
+      '</LocationMatch>',
+    ].join('\n'),
+    notes: `${EXPOSED_FILES_NOTE} Test daarna met apache2ctl configtest en herstart.`,
+  }),
+  wordpress_xmlrpc_enabled: {
+    title: 'xmlrpc.php weigeren',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: '<Files xmlrpc.php>\n    Require all denied\n</Files>',
+    notes: 'Alleen als geen app of plugin XML-RPC nodig heeft (de oude WordPress-app, Jetpack).',
+  },
+  wordpress_user_enumeration: {
+    title: 'De gebruikerslijst van de REST API weigeren',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: '<LocationMatch "^/wp-json/wp/v2/users">\n    Require all denied\n</LocationMatch>',
+    notes: 'De REST API zelf blijft werken; alleen de lijst met gebruikersnamen is afgeschermd.',
+  },
+  directory_listing: {
+    title: 'Mappenoverzicht uitzetten',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: '<Directory /var/www/html>\n    Options -Indexes\n</Directory>',
+    notes: 'Gebruik het pad van uw DocumentRoot. Debian zet Indexes aan in /etc/apache2/apache2.conf voor /var/www/.',
+  },
+  nextjs_middleware_bypass: {
+    title: 'Header x-middleware-subrequest niet doorgeven aan Next.js',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet: 'RequestHeader unset x-middleware-subrequest',
+    notes:
+      'Vereist mod_headers (a2enmod headers); zet het in de VirtualHost die naar Next.js doorstuurt. Werk Next.js ook bij.',
+  },
+  ...forEach(
+    [
+      'cookie_missing_secure',
+      'session_cookie_missing_secure',
+      'session_cookie_missing_httponly',
+      'cookie_missing_samesite',
+      'csrf_cookie_missing_samesite',
+    ],
+    {
+      title: 'Cookie-attributen toevoegen',
+      language: 'apache',
+      context: 'virtualhost',
+      snippet:
+        'Header always edit* Set-Cookie "(?i)^((?!.*;\\s*secure).*)$" "$1; Secure"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*httponly).*)$" "$1; HttpOnly"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*samesite).*)$" "$1; SameSite=Lax"',
+      notes:
+        'Vereist mod_headers. Een cookie die JavaScript moet lezen krijgt geen HttpOnly: beperk de regel dan tot de andere cookies. Beter is het in de applicatie zelf te zetten.',
+    },
+  ),
   ...forEach(TLS_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'apache',

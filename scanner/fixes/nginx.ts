@@ -5,7 +5,12 @@ import {
   GOOD_CURVES,
   GOOD_SIGNATURE_ALGORITHMS,
   headerTable,
+  EXPOSED_FILE_FINDINGS,
+  EXPOSED_FILES_NOTE,
+  OPERATOR_PATHS,
   REDIRECT_FINDINGS,
+  SENSITIVE_EXTENSIONS,
+  SENSITIVE_NAMES,
   TLS_FINDINGS,
 } from './shared.ts';
 
@@ -50,6 +55,72 @@ export const NGINX_FIXES: FixTable = {
     context: 'server',
     snippet: 'proxy_hide_header X-Powered-By;\nfastcgi_hide_header X-Powered-By;',
   },
+  ...forEach(EXPOSED_FILE_FINDINGS, {
+    title: "Gevoelige bestanden en beheerpagina's afschermen",
+    language: 'nginx',
+    context: 'server',
+    snippet: [
+      'location ~ /\\.(?!well-known(?:/|$)) {',
+      '    deny all;',
+      '}',
+      `location ~* (?:\\.(?:${SENSITIVE_EXTENSIONS})|~)$ {`,
+      '    deny all;',
+      '}',
+      `location ~* ^/(?:${SENSITIVE_NAMES})$ {`,
+      '    deny all;',
+      '}',
+      `location ~ ^/(?:${OPERATOR_PATHS})(?:/|$) {`,
+      '    deny all;',
+      '}',
+    ].join('\n'),
+    notes: `${EXPOSED_FILES_NOTE} Regex-locations gaan voor de gewone location /. Test daarna met nginx -t en herstart.`,
+  }),
+  wordpress_xmlrpc_enabled: {
+    title: 'xmlrpc.php weigeren',
+    language: 'nginx',
+    context: 'server',
+    snippet: 'location = /xmlrpc.php {\n    deny all;\n}',
+    notes: 'Alleen als geen app of plugin XML-RPC nodig heeft (de oude WordPress-app, Jetpack).',
+  },
+  wordpress_user_enumeration: {
+    title: 'De gebruikerslijst van de REST API weigeren',
+    language: 'nginx',
+    context: 'server',
+    snippet: 'location ~ ^/wp-json/wp/v2/users {\n    deny all;\n}\nif ($arg_author) {\n    return 403;\n}',
+  },
+  directory_listing: {
+    title: 'Mappenoverzicht uitzetten',
+    language: 'nginx',
+    context: 'server',
+    snippet: 'autoindex off;',
+    notes:
+      'autoindex staat standaard uit: zoek met grep -r autoindex /etc/nginx waar het aangezet is en verwijder die regel.',
+  },
+  nextjs_middleware_bypass: {
+    title: 'Header x-middleware-subrequest niet doorgeven aan Next.js',
+    language: 'nginx',
+    context: 'server',
+    snippet: 'proxy_set_header x-middleware-subrequest "";',
+    notes:
+      'Zet dit in de location die naar Next.js doorstuurt (naast proxy_pass). Werk Next.js ook bij: dit dekt alleen verzoeken via deze proxy.',
+  },
+  ...forEach(
+    [
+      'cookie_missing_secure',
+      'session_cookie_missing_secure',
+      'session_cookie_missing_httponly',
+      'cookie_missing_samesite',
+      'csrf_cookie_missing_samesite',
+    ],
+    {
+      title: 'Cookie-attributen toevoegen bij de proxy',
+      language: 'nginx',
+      context: 'server',
+      snippet: 'proxy_cookie_flags ~ secure httponly samesite=lax;',
+      notes:
+        'Voor cookies van een applicatie achter proxy_pass (nginx 1.19.3 of nieuwer). Een cookie die JavaScript moet lezen krijgt geen httponly: noem de andere cookies dan bij naam in plaats van ~. Beter is het in de applicatie zelf te zetten.',
+    },
+  ),
   ...forEach(REDIRECT_FINDINGS, {
     title: 'HTTP doorsturen naar HTTPS',
     language: 'nginx',

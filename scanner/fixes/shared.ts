@@ -141,3 +141,49 @@ export const REDIRECT_FINDINGS: readonly FindingType[] = [
   'http_redirect_initial_not_https',
   'http_redirect_off_host',
 ];
+
+/**
+ * Files and endpoints that do not belong on a public web server: one set of rules per server covers
+ * them all (version control, .env, keys, dumps, back-ups, logs, debug and status pages, API specs,
+ * source maps), so each of these findings points to the same rules.
+ */
+export const EXPOSED_FILE_FINDINGS: readonly FindingType[] = [
+  'exposed_git_config',
+  'exposed_git_head',
+  'exposed_git_index',
+  'exposed_git_credentials',
+  'exposed_svn',
+  'exposed_hg',
+  'exposed_env_file',
+  'exposed_aws_credentials',
+  'exposed_private_key',
+  'exposed_sql_dump',
+  'exposed_backup_archive',
+  'exposed_config_backup',
+  'exposed_heapdump',
+  'exposed_actuator_env',
+  'exposed_htpasswd',
+  'exposed_npmrc',
+  'exposed_sftp_config',
+  'exposed_docker_compose',
+  'exposed_phpinfo',
+  'exposed_server_status',
+  'exposed_debug_log',
+  'exposed_ds_store',
+  'exposed_ide_config',
+  'exposed_api_spec',
+  'exposed_swagger_ui',
+  'exposed_source_map',
+];
+
+/** Extensions of dumps, back-ups, archives, keys, logs and source maps, for the servers' patterns. */
+export const SENSITIVE_EXTENSIONS =
+  'sql|sql\\.gz|bak|old|orig|save|swp|tar|tgz|tar\\.gz|zip|7z|rar|key|pem|log|map|hprof';
+/** Names that are never a page: compose files, SSH keys, PHP's info pages. */
+export const SENSITIVE_NAMES = 'docker-compose\\.ya?ml|id_rsa|id_ed25519|id_ecdsa|phpinfo\\.php|info\\.php';
+/** Application endpoints for operators only: Spring Boot's actuator and heap dumps, status pages, API documentation. */
+export const OPERATOR_PATHS =
+  'actuator|env|heapdump|server-status|nginx_status|swagger-ui\\.html|swagger\\.json|openapi\\.json|v[23]/api-docs';
+
+export const EXPOSED_FILES_NOTE =
+  "De regels weigeren (403) verborgen bestanden en mappen behalve /.well-known/, back-ups, dumps, sleutels, logbestanden, source maps en beheerpagina's. Is een API-beschrijving of source map bewust openbaar, haal die uit de regel. Verwijder de bestanden daarna ook van de server: wat al gedownload is, is uitgelekt (wijzig wachtwoorden en sleutels).";

@@ -1,7 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { HTPASSWD, MYSQLDUMP, WORDPRESS_DEBUG_LOG } from '../data/exposures/samples.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { certificate } from './fixture-sites.ts';
 import { freePort } from './net.ts';
@@ -23,6 +24,20 @@ export interface RealServer {
   reconfigure: (inner: string, outer?: string) => Promise<void>;
   close: () => Promise<void>;
 }
+
+/** Files a deploy left in the document root, in their real formats; the exposure probes confirm each. */
+const LEFT_BEHIND: Record<string, string | Buffer> = {
+  '.git/HEAD': 'ref: refs/heads/main\n',
+  '.git/config':
+    '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = git@git.acme.nl:web/site.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+  '.env':
+    'APP_ENV=production\nAPP_KEY=base64:Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0\nDB_HOST=db.internal\nDB_PASSWORD=geheim-wachtwoord\n',
+  'backup.sql': MYSQLDUMP,
+  '.htpasswd': HTPASSWD,
+  'wp-content/debug.log': WORDPRESS_DEBUG_LOG,
+  'wp-config.php.bak':
+    "<?php\ndefine('DB_NAME', 'wordpress');\ndefine('DB_USER', 'wp');\ndefine('DB_PASSWORD', 'geheim');\n",
+};
 
 export const NGINX = '/usr/sbin/nginx';
 export const APACHE = '/usr/sbin/apache2';
@@ -76,8 +91,19 @@ ${directives}
   run: (dir) => [NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;']],
 };
 
-// Debian's apache2.conf essentials and default-ssl.conf, with mod_ssl and mod_headers as `a2enmod` enables them.
-const APACHE_MODULES = ['mpm_event', 'authz_core', 'dir', 'mime', 'ssl', 'socache_shmcb', 'headers', 'rewrite'];
+// Debian's apache2.conf essentials and default-ssl.conf, with mod_alias as Debian enables it and mod_ssl and
+// mod_headers as `a2enmod` enables them.
+const APACHE_MODULES = [
+  'mpm_event',
+  'authz_core',
+  'alias',
+  'dir',
+  'mime',
+  'ssl',
+  'socache_shmcb',
+  'headers',
+  'rewrite',
+];
 const APACHE_FLAVOUR: Flavour = {
   configFile: 'apache2.conf',
   config: (dir, port, directives, outer) => `ServerRoot /etc/apache2
@@ -130,12 +156,19 @@ async function waitForPort(port: number, child: ChildProcess, log: string): Prom
 
 async function startReal(flavour: Flavour, name: string): Promise<RealServer> {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  // Apache started as root serves as nobody: the document root must be reachable for it.
+  chmodSync(dir, 0o755);
   mkdirSync(join(dir, 'www'));
   mkdirSync(join(dir, 'tmp'));
   writeFileSync(
     join(dir, 'www', 'index.html'),
     '<!doctype html><html><head><title>Welkom</title></head><body><h1>Het werkt</h1></body></html>\n',
   );
+  // What a careless deploy leaves in the document root (rsync of a working copy, a dump, a log).
+  for (const [path, content] of Object.entries(LEFT_BEHIND)) {
+    mkdirSync(join(dir, 'www', dirname(path)), { recursive: true });
+    writeFileSync(join(dir, 'www', path), content);
+  }
   // A certificate of the test CA (trusted through NODE_EXTRA_CA_CERTS), with a key the guideline calls Goed.
   const cert = certificate({ keyBits: 3072 });
   writeFileSync(join(dir, 'cert.pem'), cert.certPem);
