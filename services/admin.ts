@@ -210,13 +210,7 @@ export const setStatusOfFinding: OperatorCommand<
 > = async (deps, _operator, input) => {
   const finding = await findFinding(deps.db, input.finding_id);
   if (!finding) throw new AdminError(`finding ${input.finding_id} not found`);
-  const { finding: changed } = await asOperator(
-    changeFindingStatus(deps, asSystem(finding.tenant_id), {
-      findingId: input.finding_id,
-      status: input.status,
-      reason: input.reason,
-    }),
-  );
+  const { finding: changed } = await asOperator(changeFindingStatus(deps, asSystem(finding.tenant_id), input));
   return changed;
 };
 
@@ -268,7 +262,7 @@ export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hour
 ) => {
   const site = await findSiteAnyTenant(deps.db, input.site_id);
   if (!site) throw new AdminError(`site ${input.site_id} not found`);
-  return asOperator(setScanSchedule(deps, asSystem(site.tenant_id), input.site_id, input.scan_interval_hours));
+  return asOperator(setScanSchedule(deps, asSystem(site.tenant_id), input));
 };
 
 /** The latest scheduled runs of a site, with why one was skipped or failed. */

@@ -19,7 +19,12 @@ export interface StatusChange {
  * Sets a finding's status and records who did it, when and why, in one transaction; resolving a
  * finding sends finding_resolved. Accepting a risk needs a reason.
  */
-export async function changeFindingStatus(deps: Pick<ServiceDeps, 'db'>, actor: Actor, change: StatusChange) {
+export async function changeFindingStatus(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { finding_id: string; status: FindingStatus; reason?: string | null },
+) {
+  const change: StatusChange = { findingId: input.finding_id, status: input.status, reason: input.reason };
   assertPermission(actor, 'write_config');
   const reason = change.reason?.trim() || null;
   if (change.status === 'ACCEPTED_RISK' && !reason)
@@ -65,7 +70,7 @@ const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) =>
 });
 
 /** The status history of some of the tenant's findings, newest first. */
-export async function findingStatusHistory(deps: ServiceDeps, actor: Actor, findingIds: readonly string[]) {
+export async function findingStatusHistory(deps: ServiceDeps, actor: Actor, input: { finding_ids: readonly string[] }) {
   assertPermission(actor, 'read_findings');
-  return (await statusChangesOf(deps.db, actor.tenantId, findingIds)).map(changeView);
+  return (await statusChangesOf(deps.db, actor.tenantId, input.finding_ids)).map(changeView);
 }

@@ -34,10 +34,11 @@ const SCANS_SHOWN = 20;
  * One finding as its page shows it: the finding, its status history, the scans that saw it and
  * the tenant's suggestions that name it (its id in their title, description or metadata).
  */
-export async function findingDetail(deps: ServiceDeps, actor: Actor, findingId: string) {
-  const finding = await getFinding(deps, actor, { finding_id: findingId });
+export async function findingDetail(deps: ServiceDeps, actor: Actor, input: { finding_id: string }) {
+  const findingId = input.finding_id;
+  const finding = await getFinding(deps, actor, input);
   const [history, scans, suggestions] = await Promise.all([
-    findingStatusHistory(deps, actor, [findingId]),
+    findingStatusHistory(deps, actor, { finding_ids: [findingId] }),
     scansOfFinding(deps.db, actor.tenantId, findingId, SCANS_SHOWN),
     suggestionsNaming(deps.db, actor.tenantId, findingId),
   ]);

@@ -95,8 +95,13 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
 }
 
 /** A person creates a key for themselves in the dashboard. */
-export async function createApiKey(deps: ServiceDeps, actor: Actor, request: KeyRequest) {
+export async function createApiKey(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { name: string; permissions: readonly Permission[]; rate_limit: number },
+) {
   assertPermission(actor, 'write_config');
+  const request: KeyRequest = { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit };
   return issueKey(deps.db, actor.actor.id, request, keyCaps(deps.config));
 }
 
@@ -117,8 +122,8 @@ export async function listApiKeys(deps: ServiceDeps, actor: Actor) {
 }
 
 /** Revokes one of the tenant's active keys; the next request with it answers 401. */
-export async function revokeKey(deps: ServiceDeps, actor: Actor, keyId: string) {
+export async function revokeKey(deps: ServiceDeps, actor: Actor, input: { key_id: string }) {
   assertPermission(actor, 'write_config');
-  if (!(await revokeApiKey(deps.db, keyId, actor.tenantId))) throw new NotFound('Actieve sleutel');
-  return { key_id: keyId, revoked: true as const };
+  if (!(await revokeApiKey(deps.db, input.key_id, actor.tenantId))) throw new NotFound('Actieve sleutel');
+  return { key_id: input.key_id, revoked: true as const };
 }

@@ -24,7 +24,7 @@ export async function recordReview(db: DB, suggestionId: string, status: ReviewS
 
 /** Suggestions of every tenant for the service's team, oldest pending first. */
 export async function reviewQueue(
-  deps: Pick<ServiceDeps, 'db'>,
+  deps: ServiceDeps,
   staff: UserPrincipal,
   input: Page & { status?: SuggestionStatus },
 ) {
@@ -44,10 +44,10 @@ export async function reviewQueue(
 }
 
 export async function reviewAsStaff(
-  deps: Pick<ServiceDeps, 'db'>,
+  deps: ServiceDeps,
   staff: UserPrincipal,
-  input: { suggestionId: string; status: ReviewStatus; notes?: string | null },
+  input: { suggestion_id: string; status: ReviewStatus; notes?: string | null },
 ) {
   assertStaff(staff);
-  return recordReview(deps.db, input.suggestionId, input.status, input.notes?.trim() || null);
+  return recordReview(deps.db, input.suggestion_id, input.status, input.notes?.trim() || null);
 }

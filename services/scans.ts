@@ -155,13 +155,18 @@ export async function listScans(
  * One scan as a SARIF 2.1.0 log for code-scanning tools; `informationUri` is where the tool's
  * documentation is (the service's API docs).
  */
-export async function getScanSarif(deps: ServiceDeps, actor: Actor, scanId: string, informationUri: string) {
-  return toSarif(await getScan(deps, actor, scanId), { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
+export async function getScanSarif(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { scan_id: string },
+  informationUri: string,
+) {
+  return toSarif(await getScan(deps, actor, input), { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
 }
 
-export async function getScan(deps: ServiceDeps, actor: Actor, scanId: string) {
+export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
   assertPermission(actor, 'read_scans');
-  const scan = await findScan(deps.db, actor.tenantId, scanId);
+  const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
   const findings = (await findingsOfScan(deps.db, actor.tenantId, scan.id)).map(findingView);
   return {

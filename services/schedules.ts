@@ -26,7 +26,12 @@ function firstScanAt(now: number, intervalHours: number, random = Math.random): 
  * Sets a site's scan schedule (every `intervalHours`, or off with null). The plan may require a
  * longer interval. Changing the schedule starts the failure count again.
  */
-export async function setScanSchedule(deps: ServiceDeps, actor: Actor, siteId: string, intervalHours: number | null) {
+export async function setScanSchedule(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { site_id: string; scan_interval_hours: number | null },
+) {
+  const { site_id: siteId, scan_interval_hours: intervalHours } = input;
   assertPermission(actor, 'write_config');
   const site = await findSite(deps.db, actor.tenantId, siteId);
   if (!site) throw new NotFound('Site');

@@ -20,15 +20,15 @@ export async function listSites(deps: ServiceDeps, actor: Actor, input: Page & S
 }
 
 /** One site of the tenant; another tenant's site is as absent as a missing one. */
-export async function getSite(deps: ServiceDeps, actor: Actor, siteId: string) {
+export async function getSite(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
   assertPermission(actor, 'read_scans');
-  const site = await findSiteWithLatestScan(deps.db, actor.tenantId, siteId);
+  const site = await findSiteWithLatestScan(deps.db, actor.tenantId, input.site_id);
   if (!site) throw new NotFound('Site');
   return siteView(site);
 }
 
 /** Adds a site to the tenant, within the plan's number of sites. */
-export async function addSite(deps: Pick<ServiceDeps, 'db'>, actor: Actor, input: { name: string; url: string }) {
+export async function addSite(deps: ServiceDeps, actor: Actor, input: { name: string; url: string }) {
   assertPermission(actor, 'write_config');
   // The routers' webUrl schema has checked it.
   const url = new URL(input.url);

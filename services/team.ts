@@ -18,7 +18,7 @@ export const personView = <T extends { blocked_at: string | null }>(user: T) => 
 });
 
 /** The tenant's people and open invitations. */
-export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrincipal) {
+export async function listTeam({ db }: ServiceDeps, owner: UserPrincipal) {
   assertOwner(owner);
   const [users, invites] = await Promise.all([
     teamOfTenant(db, owner.tenantId),
@@ -32,7 +32,7 @@ export async function listTeam({ db }: Pick<ServiceDeps, 'db'>, owner: UserPrinc
  * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
  */
 export async function inviteMember(
-  { db }: Pick<ServiceDeps, 'db'>,
+  { db }: ServiceDeps,
   owner: UserPrincipal,
   input: { email: string; role: Role },
 ) {
@@ -63,27 +63,23 @@ async function teamMember(db: ServiceDeps['db'], owner: UserPrincipal, userId: s
   return user;
 }
 
-export async function changeRole(
-  { db }: Pick<ServiceDeps, 'db'>,
-  owner: UserPrincipal,
-  input: { userId: string; role: Role },
-) {
+export async function changeRole({ db }: ServiceDeps, owner: UserPrincipal, input: { user_id: string; role: Role }) {
   assertOwner(owner);
-  await teamMember(db, owner, input.userId);
-  await setUserRole(db, input.userId, input.role);
-  return { id: input.userId, role: input.role };
+  await teamMember(db, owner, input.user_id);
+  await setUserRole(db, input.user_id, input.role);
+  return { id: input.user_id, role: input.role };
 }
 
 /** Blocks (sessions end, keys stop working at once, no new keys) or unblocks a team member. */
 export async function setBlocked(
-  { db }: Pick<ServiceDeps, 'db'>,
+  { db }: ServiceDeps,
   owner: UserPrincipal,
-  input: { userId: string; blocked: boolean },
+  input: { user_id: string; blocked: boolean },
 ) {
   assertOwner(owner);
-  await teamMember(db, owner, input.userId);
-  await applyBlock(db, input.userId, input.blocked);
-  return { id: input.userId, blocked: input.blocked };
+  await teamMember(db, owner, input.user_id);
+  await applyBlock(db, input.user_id, input.blocked);
+  return { id: input.user_id, blocked: input.blocked };
 }
 
 /** Blocking ends the user's sessions; keys are refused by the key lookup itself. */

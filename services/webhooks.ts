@@ -81,24 +81,24 @@ export async function listWebhooks(deps: ServiceDeps, actor: Actor) {
 }
 
 /** Deletes one of the tenant's webhooks; another tenant's is not found. */
-export async function deleteWebhook(deps: ServiceDeps, actor: Actor, webhookId: string): Promise<void> {
+export async function deleteWebhook(deps: ServiceDeps, actor: Actor, input: { id: string }): Promise<void> {
   assertPermission(actor, 'write_config');
   await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
-  if (!(await deleteWebhookRow(deps.db, actor.tenantId, webhookId))) throw new NotFound('Webhook');
+  if (!(await deleteWebhookRow(deps.db, actor.tenantId, input.id))) throw new NotFound('Webhook');
 }
 
 /** The latest delivery attempts to one of the tenant's webhooks, newest first. */
-export async function webhookDeliveries(deps: ServiceDeps, actor: Actor, webhookId: string) {
+export async function webhookDeliveries(deps: ServiceDeps, actor: Actor, input: { id: string }) {
   assertPermission(actor, 'read_config');
-  if (!(await webhookExists(deps.db, webhookId, actor.tenantId))) throw new NotFound('Webhook');
-  return attemptsOfWebhook(deps.db, webhookId);
+  if (!(await webhookExists(deps.db, input.id, actor.tenantId))) throw new NotFound('Webhook');
+  return attemptsOfWebhook(deps.db, input.id);
 }
 
 /** Enables one of the tenant's webhooks again (after 410 Gone or too many failures). */
-export async function reenableWebhook(deps: ServiceDeps, actor: Actor, webhookId: string) {
+export async function reenableWebhook(deps: ServiceDeps, actor: Actor, input: { id: string }) {
   assertPermission(actor, 'write_config');
-  if (!(await enableWebhookRow(deps.db, webhookId, actor.tenantId))) throw new NotFound('Webhook');
-  return { id: webhookId, enabled: true as const };
+  if (!(await enableWebhookRow(deps.db, input.id, actor.tenantId))) throw new NotFound('Webhook');
+  return { id: input.id, enabled: true as const };
 }
 
 /** Re-encrypts every secret not yet under the current key (a rotation, or rows stored in plain text before). */

@@ -39,7 +39,7 @@ describe('services with an explicit actor', () => {
   it("scopes every call to the actor's tenant: another tenant's scan and site are not found", async () => {
     const recorded = await triggerScan(deps(), systemActor(tenant.tenantId, 'scheduler'), { site_id: tenant.siteId });
     const stranger = systemActor(other.tenantId, 'scheduler');
-    await expect(getScan(deps(), stranger, recorded.scan.id)).rejects.toBeInstanceOf(NotFound);
+    await expect(getScan(deps(), stranger, { scan_id: recorded.scan.id })).rejects.toBeInstanceOf(NotFound);
     await expect(triggerScan(deps(), stranger, { site_id: tenant.siteId })).rejects.toBeInstanceOf(NotFound);
     expect((await listScans(deps(), stranger, { limit: 20, offset: 0 })).scans).toEqual([]);
   });

@@ -54,20 +54,18 @@ export const findingsRouter = router({
   setStatus: userProcedure
     .meta({ permission: 'write_config' })
     .input(FindingStatusInput)
-    .mutation(({ ctx, input }) =>
-      changeFindingStatus(ctx, ctx.actor, { findingId: input.finding_id, status: input.status, reason: input.reason }),
-    ),
+    .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, input)),
 
   get: operationProcedure(getOperation).query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */
   page: userProcedure
     .meta({ permission: 'read_findings' })
     .input(FindingGetInput)
-    .query(({ ctx, input }) => findingDetail(ctx, ctx.actor, input.finding_id)),
+    .query(({ ctx, input }) => findingDetail(ctx, ctx.actor, input)),
 
   /** Dashboard only: the recorded status changes of some findings, newest first. */
   history: userProcedure
     .meta({ permission: 'read_findings' })
     .input(FindingHistoryInput)
-    .query(({ ctx, input }) => findingStatusHistory(ctx, ctx.actor, input.finding_ids)),
+    .query(({ ctx, input }) => findingStatusHistory(ctx, ctx.actor, input)),
 });

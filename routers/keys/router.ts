@@ -9,12 +9,10 @@ export const keysRouter = router({
   create: userProcedure
     .meta({ permission: 'write_config' })
     .input(KeyCreateInput)
-    .mutation(({ ctx, input }) =>
-      createApiKey(ctx, ctx.actor, { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit }),
-    ),
+    .mutation(({ ctx, input }) => createApiKey(ctx, ctx.actor, input)),
 
   revoke: userProcedure
     .meta({ permission: 'write_config' })
     .input(KeyRevokeInput)
-    .mutation(({ ctx, input }) => revokeKey(ctx, ctx.actor, input.key_id)),
+    .mutation(({ ctx, input }) => revokeKey(ctx, ctx.actor, input)),
 });

@@ -90,9 +90,9 @@ export const scansRouter = router({
 
   list: operationProcedure(listOperation).query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
 
-  get: operationProcedure(getOperation).query(({ ctx, input }) => getScan(ctx, ctx.actor, input.scan_id)),
+  get: operationProcedure(getOperation).query(({ ctx, input }) => getScan(ctx, ctx.actor, input)),
 
   sarif: operationProcedure(sarifOperation).query(({ ctx, input }) =>
-    getScanSarif(ctx, ctx.actor, input.scan_id, `${ctx.publicOrigin()}${API_PATHS.docs}`),
+    getScanSarif(ctx, ctx.actor, input, `${ctx.publicOrigin()}${API_PATHS.docs}`),
   ),
 });

@@ -57,11 +57,9 @@ export const updateOperation = restOperation({
 export const sitesRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
-  get: operationProcedure(getOperation).query(({ ctx, input }) => getSite(ctx, ctx.actor, input.site_id)),
+  get: operationProcedure(getOperation).query(({ ctx, input }) => getSite(ctx, ctx.actor, input)),
 
-  update: operationProcedure(updateOperation).mutation(({ ctx, input }) =>
-    setScanSchedule(ctx, ctx.actor, input.site_id, input.scan_interval_hours),
-  ),
+  update: operationProcedure(updateOperation).mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure
@@ -69,6 +67,6 @@ export const sitesRouter = router({
     .input(SiteCreateInput)
     .mutation(async ({ ctx, input }) => {
       const site = await addSite(ctx, ctx.actor, input);
-      return getSite(ctx, ctx.actor, site.id);
+      return getSite(ctx, ctx.actor, { site_id: site.id });
     }),
 });

@@ -6,21 +6,13 @@ import { QueueInput, ReviewInput, StaffBlockInput, SuspendInput, TenantInput } f
 // The service's own team, across tenants: the services refuse anyone who is not staff.
 export const staffRouter = router({
   reviewQueue: userProcedure.input(QueueInput).query(({ ctx, input }) => reviewQueue(ctx, ctx.user, input)),
-  review: userProcedure
-    .input(ReviewInput)
-    .mutation(({ ctx, input }) =>
-      reviewAsStaff(ctx, ctx.user, { suggestionId: input.suggestion_id, status: input.status, notes: input.notes }),
-    ),
+  review: userProcedure.input(ReviewInput).mutation(({ ctx, input }) => reviewAsStaff(ctx, ctx.user, input)),
   tenants: userProcedure.query(({ ctx }) => allTenants(ctx, ctx.user)),
-  people: userProcedure.input(TenantInput).query(({ ctx, input }) => peopleOfTenant(ctx, ctx.user, input.tenant_id)),
+  people: userProcedure.input(TenantInput).query(({ ctx, input }) => peopleOfTenant(ctx, ctx.user, input)),
   setSuspended: userProcedure
     .input(SuspendInput)
-    .mutation(({ ctx, input }) =>
-      setTenantSuspended(ctx, ctx.user, { tenantId: input.tenant_id, suspended: input.suspended }),
-    ),
+    .mutation(({ ctx, input }) => setTenantSuspended(ctx, ctx.user, input)),
   setUserBlocked: userProcedure
     .input(StaffBlockInput)
-    .mutation(({ ctx, input }) =>
-      setUserBlockedByStaff(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked }),
-    ),
+    .mutation(({ ctx, input }) => setUserBlockedByStaff(ctx, ctx.user, input)),
 });

@@ -6,10 +6,6 @@ import { BlockInput, InviteInput, RoleInput } from './schemas.ts';
 export const teamRouter = router({
   list: userProcedure.query(({ ctx }) => listTeam(ctx, ctx.user)),
   invite: userProcedure.input(InviteInput).mutation(({ ctx, input }) => inviteMember(ctx, ctx.user, input)),
-  setRole: userProcedure
-    .input(RoleInput)
-    .mutation(({ ctx, input }) => changeRole(ctx, ctx.user, { userId: input.user_id, role: input.role })),
-  setBlocked: userProcedure
-    .input(BlockInput)
-    .mutation(({ ctx, input }) => setBlocked(ctx, ctx.user, { userId: input.user_id, blocked: input.blocked })),
+  setRole: userProcedure.input(RoleInput).mutation(({ ctx, input }) => changeRole(ctx, ctx.user, input)),
+  setBlocked: userProcedure.input(BlockInput).mutation(({ ctx, input }) => setBlocked(ctx, ctx.user, input)),
 });

@@ -69,7 +69,7 @@ export const webhooksRouter = router({
   list: operationProcedure(listOperation).query(async ({ ctx }) => ({ webhooks: await listWebhooks(ctx, ctx.actor) })),
 
   delete: operationProcedure(deleteOperation).mutation(async ({ ctx, input }) => {
-    await deleteWebhook(ctx, ctx.actor, input.id);
+    await deleteWebhook(ctx, ctx.actor, input);
     return { message: 'Webhook verwijderd.' };
   }),
 
@@ -77,11 +77,11 @@ export const webhooksRouter = router({
   deliveries: userProcedure
     .meta({ permission: 'read_config' })
     .input(WebhookIdInput)
-    .query(({ ctx, input }) => webhookDeliveries(ctx, ctx.actor, input.id)),
+    .query(({ ctx, input }) => webhookDeliveries(ctx, ctx.actor, input)),
 
   /** Dashboard only: enable a webhook again after it was switched off. */
   enable: userProcedure
     .meta({ permission: 'write_config' })
     .input(WebhookIdInput)
-    .mutation(({ ctx, input }) => reenableWebhook(ctx, ctx.actor, input.id)),
+    .mutation(({ ctx, input }) => reenableWebhook(ctx, ctx.actor, input)),
 });
