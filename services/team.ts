@@ -31,11 +31,7 @@ export async function listTeam({ db }: ServiceDeps, owner: UserPrincipal) {
  * Invites a person by e-mail address with a role. No mail is sent: the owner passes on the one-time
  * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
  */
-export async function inviteMember(
-  { db }: ServiceDeps,
-  owner: UserPrincipal,
-  input: { email: string; role: Role },
-) {
+export async function inviteMember({ db }: ServiceDeps, owner: UserPrincipal, input: { email: string; role: Role }) {
   assertOwner(owner);
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
