@@ -196,6 +196,8 @@ try {
     log('Facade overhead (autocannon, 10 connections) …');
     const variants = {
       baseline: `${baselineBase}/scans`,
+      trpc_floor: `${baselineBase}/trpc/scans.list?input=${encodeURIComponent(JSON.stringify({ limit: 20 }))}`,
+      caller_floor: `${baselineBase}/caller/scans`,
       plain: `${base}/bench/plain/scans`,
       rest: `${base}/api/agent/scans?limit=20`,
       trpc: `${base}/trpc/scans.list?input=${encodeURIComponent(JSON.stringify({ limit: 20 }))}`,
@@ -204,6 +206,8 @@ try {
     // The authenticated routes each use a key of their own, as separate agents would.
     const headers: Record<keyof typeof variants, Record<string, string>> = {
       baseline: { 'x-bench-tenant': facadeTenant.tenantId },
+      trpc_floor: { 'x-bench-tenant': facadeTenant.tenantId },
+      caller_floor: { 'x-bench-tenant': facadeTenant.tenantId },
       plain: { authorization: `Bearer ${loadKeys[0]!}` },
       rest: { authorization: `Bearer ${loadKeys[1]!}` },
       trpc: { authorization: `Bearer ${loadKeys[2]!}` },
@@ -235,6 +239,23 @@ try {
     });
     headline.baseline_rps = Math.round(baseRps);
     headline.baseline_cpu_us = Math.round(baseCpu);
+    // The library's floors: what the same query costs through tRPC alone, without the service's hooks.
+    const floors = { trpc: rpsOf('trpc_floor'), rest: rpsOf('caller_floor') };
+    headline.trpc_floor_rps = Math.round(floors.trpc);
+    headline.caller_floor_rps = Math.round(floors.rest);
+    for (const [name, floor, label, floorLabel] of [
+      ['trpc', floors.trpc, 'GET /trpc/scans.list', "tRPC's Fastify adapter, no hooks"],
+      ['rest', floors.rest, 'GET /api/agent/scans?limit=20', 'a bare Fastify route calling createCaller'],
+    ] as const) {
+      rows.push({
+        name: `${label} req/s against the library's floor`,
+        value: `${rpsOf(name).toFixed(0)} req/s`,
+        baseline: `${floor.toFixed(0)} req/s, ${floorLabel}`,
+        ratio: rpsOf(name) / floor,
+        target: '>= 0.85 of the floor',
+        met: rpsOf(name) / floor >= 0.85,
+      });
+    }
     for (const name of ['rest', 'trpc'] as const) {
       const [value, cpu] = [rpsOf(name), cpuOf(name)];
       const label = name === 'rest' ? 'GET /api/agent/scans?limit=20' : 'GET /trpc/scans.list';

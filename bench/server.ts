@@ -6,6 +6,11 @@ import { openMigratedDatabase } from '../db/database.ts';
 import Fastify from 'fastify';
 import { systemActor } from '../domain/actor.ts';
 import { buildApp } from '../server/app.ts';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import type { Context } from '../routers/context.ts';
+import { appRouter } from '../routers/index.ts';
+import { createCallerFactory } from '../routers/trpc.ts';
+import { MemoryCounterStore } from '../services/limits/counter-store.ts';
 import { listScans as listScanPage } from '../services/scans.ts';
 import { databaseLocation, loadConfig } from '../services/config.ts';
 
@@ -26,6 +31,35 @@ const baseline = Fastify({ logger: false });
 baseline.get<{ Headers: { 'x-bench-tenant': string } }>('/scans', async (request) =>
   listScanPage({ db, config }, systemActor(request.headers['x-bench-tenant'], 'bench'), { limit: 20, offset: 0 }),
 );
+
+// The library's floors, on the same hook-free app: what tRPC itself costs for the same query with an
+// actor given (no key look-up, limits or quota). tRPC's Fastify adapter at /trpc, and a bare Fastify
+// route calling the procedure through createCaller (zod input and output).
+const counters = new MemoryCounterStore();
+const benchContext = (tenantId: string): Context => ({
+  db,
+  config,
+  log: baseline.log,
+  actor: systemActor(tenantId, 'bench'),
+  user: null,
+  openApiDocument: () => ({}),
+  counters,
+  clientAddress: '127.0.0.1',
+  publicOrigin: () => 'http://127.0.0.1',
+  session: { token: null, set: () => {}, clear: () => {} },
+});
+const tenantOf = (headers: Record<string, unknown>) => String(headers['x-bench-tenant'] ?? '');
+const createCaller = createCallerFactory(appRouter);
+baseline.get('/caller/scans', async (request) =>
+  createCaller(benchContext(tenantOf(request.headers))).scans.list({ limit: 20 }),
+);
+await baseline.register(fastifyTRPCPlugin, {
+  prefix: '/trpc',
+  trpcOptions: {
+    router: appRouter,
+    createContext: ({ req }: { req: { headers: Record<string, unknown> } }) => benchContext(tenantOf(req.headers)),
+  },
+});
 
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
