@@ -72,7 +72,7 @@ describe('configuration from the environment', () => {
   });
 
   it('stops the service with one clear line and exit code 1 on a bad value', async () => {
-    const failure = await run(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const failure = await run(process.execPath, ['dist/server/main.js'], {
       env: { ...process.env, PORT: 'abc' },
     }).catch((error) => error);
     expect(failure.code).toBe(1);

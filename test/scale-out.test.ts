@@ -26,17 +26,17 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
 
   const startProcess = (script: string, extra: Record<string, string> = {}) =>
     killWithThisProcess(
-      spawn(process.execPath, ['--import', 'tsx', script], {
+      spawn(process.execPath, [script], {
         env: { ...env, ...extra },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );
   const startApiProcess = async () => {
-    const child = startProcess('server/main.ts', { WORKERS: 'false' });
+    const child = startProcess('dist/server/main.js', { WORKERS: 'false' });
     return { child, base: `http://127.0.0.1:${await listeningPort(child)}` };
   };
   const startWorker = () => {
-    worker = startProcess('server/worker.ts');
+    worker = startProcess('dist/server/worker.js');
   };
   const call = (i: number, tenant: Tenant, method: string, path: string, body?: unknown) =>
     fetch(`${apis[i % 2]!.base}${path}`, {

@@ -13,7 +13,8 @@ import { leakyWordPressSite } from './support/sites.ts';
 import { killWithThisProcess } from './support/orphan-guard.ts';
 
 // Processes of their own on their own SQLite files, whichever engine the run tests: these run once,
-// apart from test/webhooks.test.ts, which runs on both engines.
+// apart from test/webhooks.test.ts, which runs on both engines. They run the build `npm start` and
+// `npm run worker` run (made once by the test setup), not the sources through tsx.
 
 // A short lease: a delivery claimed by a killed process is taken over within a second.
 const FAST = {
@@ -32,7 +33,7 @@ afterAll(() => site.close());
 describe('durability', () => {
   async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
     const child = killWithThisProcess(
-      spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      spawn(process.execPath, ['dist/server/main.js'], {
         env: { ...process.env, ...env, PORT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
@@ -114,7 +115,7 @@ describe('durability', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toEqual([]);
       worker = killWithThisProcess(
-        spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+        spawn(process.execPath, ['dist/server/worker.js'], {
           env: { ...process.env, ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
