@@ -35,7 +35,10 @@ export const ON_BOTH_BACKENDS = [
   'test/retention.test.ts',
 ];
 
-const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };
+// Test files in one worker share what they import (isolate: false): no test mocks a module or changes
+// process.env, and every file starts its own servers and databases, so loading the service's modules
+// once per worker instead of once per file is safe, and takes 40 s of the run instead of 207 s.
+const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const, isolate: false };
 
 // Where the PostgreSQL server binaries are missing, CI fails (postgres-setup names the package);
 // a developer's machine runs the SQLite project only and says so loudly.
