@@ -6,7 +6,7 @@ const layer = (name, from, allowed) => ({
   comment: `${from} may import only ${allowed.join(', ')}`,
   from: { path: `^${from}/` },
   to: {
-    path: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/',
+    path: '^(scanner|infra|domain|db|services|routers|openapi|server|bin|client|web)/',
     pathNot: `^(${[from, ...allowed].join('|')})/`,
   },
 });
@@ -38,6 +38,7 @@ module.exports = {
       to: { circular: true },
     },
     layer('scanner-is-a-leaf', 'scanner', []),
+    layer('infra-is-a-leaf', 'infra', []),
     inScanner('scanner-rules-are-data', 'rules', []),
     inScanner('scanner-net-below-probes', 'net', ['rules']),
     inScanner('scanner-secrets-are-pure', 'secrets', []),
@@ -47,9 +48,9 @@ module.exports = {
     inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net']),
     inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),
     layer('domain-is-pure', 'domain', ['scanner']),
-    layer('db-below-services', 'db', ['domain', 'scanner']),
-    layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner']),
-    layer('routers-know-no-transport', 'routers', ['services', 'db', 'domain', 'scanner']),
+    layer('db-below-services', 'db', ['domain', 'scanner', 'infra']),
+    layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner', 'infra']),
+    layer('routers-know-no-transport', 'routers', ['services', 'db', 'domain', 'scanner', 'infra']),
     layer('openapi-from-routers', 'openapi', ['routers', 'domain']),
     layer('client-types-only', 'client', ['routers']),
     layer('dashboard-talks-to-the-router', 'web', ['domain', 'routers']),
@@ -65,6 +66,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    includeOnly: '^(scanner|domain|db|services|routers|openapi|server|bin|client|web)/',
+    includeOnly: '^(scanner|infra|domain|db|services|routers|openapi|server|bin|client|web)/',
   },
 };

@@ -7,7 +7,7 @@ import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
 import { ADMIN_CLI } from '../services/admin.ts';
-import { loadConfig } from '../services/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { GRADES, type FindingStatus } from '../domain/vocabulary.ts';
 
 export interface SeededTenant {

@@ -12,7 +12,7 @@ import { appRouter } from '../routers/index.ts';
 import { createCallerFactory } from '../routers/trpc.ts';
 import { MemoryCounterStore } from '../services/limits/counter-store.ts';
 import { listScans as listScanPage } from '../services/scans.ts';
-import { databaseLocation, loadConfig } from '../services/config.ts';
+import { databaseLocation, loadConfig } from '../infra/config.ts';
 
 const config = loadConfig();
 const db = await openMigratedDatabase(databaseLocation(config), { backgroundCheckpoints: true });

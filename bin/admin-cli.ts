@@ -11,11 +11,11 @@ import { SiteCreateInput, SiteGetInput, SiteUpdateInput } from '../routers/sites
 import { ReviewInput, StaffBlockInput, TenantInput } from '../routers/staff/schemas.ts';
 import { InviteInput } from '../routers/team/schemas.ts';
 import type { ServiceDeps } from '../services/deps.ts';
-import { ConfigError, databaseLocation, loadConfig, type Config } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig, type Config } from '../infra/config.ts';
 import { backupDatabase } from '../services/backup.ts';
 import type { CliIo } from './cli-io.ts';
 import { prunable, prune } from '../services/retention.ts';
-import { secretBoxFor } from '../services/secret-encryption.ts';
+import { secretBoxFor } from '../infra/secret-encryption.ts';
 import * as admin from '../services/admin.ts';
 import { ADMIN_CLI } from '../services/admin.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 const SOURCES = [
   'server',
   'services',
+  'infra',
   'domain',
   'routers',
   'db',

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../services/config.ts';
+import { ConfigError, loadConfig } from '../infra/config.ts';
 import {
   scanSite,
   ScanError,

@@ -55,7 +55,7 @@ export interface UsersTable {
   email: string;
   blocked_at: string | null;
   created_at: string;
-  /** scrypt hash (services/passwords.ts); null for users who have never set a password. */
+  /** scrypt hash (infra/passwords.ts); null for users who have never set a password. */
   password_hash: Generated<string | null>;
   role: Generated<Role>;
   /** 1 for the service's own team (review queue, suspensions across tenants). */

@@ -1,4 +1,4 @@
-import { KEY_PREFIX } from '../services/api-key-format.ts';
+import { KEY_PREFIX } from '../infra/api-key-format.ts';
 
 // API keys must never reach a log line, wherever they appear: a URL (?api_key=...), a header, a body
 // echoed in an error. Anything shaped like a key is cut to its prefix.

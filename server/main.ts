@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openMigratedDatabase } from '../db/database.ts';
-import { ConfigError, databaseLocation, loadConfig } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig } from '../infra/config.ts';
 import { startWorkers, type Workers } from '../services/workers.ts';
 import { buildApp } from './app.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openMigratedDatabase } from '../db/database.ts';
-import { ConfigError, databaseLocation, loadConfig } from '../services/config.ts';
+import { ConfigError, databaseLocation, loadConfig } from '../infra/config.ts';
 import { processLogger } from '../services/logger.ts';
 import { startWorkers } from '../services/workers.ts';
 

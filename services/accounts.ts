@@ -15,8 +15,8 @@ import { Conflict, ERRORS, Forbidden, Invalid, NotFound, TooManyRequests, Unauth
 import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { CounterStore } from './limits/counter-store.ts';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
-import { secretDigest } from './bearer-digest.ts';
+import { decoyHash, hashPassword, verifyPassword } from '../infra/passwords.ts';
+import { secretDigest } from '../infra/bearer-digest.ts';
 
 /** A person logged in to the dashboard. */
 export interface UserPrincipal extends Actor {

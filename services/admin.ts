@@ -38,7 +38,7 @@ import {
   type Role,
 } from '../domain/vocabulary.ts';
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from '../infra/passwords.ts';
 
 /** An operator mistake: shown as is, exit code 1. */
 export class AdminError extends Error {}

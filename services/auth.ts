@@ -3,8 +3,8 @@ import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
-import { isWellFormedApiKey } from './api-key-format.ts';
-import { secretDigest } from './bearer-digest.ts';
+import { isWellFormedApiKey } from '../infra/api-key-format.ts';
+import { secretDigest } from '../infra/bearer-digest.ts';
 
 export interface PlanLimits {
   tier: PlanTier;

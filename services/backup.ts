@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { backupSqlite, BackupRefused } from '../db/backup.ts';
 import { AdminError } from './admin.ts';
-import { databaseLocation, type Config } from './config.ts';
-import { secretsKeyFileOf } from './secret-encryption.ts';
+import { databaseLocation, type Config } from '../infra/config.ts';
+import { secretsKeyFileOf } from '../infra/secret-encryption.ts';
 
 /** The key that decrypts the webhook secrets of a backup: it must be kept with it. */
 function secretsKeyOf(config: Config): string {

@@ -5,8 +5,8 @@ import { findTenant, findUser } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Forbidden, NotFound, TooManyRequests } from '../domain/errors.ts';
 import type { Permission } from '../domain/vocabulary.ts';
-import { generateApiKey } from './api-key-format.ts';
-import type { Config } from './config.ts';
+import { generateApiKey } from '../infra/api-key-format.ts';
+import type { Config } from '../infra/config.ts';
 import type { ServiceDeps } from './deps.ts';
 
 export interface KeyCaps {

@@ -7,7 +7,7 @@ import {
   type PruneCutoffs,
 } from '../db/retention.ts';
 import { nextTurn } from '../scanner/turns.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../infra/config.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { Logger } from './logger.ts';
 import { PollingWorker } from './polling-worker.ts';

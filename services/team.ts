@@ -5,7 +5,7 @@ import { blockUser, findUser, findUserByEmail, setUserRole, teamOfTenant, unbloc
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/vocabulary.ts';
 import { assertOwner, type UserPrincipal } from './accounts.ts';
-import { secretDigest } from './bearer-digest.ts';
+import { secretDigest } from '../infra/bearer-digest.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /** An invitation link stays valid for 7 days and works once. */

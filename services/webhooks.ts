@@ -18,7 +18,7 @@ import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { bareHost, refusalReason } from '../scanner/net/address-policy.ts';
 import type { ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
-import { secretBoxFor, type SecretBox } from './secret-encryption.ts';
+import { secretBoxFor, type SecretBox } from '../infra/secret-encryption.ts';
 import { webhookView } from './views.ts';
 
 function generateWebhookSecret(): string {

@@ -4,7 +4,7 @@ import type { ServiceDeps } from './deps.ts';
 import { RetentionWorker } from './retention.ts';
 import { ScanScheduler } from './scheduler.ts';
 import type { Logger } from './logger.ts';
-import { secretBoxFor } from './secret-encryption.ts';
+import { secretBoxFor } from '../infra/secret-encryption.ts';
 import { WebhookWorker } from './webhook-delivery/worker.ts';
 import { reencryptWebhookSecrets } from './webhooks.ts';
 

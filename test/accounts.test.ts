@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../db/tenancy.ts';
-import { hashPassword } from '../services/passwords.ts';
+import { hashPassword } from '../infra/passwords.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 import { startApi, type TestApi } from './support/api.ts';
 

@@ -8,6 +8,7 @@ const SOURCE_FOLDERS = [
   'domain',
   'db',
   'services',
+  'infra',
   'routers',
   'openapi',
   'server',

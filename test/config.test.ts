@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../services/config.ts';
+import { ConfigError, loadConfig } from '../infra/config.ts';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secrets/secret-rules.ts';
-import { CONFIG_SETTINGS } from '../services/config.ts';
+import { CONFIG_SETTINGS } from '../infra/config.ts';
 
 // The docs stay true: every setting documented once, in docs/operations.md; every relative link
 // resolves; the README stays a five-minute read.

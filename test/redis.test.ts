@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
 import { buildApp } from '../server/app.ts';
-import { databaseLocation, loadConfig } from '../services/config.ts';
+import { databaseLocation, loadConfig } from '../infra/config.ts';
 import { seedTenant, startApi, type TestApi } from './support/api.ts';
 import { requireRedisOrSkip, startRedis, type TestRedis } from './support/redis.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertWebhook } from '../db/webhooks.ts';
-import { SecretBox, SECRETS_KEY_FILE } from '../services/secret-encryption.ts';
+import { SecretBox, SECRETS_KEY_FILE } from '../infra/secret-encryption.ts';
 import { startApi, seedTenant } from './support/api.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scanner-secrets-'));

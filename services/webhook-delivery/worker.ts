@@ -2,7 +2,7 @@ import type { DB } from '../../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { PollingWorker } from '../polling-worker.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
-import type { SecretBox } from '../secret-encryption.ts';
+import type { SecretBox } from '../../infra/secret-encryption.ts';
 import { claimDeliveries, dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
 import { sendWebhook } from './sender.ts';
 

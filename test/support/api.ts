@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
-import { databaseLocation, loadConfig, type Config } from '../../services/config.ts';
+import { databaseLocation, loadConfig, type Config } from '../../infra/config.ts';
 import { freshDatabase } from './database.ts';
 import * as admin from '../../services/admin.ts';
 import { ADMIN_CLI } from '../../services/admin.ts';
