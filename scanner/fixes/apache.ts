@@ -5,6 +5,7 @@ import {
   GOOD_CURVES,
   GOOD_SIGNATURE_ALGORITHMS,
   headerTable,
+  COOKIE_ATTRIBUTE_FINDINGS,
   EXPOSED_FILE_FINDINGS,
   EXPOSED_FILES_NOTE,
   OPERATOR_PATHS,
@@ -75,24 +76,15 @@ export const APACHE_FIXES: FixTable = {
     notes:
       'Vereist mod_headers (a2enmod headers); zet het in de VirtualHost die naar Next.js doorstuurt. Werk Next.js ook bij.',
   },
-  ...forEach(
-    [
-      'cookie_missing_secure',
-      'session_cookie_missing_secure',
-      'session_cookie_missing_httponly',
-      'cookie_missing_samesite',
-      'csrf_cookie_missing_samesite',
-    ],
-    {
-      title: 'Cookie-attributen toevoegen',
-      language: 'apache',
-      context: 'virtualhost',
-      snippet:
-        'Header always edit* Set-Cookie "(?i)^((?!.*;\\s*secure).*)$" "$1; Secure"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*httponly).*)$" "$1; HttpOnly"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*samesite).*)$" "$1; SameSite=Lax"',
-      notes:
-        'Vereist mod_headers. Een cookie die JavaScript moet lezen krijgt geen HttpOnly: beperk de regel dan tot de andere cookies. Beter is het in de applicatie zelf te zetten.',
-    },
-  ),
+  ...forEach(COOKIE_ATTRIBUTE_FINDINGS, {
+    title: 'Cookie-attributen toevoegen',
+    language: 'apache',
+    context: 'virtualhost',
+    snippet:
+      'Header always edit* Set-Cookie "(?i)^((?!.*;\\s*secure).*)$" "$1; Secure"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*httponly).*)$" "$1; HttpOnly"\nHeader always edit* Set-Cookie "(?i)^((?!.*;\\s*samesite).*)$" "$1; SameSite=Lax"',
+    notes:
+      'Vereist mod_headers. Een cookie die JavaScript moet lezen krijgt geen HttpOnly: beperk de regel dan tot de andere cookies. Beter is het in de applicatie zelf te zetten.',
+  }),
   ...forEach(TLS_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'apache',

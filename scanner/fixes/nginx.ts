@@ -5,6 +5,7 @@ import {
   GOOD_CURVES,
   GOOD_SIGNATURE_ALGORITHMS,
   headerTable,
+  COOKIE_ATTRIBUTE_FINDINGS,
   EXPOSED_FILE_FINDINGS,
   EXPOSED_FILES_NOTE,
   OPERATOR_PATHS,
@@ -104,23 +105,14 @@ export const NGINX_FIXES: FixTable = {
     notes:
       'Zet dit in de location die naar Next.js doorstuurt (naast proxy_pass). Werk Next.js ook bij: dit dekt alleen verzoeken via deze proxy.',
   },
-  ...forEach(
-    [
-      'cookie_missing_secure',
-      'session_cookie_missing_secure',
-      'session_cookie_missing_httponly',
-      'cookie_missing_samesite',
-      'csrf_cookie_missing_samesite',
-    ],
-    {
-      title: 'Cookie-attributen toevoegen bij de proxy',
-      language: 'nginx',
-      context: 'server',
-      snippet: 'proxy_cookie_flags ~ secure httponly samesite=lax;',
-      notes:
-        'Voor cookies van een applicatie achter proxy_pass (nginx 1.19.3 of nieuwer). Een cookie die JavaScript moet lezen krijgt geen httponly: noem de andere cookies dan bij naam in plaats van ~. Beter is het in de applicatie zelf te zetten.',
-    },
-  ),
+  ...forEach(COOKIE_ATTRIBUTE_FINDINGS, {
+    title: 'Cookie-attributen toevoegen bij de proxy',
+    language: 'nginx',
+    context: 'server',
+    snippet: 'proxy_cookie_flags ~ secure httponly samesite=lax;',
+    notes:
+      'Voor cookies van een applicatie achter proxy_pass (nginx 1.19.3 of nieuwer). Een cookie die JavaScript moet lezen krijgt geen httponly: noem de andere cookies dan bij naam in plaats van ~. Beter is het in de applicatie zelf te zetten.',
+  }),
   ...forEach(REDIRECT_FINDINGS, {
     title: 'HTTP doorsturen naar HTTPS',
     language: 'nginx',

@@ -1,4 +1,4 @@
-import type { FindingType } from '../catalog/index.ts';
+import { FINDING_TYPES, type FindingType } from '../catalog/index.ts';
 import type { FixEntry, FixTable } from './fix.ts';
 
 /**
@@ -147,33 +147,17 @@ export const REDIRECT_FINDINGS: readonly FindingType[] = [
  * them all (version control, .env, keys, dumps, back-ups, logs, debug and status pages, API specs,
  * source maps), so each of these findings points to the same rules.
  */
-export const EXPOSED_FILE_FINDINGS: readonly FindingType[] = [
-  'exposed_git_config',
-  'exposed_git_head',
-  'exposed_git_index',
-  'exposed_git_credentials',
-  'exposed_svn',
-  'exposed_hg',
-  'exposed_env_file',
-  'exposed_aws_credentials',
-  'exposed_private_key',
-  'exposed_sql_dump',
-  'exposed_backup_archive',
-  'exposed_config_backup',
-  'exposed_heapdump',
-  'exposed_actuator_env',
-  'exposed_htpasswd',
-  'exposed_npmrc',
-  'exposed_sftp_config',
-  'exposed_docker_compose',
-  'exposed_phpinfo',
-  'exposed_server_status',
-  'exposed_debug_log',
-  'exposed_ds_store',
-  'exposed_ide_config',
-  'exposed_api_spec',
-  'exposed_swagger_ui',
-  'exposed_source_map',
+export const EXPOSED_FILE_FINDINGS: readonly FindingType[] = FINDING_TYPES.filter((type) =>
+  type.startsWith('exposed_'),
+);
+
+/** Cookie attributes a proxy can add to the application's cookies (Secure, HttpOnly, SameSite). */
+export const COOKIE_ATTRIBUTE_FINDINGS: readonly FindingType[] = [
+  'cookie_missing_secure',
+  'session_cookie_missing_secure',
+  'session_cookie_missing_httponly',
+  'cookie_missing_samesite',
+  'csrf_cookie_missing_samesite',
 ];
 
 /** Extensions of dumps, back-ups, archives, keys, logs and source maps, for the servers' patterns. */

@@ -19,7 +19,8 @@ const WEBPACK_CHUNK_FUNCTION =
 const WEBPACK_PUBLIC_PATH = /\.p\s*=\s*(["'])([^"'\s]{0,200})\1/;
 const MAX_CHUNK_IDS = 300;
 
-function resolve(path: string, base: string): string | null {
+/** An http(s) URL of a path against a base, or null for anything a browser would not fetch. */
+export function httpUrl(path: string, base: string): string | null {
   try {
     const url = new URL(path, base);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
@@ -109,13 +110,13 @@ function webpackTemplates(
 ): { templates: Array<{ template: WebpackChunkTemplate; ids: string[] }>; urls: string[] } {
   const templates: Array<{ template: WebpackChunkTemplate; ids: string[] }> = [];
   const urls: string[] = [];
-  const base = resolve(WEBPACK_PUBLIC_PATH.exec(text)?.[2] ?? './', scriptUrl);
+  const base = httpUrl(WEBPACK_PUBLIC_PATH.exec(text)?.[2] ?? './', scriptUrl);
   if (!base) return { templates, urls };
   for (const head of text.matchAll(WEBPACK_CHUNK_FUNCTION)) {
     const parsed = parseChunkExpression(text, head.index + head[0].length, head[1] ?? head[2]!);
     if (!parsed?.parts.some((p) => p === 'id' || (typeof p !== 'string' && 'map' in p))) continue;
     for (const path of parsed.direct)
-      if (isScript(path)) urls.push(...[resolve(path, base)].filter((u): u is string => u !== null));
+      if (isScript(path)) urls.push(...[httpUrl(path, base)].filter((u): u is string => u !== null));
     const ids = parsed.parts.flatMap((p) => (typeof p !== 'string' && 'map' in p && !p.orId ? [...p.map.keys()] : []));
     templates.push({ template: { parts: parsed.parts, base }, ids: [...new Set(ids)].slice(0, MAX_CHUNK_IDS) });
   }
@@ -127,11 +128,11 @@ export function webpackChunkUrl(template: WebpackChunkTemplate, id: string): str
   const path = template.parts
     .map((p) => (p === 'id' ? id : 'literal' in p ? p.literal : (p.map.get(id) ?? (p.orId ? id : ''))))
     .join('');
-  return resolve(path, template.base);
+  return httpUrl(path, template.base);
 }
 
 /** Chunk ids a webpack bundle loads on demand: `__webpack_require__.e(74)`, minified `n.e(74)`. */
-export function webpackChunkIds(text: string): string[] {
+function webpackChunkIds(text: string): string[] {
   if (!text.includes('webpackChunk') && !text.includes('.u=')) return [];
   return [...new Set([...text.matchAll(/[\w$]\.e\((\d{1,9})\)/g)].map((m) => m[1]!))].slice(0, MAX_CHUNK_IDS);
 }
@@ -141,7 +142,7 @@ export function nextChunks(text: string, pageUrl: string): string[] {
   const urls: string[] = [];
   for (const match of text.matchAll(NEXT_CHUNK)) {
     const path = match[0].startsWith('/_next/') ? match[0] : `/_next/${match[0]}`;
-    const url = resolve(path, pageUrl);
+    const url = httpUrl(path, pageUrl);
     if (url) urls.push(url);
   }
   return urls;
@@ -159,14 +160,14 @@ export interface ChunkReferences {
 export function chunkReferences(text: string, scriptUrl: string): ChunkReferences {
   const urls: string[] = [];
   for (const match of text.matchAll(RELATIVE_IMPORT)) {
-    const url = resolve(match[2]!, scriptUrl);
+    const url = httpUrl(match[2]!, scriptUrl);
     if (url) urls.push(url);
   }
   if (text.includes('__vite__mapDeps') || text.includes('__vitePreload')) {
     for (const list of text.matchAll(VITE_DEPS)) {
       for (const [, , dep] of list[1]!.matchAll(STRING_LITERAL)) {
         if (!isScript(dep!)) continue;
-        const url = resolve(dep!, viteBase(dep!, scriptUrl));
+        const url = httpUrl(dep!, viteBase(dep!, scriptUrl));
         if (url) urls.push(url);
       }
     }
@@ -186,5 +187,5 @@ export function nextBuildManifest(pageUrl: string, scriptUrls: string[], nextDat
   const named = scriptUrls.find((url) => /\/_next\/static\/[^/]+\/_buildManifest\.js(?:\?|$)/.test(url));
   if (named) return named;
   const buildId = nextData ? /"buildId"\s*:\s*"([\w-]{1,100})"/.exec(nextData)?.[1] : undefined;
-  return buildId ? resolve(`/_next/static/${buildId}/_buildManifest.js`, pageUrl) : null;
+  return buildId ? httpUrl(`/_next/static/${buildId}/_buildManifest.js`, pageUrl) : null;
 }

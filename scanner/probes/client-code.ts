@@ -4,6 +4,7 @@ import { firstHeader } from '../net/headers.ts';
 import { linkedPaths, type HtmlFacts } from './html.ts';
 import {
   chunkReferences,
+  httpUrl,
   nextBuildManifest,
   nextChunks,
   webpackChunkUrl,
@@ -67,12 +68,9 @@ function sameSiteScripts(urls: string[], pageUrl: string): string[] {
   const site = siteOf(new URL(pageUrl).hostname);
   const kept: string[] = [];
   for (const raw of urls) {
-    try {
-      const url = new URL(raw, pageUrl);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && siteOf(url.hostname) === site) kept.push(url.href);
-    } catch {
-      // An unparsable src loads nothing.
-    }
+    // An unparsable or non-http src loads nothing.
+    const url = httpUrl(raw, pageUrl);
+    if (url && siteOf(new URL(url).hostname) === site) kept.push(url);
   }
   return [...new Set(kept)];
 }

@@ -98,6 +98,7 @@ export function secretSamples(): KindSamples[] {
   const awsSecret = random(40, `${ALNUM}/+`);
   const accountSid = `AC${random(32, HEX)}`;
   const twilioToken = random(32, HEX);
+  const cohereKey = random(40);
   const serviceAccountKey = pem('rsa', 'pkcs8');
   const snowflake = `1${random(18, '0123456789')}`;
   const algoliaAdmin = random(32, HEX);
@@ -152,13 +153,10 @@ export function secretSamples(): KindSamples[] {
     },
     {
       kind: 'cohere',
-      positives: [{ secret: '', code: '' }].map(() => {
-        const secret = random(40);
-        return {
-          secret,
-          code: `import{CohereClient as Co}from"./vendor.js";const co=new Co({token:${JSON.stringify(secret)}});`,
-        };
-      }),
+      positives: [cohereKey].map((secret) => ({
+        secret,
+        code: `import{CohereClient as Co}from"./vendor.js";const co=new Co({token:${JSON.stringify(secret)}});`,
+      })),
       negatives: [inBundle(random(40)), `const Co="cohere",commit="${random(40, HEX)}";`],
       placeholder: 'const co=new CohereClient({token:"your-cohere-api-key-here-0000000000000000"});',
     },
@@ -236,10 +234,10 @@ export function secretSamples(): KindSamples[] {
     {
       kind: 'database_url',
       positives: [
-        { secret: `postgres://app_owner:${random(24)}@db.internal.acme.nl:5432/prod`, code: '' },
-        { secret: mongo, code: '' },
-        { secret: `mysql://shop:${random(16)}@10.0.4.12:3306/shop`, code: '' },
-      ].map(({ secret }) => ({
+        `postgres://app_owner:${random(24)}@db.internal.acme.nl:5432/prod`,
+        mongo,
+        `mysql://shop:${random(16)}@10.0.4.12:3306/shop`,
+      ].map((secret) => ({
         secret,
         code: `const Db=${JSON.stringify(secret)},Dp={pool:{max:5},port:5432};`,
       })),
@@ -253,14 +251,9 @@ export function secretSamples(): KindSamples[] {
     {
       kind: 'twilio',
       positives: [
-        { secret: `SK${random(32, HEX)}`, code: '' },
-        { secret: twilioToken, code: '' },
-      ].map(({ secret }) => ({
-        secret,
-        code: secret.startsWith('SK')
-          ? inBundle(secret)
-          : `const Tw=twilio(${JSON.stringify(accountSid)},${JSON.stringify(secret)});`,
-      })),
+        ...plain(`SK${random(32, HEX)}`),
+        { secret: twilioToken, code: `const Tw=twilio(${JSON.stringify(accountSid)},${JSON.stringify(twilioToken)});` },
+      ],
       negatives: [
         `const Tw={accountSid:${JSON.stringify(accountSid)}},build="${random(32, HEX)}";`.replace(
           /build="/,
