@@ -8,7 +8,6 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openMigratedDatabase } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { freePort } from '../test/support/net.ts';
 import { createDatabase, startPostgres } from '../test/support/postgres.ts';
 import { createCa } from '../test/support/test-ca.ts';
@@ -129,11 +128,14 @@ try {
   log(`Seeding scans up to ${LARGEST_SCANS.toLocaleString('en')} for the largest tenant …`);
   await seedScans(db, largest, LARGEST_SCANS);
   const facadeTenant = await benchTenant(db, 'Facade tenant');
-  const facadeSite = await admin.createSite({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
-    tenant_id: facadeTenant.tenantId,
-    name: 'Facade',
-    url: 'https://facade.bench.example/',
-  });
+  const facadeSite = await admin.createSite(
+    { db, config: BENCH_CONFIG },
+    {
+      tenant_id: facadeTenant.tenantId,
+      name: 'Facade',
+      url: 'https://facade.bench.example/',
+    },
+  );
   // The throughput rounds read the first page of a tenant with as many scans as the largest one
   // (100,000), as the performance issue measured them.
   await seedScans(
@@ -358,11 +360,14 @@ try {
     for (const [i, fixture] of fixtures.entries())
       siteIds.push(
         (
-          await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, {
-            tenant_id: scanTenant.tenantId,
-            name: `Fixture ${i}`,
-            url: fixture.url,
-          })
+          await admin.createSite(
+            { db: reopened, config: BENCH_CONFIG },
+            {
+              tenant_id: scanTenant.tenantId,
+              name: `Fixture ${i}`,
+              url: fixture.url,
+            },
+          )
         ).id,
       );
     // The same page with and without the real library builds of test/data/bundles: what reading client code adds.
@@ -373,11 +378,14 @@ try {
       libraryPages.map(
         async (page, i) =>
           (
-            await admin.createSite({ db: reopened, config: BENCH_CONFIG }, ADMIN_CLI, {
-              tenant_id: scanTenant.tenantId,
-              name: `Library page ${i}`,
-              url: page.url,
-            })
+            await admin.createSite(
+              { db: reopened, config: BENCH_CONFIG },
+              {
+                tenant_id: scanTenant.tenantId,
+                name: `Library page ${i}`,
+                url: page.url,
+              },
+            )
           ).id,
       ),
     );

@@ -6,7 +6,6 @@ import { uuidv7 } from '../db/ids.ts';
 import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { loadConfig } from '../infra/config.ts';
 import { GRADES, type FindingStatus } from '../domain/vocabulary.ts';
 
@@ -72,28 +71,37 @@ function scanRow(tenantId: string, siteId: string, n: number, at: number) {
 
 /** A tenant on the enterprise plan with one user and a key that no limit gets in the way of. */
 export async function benchTenant(db: DB, name: string): Promise<{ tenantId: string; userId: string; key: string }> {
-  const tenant = await admin.createTenant({ db, config: BENCH_CONFIG }, ADMIN_CLI, { name: name, plan: 'enterprise' });
-  const user = await admin.createUser({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
-    tenant_id: tenant.id,
-    email: `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example`,
-  });
-  const key = await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
-    user_id: user.id,
-    name: 'bench',
-    permissions: ['read_scans', 'write_scans', 'read_findings'],
-    rate_limit: 100_000,
-  });
+  const tenant = await admin.createTenant({ db, config: BENCH_CONFIG }, { name: name, plan: 'enterprise' });
+  const user = await admin.createUser(
+    { db, config: BENCH_CONFIG },
+    {
+      tenant_id: tenant.id,
+      email: `${name.toLowerCase().replace(/\W+/g, '-')}-${uuidv7().slice(-6)}@bench.example`,
+    },
+  );
+  const key = await admin.createKey(
+    { db, config: BENCH_CONFIG },
+    {
+      user_id: user.id,
+      name: 'bench',
+      permissions: ['read_scans', 'write_scans', 'read_findings'],
+      rate_limit: 100_000,
+    },
+  );
   return { tenantId: tenant.id, userId: user.id, key: key.key };
 }
 
 export async function extraKey(db: DB, userId: string): Promise<string> {
   return (
-    await admin.createKey({ db, config: BENCH_CONFIG }, ADMIN_CLI, {
-      user_id: userId,
-      name: 'bench',
-      permissions: ['read_scans', 'write_scans', 'read_findings'],
-      rate_limit: 100_000,
-    })
+    await admin.createKey(
+      { db, config: BENCH_CONFIG },
+      {
+        user_id: userId,
+        name: 'bench',
+        permissions: ['read_scans', 'write_scans', 'read_findings'],
+        rate_limit: 100_000,
+      },
+    )
   ).key;
 }
 

@@ -17,7 +17,6 @@ import type { CliIo } from './cli-io.ts';
 import { prunable, prune } from '../services/retention.ts';
 import { secretBoxFor } from '../infra/secret-encryption.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
@@ -119,17 +118,11 @@ function fieldValue(field: string, raw: string | boolean): unknown {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'tenant create': command(PlanTier, { name: 'name', plan: 'plan' }, (deps, input) =>
-    admin.createTenant(deps, ADMIN_CLI, input),
-  ),
-  'tenant suspend': command(TenantInput, { tenant_id: 'id' }, (deps, input) => admin.suspend(deps, ADMIN_CLI, input)),
-  'tenant list': command(z.object({}), {}, (deps) => admin.tenants(deps, ADMIN_CLI, {})),
-  'user list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
-    admin.usersOfTenant(deps, ADMIN_CLI, input),
-  ),
-  'site list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
-    admin.sitesOfTenant(deps, ADMIN_CLI, input),
-  ),
+  'tenant create': command(PlanTier, { name: 'name', plan: 'plan' }, (deps, input) => admin.createTenant(deps, input)),
+  'tenant suspend': command(TenantInput, { tenant_id: 'id' }, (deps, input) => admin.suspend(deps, input)),
+  'tenant list': command(z.object({}), {}, (deps) => admin.tenants(deps, {})),
+  'user list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.usersOfTenant(deps, input)),
+  'site list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.sitesOfTenant(deps, input)),
   'user create': command(
     z.object({
       tenant_id: Uuid,
@@ -139,36 +132,34 @@ const COMMANDS: Record<string, Command> = {
       login: z.boolean().optional(),
     }),
     { tenant_id: 'tenant', email: 'email', role: 'role', staff: 'staff', login: 'login' },
-    (deps, input) => admin.createUser(deps, ADMIN_CLI, input),
+    (deps, input) => admin.createUser(deps, input),
   ),
   'user block': command(StaffBlockInput.pick({ user_id: true }), { user_id: 'id' }, (deps, input) =>
-    admin.block(deps, ADMIN_CLI, input),
+    admin.block(deps, input),
   ),
   'key create': command(
     KeyCreateInput.extend({ user_id: Uuid, rate_limit: KeyCreateInput.shape.rate_limit.optional() }),
     { user_id: 'user', name: 'name', permissions: 'permissions', rate_limit: 'rate-limit' },
-    (deps, input) => admin.createKey(deps, ADMIN_CLI, input),
+    (deps, input) => admin.createKey(deps, input),
   ),
-  'key revoke': command(KeyRevokeInput, { key_id: 'id' }, (deps, input) => admin.revokeKey(deps, ADMIN_CLI, input)),
-  'key list': command(UserId, { user_id: 'user' }, (deps, input) => admin.listKeys(deps, ADMIN_CLI, input)),
+  'key revoke': command(KeyRevokeInput, { key_id: 'id' }, (deps, input) => admin.revokeKey(deps, input)),
+  'key list': command(UserId, { user_id: 'user' }, (deps, input) => admin.listKeys(deps, input)),
   'site create': command(
     SiteCreateInput.extend({ tenant_id: Uuid }),
     { tenant_id: 'tenant', name: 'name', url: 'url' },
-    (deps, input) => admin.createSite(deps, ADMIN_CLI, input),
+    (deps, input) => admin.createSite(deps, input),
   ),
   'site schedule': command(SiteUpdateInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) =>
-    admin.scheduleSite(deps, ADMIN_CLI, input),
+    admin.scheduleSite(deps, input),
   ),
-  'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) =>
-    admin.scanJobsOfSite(deps, ADMIN_CLI, input),
-  ),
+  'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, input)),
   'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) =>
-    admin.review(deps, ADMIN_CLI, input),
+    admin.review(deps, input),
   ),
   'finding set-status': command(
     FindingStatusInput,
     { finding_id: 'id', status: 'status', reason: 'reason' },
-    (deps, input) => admin.setStatusOfFinding(deps, ADMIN_CLI, input),
+    (deps, input) => admin.setStatusOfFinding(deps, input),
   ),
   'flag set': command(
     z.object({
@@ -177,16 +168,14 @@ const COMMANDS: Record<string, Command> = {
       rollout: z.number().int().min(0).max(100).optional(),
     }),
     { key: 'key', enabled: 'enabled', rollout: 'rollout' },
-    (deps, input) => admin.setFlag(deps, ADMIN_CLI, input),
+    (deps, input) => admin.setFlag(deps, input),
   ),
-  'webhook list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) =>
-    admin.webhooksOfTenant(deps, ADMIN_CLI, input),
-  ),
+  'webhook list': command(TenantInput, { tenant_id: 'tenant' }, (deps, input) => admin.webhooksOfTenant(deps, input)),
   'webhook enable': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) =>
-    admin.enableWebhook(deps, ADMIN_CLI, input),
+    admin.enableWebhook(deps, input),
   ),
   'webhook deliveries': command(z.object({ webhook_id: Uuid }), { webhook_id: 'id' }, (deps, input) =>
-    admin.deliveriesOfWebhook(deps, ADMIN_CLI, input),
+    admin.deliveriesOfWebhook(deps, input),
   ),
   prune: command(z.object({ dry_run: z.boolean().default(false) }), { dry_run: 'dry-run' }, async (deps, input) => ({
     dry_run: input.dry_run,

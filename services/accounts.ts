@@ -66,11 +66,7 @@ export interface Visitor {
 }
 
 /** Sign-up: a tenant on the free plan with its first user as owner, logged in at once. */
-export async function signUp(
-  { db }: ServiceDeps,
-  _visitor: Visitor,
-  input: { email: string; password: string; organisation: string },
-) {
+export async function signUp({ db }: ServiceDeps, input: { email: string; password: string; organisation: string }) {
   const now = Date.now();
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
@@ -111,16 +107,12 @@ export async function logIn(
   return startSession(db, user.id, Date.now());
 }
 
-export async function logOut({ db }: ServiceDeps, _visitor: Visitor, input: { token: string }): Promise<void> {
+export async function logOut({ db }: ServiceDeps, input: { token: string }): Promise<void> {
   await deleteSession(db, secretDigest(input.token));
 }
 
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
-export async function acceptInvitation(
-  { db }: ServiceDeps,
-  _visitor: Visitor,
-  input: { token: string; password: string },
-) {
+export async function acceptInvitation({ db }: ServiceDeps, input: { token: string; password: string }) {
   const now = Date.now();
   checkPassword(input.password);
   const tokenHash = secretDigest(input.token);

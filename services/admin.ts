@@ -47,14 +47,11 @@ export class AdminError extends Error {}
 const OPERATOR = 'admin-cli';
 const asSystem = (tenantId: string) => systemActor(tenantId, OPERATOR);
 
-/** Who runs an operator command: the platform itself, never a tenant's key or person. */
-export interface Operator {
-  kind: 'system';
-  id: string;
-}
-export const ADMIN_CLI: Operator = { kind: 'system', id: OPERATOR };
-
-type OperatorCommand<I, R> = (deps: ServiceDeps, operator: Operator, input: I) => Promise<R>;
+/**
+ * An operator command takes no actor: whoever runs the CLI on the host acts as the platform, and the
+ * commands that reach a tenant's services name that system actor themselves (`asSystem`).
+ */
+type OperatorCommand<I, R> = (deps: ServiceDeps, input: I) => Promise<R>;
 
 async function tenantOrFail(db: DB, tenantId: string) {
   if (!(await findTenant(db, tenantId))) throw new AdminError(`tenant ${tenantId} not found`);
@@ -63,7 +60,7 @@ async function tenantOrFail(db: DB, tenantId: string) {
 export const createTenant: OperatorCommand<
   { name: string; plan: PlanTier },
   { id: string; name: string; plan: string }
-> = async ({ db }, _operator, input) => {
+> = async ({ db }, input) => {
   const plan = (await planByTier(db, input.plan))!;
   const tenant = await insertTenant(db, input.name, plan.id);
   return { ...tenant, plan: plan.tier };
@@ -71,7 +68,6 @@ export const createTenant: OperatorCommand<
 
 export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspended: true }> = async (
   { db },
-  _operator,
   { tenant_id },
 ) => {
   await tenantOrFail(db, tenant_id);
@@ -86,7 +82,7 @@ export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspe
 export const createUser: OperatorCommand<
   { tenant_id: string; email: string; role?: Role; staff?: boolean; login?: boolean },
   Record<string, unknown> & { id: string }
-> = async ({ db }, _operator, input) => {
+> = async ({ db }, input) => {
   await tenantOrFail(db, input.tenant_id);
   if (await findUserByEmail(db, input.email)) throw new AdminError(`a user with email ${input.email} already exists`);
   const password = input.login || input.staff ? randomBytes(18).toString('base64url') : null;
@@ -105,7 +101,7 @@ export const tenants: OperatorCommand<Record<string, never>, Awaited<ReturnType<
 export const usersOfTenant: OperatorCommand<
   { tenant_id: string },
   Awaited<ReturnType<typeof listUsersOfTenant>>
-> = async ({ db }, _operator, { tenant_id }) => {
+> = async ({ db }, { tenant_id }) => {
   await tenantOrFail(db, tenant_id);
   return listUsersOfTenant(db, tenant_id);
 };
@@ -113,7 +109,6 @@ export const usersOfTenant: OperatorCommand<
 /** The tenant's sites with their latest scan, as the API shows them. */
 export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<typeof siteView>[]> = async (
   { db },
-  _operator,
   { tenant_id },
 ) => {
   await tenantOrFail(db, tenant_id);
@@ -123,7 +118,6 @@ export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<ty
 
 export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async (
   { db },
-  _operator,
   { user_id },
 ) => {
   if (!(await findUser(db, user_id))) throw new AdminError(`user ${user_id} not found`);
@@ -144,7 +138,7 @@ async function asOperator<T>(work: Promise<T>): Promise<T> {
 export const createKey: OperatorCommand<
   { user_id: string; name: string; permissions: readonly Permission[]; rate_limit?: number },
   Record<string, unknown> & { key: string; key_id: string }
-> = async (deps, _operator, input) => {
+> = async (deps, input) => {
   if (!(await findUser(deps.db, input.user_id))) throw new AdminError(`user ${input.user_id} not found`);
   const permissions = [...new Set(input.permissions)];
   const { created_at: _created, ...created } = await asOperator(
@@ -160,7 +154,6 @@ export const createKey: OperatorCommand<
 
 export const revokeKey: OperatorCommand<{ key_id: string }, { key_id: string; revoked: true }> = async (
   { db },
-  _operator,
   { key_id },
 ) => {
   if (!(await revokeApiKey(db, key_id))) throw new AdminError(`active key ${key_id} not found`);
@@ -169,7 +162,6 @@ export const revokeKey: OperatorCommand<{ key_id: string }, { key_id: string; re
 
 export const listKeys: OperatorCommand<{ user_id: string }, Array<Record<string, unknown>>> = async (
   { db },
-  _operator,
   { user_id },
 ) => {
   if (!(await findUser(db, user_id))) throw new AdminError(`user ${user_id} not found`);
@@ -188,7 +180,7 @@ export const listKeys: OperatorCommand<{ user_id: string }, Array<Record<string,
 export const createSite: OperatorCommand<
   { tenant_id: string; name: string; url: string },
   Awaited<ReturnType<typeof addSite>>
-> = async (deps, _operator, input) => {
+> = async (deps, input) => {
   await tenantOrFail(deps.db, input.tenant_id);
   return asOperator(addSite(deps, asSystem(input.tenant_id), { name: input.name, url: input.url }));
 };
@@ -197,7 +189,7 @@ export const createSite: OperatorCommand<
 export const review: OperatorCommand<
   { suggestion_id: string; status: ReviewStatus; notes?: string },
   Awaited<ReturnType<typeof recordReview>>
-> = async ({ db }, _operator, input) => {
+> = async ({ db }, input) => {
   if (!(await findSuggestion(db, input.suggestion_id)))
     throw new AdminError(`suggestion ${input.suggestion_id} not found`);
   return recordReview(db, input.suggestion_id, input.status, input.notes ?? null);
@@ -207,7 +199,7 @@ export const review: OperatorCommand<
 export const setStatusOfFinding: OperatorCommand<
   { finding_id: string; status: FindingStatus; reason?: string },
   unknown
-> = async (deps, _operator, input) => {
+> = async (deps, input) => {
   const finding = await findFinding(deps.db, input.finding_id);
   if (!finding) throw new AdminError(`finding ${input.finding_id} not found`);
   const { finding: changed } = await asOperator(changeFindingStatus(deps, asSystem(finding.tenant_id), input));
@@ -217,7 +209,7 @@ export const setStatusOfFinding: OperatorCommand<
 export const setFlag: OperatorCommand<
   { key: FeatureFlag; enabled?: boolean; rollout?: number },
   Record<string, unknown>
-> = async ({ db }, _operator, input) => {
+> = async ({ db }, input) => {
   const changes: { enabled?: boolean; rollout_percentage?: number } = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.rollout !== undefined) changes.rollout_percentage = input.rollout;
@@ -229,7 +221,6 @@ export const setFlag: OperatorCommand<
 /** Re-enables a webhook (after 410 Gone or too many failures); its failure count starts again at 0. */
 export const enableWebhook: OperatorCommand<{ webhook_id: string }, { id: string; enabled: true }> = async (
   { db },
-  _operator,
   { webhook_id },
 ) => {
   if (!(await enableWebhookRow(db, webhook_id))) throw new AdminError(`webhook ${webhook_id} not found`);
@@ -239,7 +230,6 @@ export const enableWebhook: OperatorCommand<{ webhook_id: string }, { id: string
 /** Webhooks of a tenant for operators: never the secret. */
 export const webhooksOfTenant: OperatorCommand<{ tenant_id: string }, Array<Record<string, unknown>>> = async (
   { db },
-  _operator,
   { tenant_id },
 ) => {
   await tenantOrFail(db, tenant_id);
@@ -249,7 +239,7 @@ export const webhooksOfTenant: OperatorCommand<{ tenant_id: string }, Array<Reco
 export const deliveriesOfWebhook: OperatorCommand<
   { webhook_id: string },
   Awaited<ReturnType<typeof attemptsOfWebhook>>
-> = async ({ db }, _operator, { webhook_id }) => {
+> = async ({ db }, { webhook_id }) => {
   if (!(await webhookExists(db, webhook_id))) throw new AdminError(`webhook ${webhook_id} not found`);
   return attemptsOfWebhook(db, webhook_id);
 };
@@ -257,7 +247,6 @@ export const deliveriesOfWebhook: OperatorCommand<
 /** Sets a site's scan schedule (null: off) through the same service as the API, acting as the platform. */
 export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hours: number | null }, unknown> = async (
   deps,
-  _operator,
   input,
 ) => {
   const site = await findSiteAnyTenant(deps.db, input.site_id);
@@ -268,7 +257,6 @@ export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hour
 /** The latest scheduled runs of a site, with why one was skipped or failed. */
 export const scanJobsOfSite: OperatorCommand<{ site_id: string }, Awaited<ReturnType<typeof jobsOfSite>>> = async (
   { db },
-  _operator,
   { site_id },
 ) => {
   if (!(await findSiteAnyTenant(db, site_id))) throw new AdminError(`site ${site_id} not found`);

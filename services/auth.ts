@@ -2,6 +2,8 @@ import { findKeyByHash } from '../db/api-keys.ts';
 import { openChangeSignal, type ChangeSignal } from '../db/change-signal.ts';
 import type { DB } from '../db/database.ts';
 import type { Actor } from '../domain/actor.ts';
+import { ERRORS, Unauthenticated } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
 import { PERMISSIONS, type PlanTier } from '../domain/vocabulary.ts';
 import { isWellFormedApiKey } from '../infra/api-key-format.ts';
 import { secretDigest } from '../infra/bearer-digest.ts';
@@ -39,6 +41,24 @@ export async function authenticateKey(db: DB, key: string): Promise<ApiKeyPrinci
       tier: row.plan_tier,
       maxApiCallsPerMonth: row.max_api_calls_per_month,
       maxScansPerMonth: row.max_scans_per_month,
+    },
+  };
+}
+
+/**
+ * `POST /api/agent/auth`: who the key is, for an agent checking its key before it starts. No actor
+ * calls it: the key under test is the input.
+ */
+export async function validateKey({ db }: ServiceDeps, input: { api_key: string }) {
+  const principal = await authenticateKey(db, input.api_key);
+  if (!principal) throw new Unauthenticated(ERRORS.invalidKey);
+  return {
+    authenticated: true as const,
+    agent: {
+      key_id: principal.actor.id,
+      name: principal.keyName,
+      permissions: [...principal.permissions],
+      rate_limit: principal.rateLimit,
     },
   };
 }

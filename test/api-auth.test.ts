@@ -1,7 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { PERMISSIONS } from '../domain/vocabulary.ts';
 import { LINGER } from '../server/lingering-close.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
@@ -75,11 +74,11 @@ describe('POST /api/agent/auth', () => {
 
   it('answers 401 for a revoked key, a blocked user and a suspended tenant', async () => {
     const revoked = await seedTenant(api.db, 'https://a.nl/');
-    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: revoked.keyId });
+    await admin.revokeKey({ db: api.db, config: api.config }, { key_id: revoked.keyId });
     const blocked = await seedTenant(api.db, 'https://b.nl/');
-    await admin.block({ db: api.db, config: api.config }, ADMIN_CLI, { user_id: blocked.userId });
+    await admin.block({ db: api.db, config: api.config }, { user_id: blocked.userId });
     const suspended = await seedTenant(api.db, 'https://c.nl/');
-    await admin.suspend({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: suspended.tenantId });
+    await admin.suspend({ db: api.db, config: api.config }, { tenant_id: suspended.tenantId });
     for (const t of [revoked, blocked, suspended]) {
       expect((await api.call('POST', '/api/agent/auth', { body: { api_key: t.key } })).status).toBe(401);
       expect((await api.call('GET', '/api/agent/scans', { key: t.key })).status).toBe(401);

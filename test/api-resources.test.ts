@@ -3,7 +3,6 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import {
   CATEGORIES,
   GRADES,
@@ -79,11 +78,14 @@ describe('suggestions', () => {
         body: { type: 'code_fix', title: 'Tweede voorstel', description: 'Nog een beschrijving' },
       })
     ).body.suggestion;
-    await admin.review({ db: api.db, config: api.config }, ADMIN_CLI, {
-      suggestion_id: created.id,
-      status: 'approved',
-      notes: 'Goed plan',
-    });
+    await admin.review(
+      { db: api.db, config: api.config },
+      {
+        suggestion_id: created.id,
+        status: 'approved',
+        notes: 'Goed plan',
+      },
+    );
     const list = (await api.call('GET', '/api/agent/suggestions', { key: owner.key })).body;
     expect(list.pagination).toEqual({ total: 2, limit: 20, offset: 0, has_more: false });
     const reviewed = list.suggestions.find((s: { id: string }) => s.id === created.id);
@@ -116,13 +118,13 @@ describe('suggestions', () => {
   });
 
   it('is switched off for everyone by the suggestions feature flag', async () => {
-    await admin.setFlag({ db: api.db, config: api.config }, ADMIN_CLI, { key: 'suggestions', enabled: false });
+    await admin.setFlag({ db: api.db, config: api.config }, { key: 'suggestions', enabled: false });
     try {
       const response = await api.call('GET', '/api/agent/suggestions', { key: owner.key });
       expect(response.status).toBe(403);
       expect(response.body.error).toMatch(/uitgeschakeld/);
     } finally {
-      await admin.setFlag({ db: api.db, config: api.config }, ADMIN_CLI, { key: 'suggestions', enabled: true });
+      await admin.setFlag({ db: api.db, config: api.config }, { key: 'suggestions', enabled: true });
     }
   });
 });

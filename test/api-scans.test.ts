@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { leakyWordPressSite } from './support/sites.ts';
@@ -135,11 +134,14 @@ describe('POST /api/agent/scan', () => {
   });
 
   it('answers 400 for a site that does not answer at all', async () => {
-    const dead = await admin.createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'Dood',
-      url: 'http://127.0.0.1:9/',
-    });
+    const dead = await admin.createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'Dood',
+        url: 'http://127.0.0.1:9/',
+      },
+    );
     const response = await scan(owner, { site_id: dead.id });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/niet bereikbaar/);
@@ -297,11 +299,14 @@ describe('GET /api/agent/findings and the findings lifecycle', () => {
     const [env] = await byType('exposed_env_file');
     const [git] = await byType('exposed_git_config');
     expect(env.status).toBe('OPEN');
-    await admin.setStatusOfFinding({ db: api.db, config: api.config }, ADMIN_CLI, {
-      finding_id: git.id,
-      status: 'ACCEPTED_RISK',
-      reason: 'Testomgeving',
-    });
+    await admin.setStatusOfFinding(
+      { db: api.db, config: api.config },
+      {
+        finding_id: git.id,
+        status: 'ACCEPTED_RISK',
+        reason: 'Testomgeving',
+      },
+    );
 
     const envRoute = site.routesRef['/.env'];
     const gitRoute = site.routesRef['/.git/config'];

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { leakyWordPressSite } from './support/sites.ts';
@@ -62,11 +61,14 @@ describe('GET /api/agent/sites', () => {
   });
 
   it('pages and filters by platform', async () => {
-    await admin.createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'Tweede',
-      url: 'https://tweede.example/',
-    });
+    await admin.createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'Tweede',
+        url: 'https://tweede.example/',
+      },
+    );
     const page = await api.call('GET', '/api/agent/sites?limit=1&offset=1', { key: owner.key });
     expect(page.body.pagination).toEqual({ total: 2, limit: 1, offset: 1, has_more: false });
     expect(page.body.sites.map((s: { name: string }) => s.name)).toEqual(['Tweede']);
@@ -100,25 +102,29 @@ describe('GET /api/agent/sites', () => {
 
 describe('admin lists', () => {
   it("lists tenants, a tenant's users and its sites with their latest scan", async () => {
-    expect((await admin.tenants({ db: api.db, config: api.config }, ADMIN_CLI, {})).map((t) => t.id)).toEqual(
+    expect((await admin.tenants({ db: api.db, config: api.config }, {})).map((t) => t.id)).toEqual(
       expect.arrayContaining([owner.tenantId, stranger.tenantId]),
     );
     expect(
-      (await admin.usersOfTenant({ db: api.db, config: api.config }, ADMIN_CLI, { tenant_id: owner.tenantId })).map(
-        (u) => u.id,
-      ),
+      (await admin.usersOfTenant({ db: api.db, config: api.config }, { tenant_id: owner.tenantId })).map((u) => u.id),
     ).toEqual([owner.userId]);
-    const sites = await admin.sitesOfTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-    });
+    const sites = await admin.sitesOfTenant(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+      },
+    );
     expect(sites[0]).toMatchObject({
       id: owner.siteId,
       latest_scan: expect.objectContaining({ grade: expect.any(String) }),
     });
     await expect(
-      admin.sitesOfTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
-        tenant_id: '00000000-0000-4000-8000-000000000000',
-      }),
+      admin.sitesOfTenant(
+        { db: api.db, config: api.config },
+        {
+          tenant_id: '00000000-0000-4000-8000-000000000000',
+        },
+      ),
     ).rejects.toThrow(/not found/);
   });
 });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertWebhook } from '../db/webhooks.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { scanResult } from './support/scan-results.ts';
 import { recordScan } from '../db/scans.ts';
@@ -38,13 +37,16 @@ async function trpc(path: string, input: unknown, options: { cookie?: string; ke
 
 async function logIn(tenantId: string, role: 'owner' | 'admin' | 'member', staff = false): Promise<[string, string]> {
   const email = `${role}${staff ? '-staff' : ''}-${randomUUID().slice(0, 8)}@example.nl`;
-  const user = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, {
-    tenant_id: tenantId,
-    email,
-    role,
-    staff,
-    login: true,
-  });
+  const user = await admin.createUser(
+    { db: api.db, config: api.config },
+    {
+      tenant_id: tenantId,
+      email,
+      role,
+      staff,
+      login: true,
+    },
+  );
   const response = await fetch(`${api.url}/trpc/account.logIn`, {
     method: 'POST',
     headers: { origin: api.url, 'content-type': 'application/json' },
@@ -64,10 +66,13 @@ beforeAll(async () => {
   for (const role of ['owner', 'admin', 'member'] as const)
     [cookies[role], people[role]] = await logIn(home.tenantId, role);
   // Staff belong to the service's own tenant and are ordinary members there.
-  const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
-    name: 'De dienst',
-    plan: 'enterprise',
-  });
+  const team = await admin.createTenant(
+    { db: api.db, config: api.config },
+    {
+      name: 'De dienst',
+      plan: 'enterprise',
+    },
+  );
   [cookies.staff, people.staff] = await logIn(team.id, 'member', true);
 });
 afterAll(() => api.close());

@@ -3,7 +3,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite } from '../scanner/scan.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { startApi, type TestApi } from './support/api.ts';
 import {
   buildDashboard,
@@ -246,11 +245,14 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     const userId = (
       await api.db.selectFrom('users').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow()
     ).id;
-    const agent = await admin.createKey({ db: api.db, config: api.config }, ADMIN_CLI, {
-      user_id: userId,
-      name: 'agent',
-      permissions: ['suggest_fixes'],
-    });
+    const agent = await admin.createKey(
+      { db: api.db, config: api.config },
+      {
+        user_id: userId,
+        name: 'agent',
+        permissions: ['suggest_fixes'],
+      },
+    );
     const submitted = await fetch(`${api.url}/api/agent/suggestions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json' },
@@ -263,15 +265,21 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       }),
     });
     expect(submitted.status).toBe(201);
-    const team = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
-      name: 'De dienst',
-      plan: 'enterprise',
-    });
-    const staff = await admin.createUser({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: team.id,
-      email: 'staf@dienst.example',
-      staff: true,
-    });
+    const team = await admin.createTenant(
+      { db: api.db, config: api.config },
+      {
+        name: 'De dienst',
+        plan: 'enterprise',
+      },
+    );
+    const staff = await admin.createUser(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: team.id,
+        email: 'staf@dienst.example',
+        staff: true,
+      },
+    );
     const staffContext = await browser.newContext({ baseURL: api.url });
     try {
       const staffPage = await logIn(staffContext, 'staf@dienst.example', String(staff.initial_password));

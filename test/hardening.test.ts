@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite } from '../scanner/index.ts';
-import { ADMIN_CLI, createSite } from '../services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant, type Tenant, type TestApi } from './support/api.ts';
 import { rawSite, type HostileSite } from './support/hostile-sites.ts';
 
@@ -79,11 +79,14 @@ describe('inputs that gave 500', () => {
   });
 
   it('scans a site whose URL is an https:// IPv6 literal without a 500', async () => {
-    const site = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'IPv6',
-      url: 'https://[::1]:9/',
-    });
+    const site = await createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'IPv6',
+        url: 'https://[::1]:9/',
+      },
+    );
     const response = await api.call('POST', '/api/agent/scan', { key: owner.key, body: { site_id: site.id } });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/niet bereikbaar/);
@@ -194,11 +197,14 @@ describe('limits that batches and slow clients got around', () => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\n\r\n<'),
     );
     servers.push(slow);
-    const site = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'Traag',
-      url: slow.url,
-    });
+    const site = await createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'Traag',
+        url: slow.url,
+      },
+    );
     const both = await Promise.all(
       [1, 2].map(() => api.call('POST', '/api/agent/scan', { key: owner.key, body: { site_id: site.id } })),
     );
@@ -249,22 +255,28 @@ describe('address rules at the API', () => {
   });
 
   it('refuses a scan of an IPv4-compatible IPv6 literal', async () => {
-    const site = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'Compat',
-      url: 'http://[::127.0.0.1]:9/',
-    });
+    const site = await createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'Compat',
+        url: 'http://[::127.0.0.1]:9/',
+      },
+    );
     const response = await api.call('POST', '/api/agent/scan', { key: owner.key, body: { site_id: site.id } });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/geweigerd/);
   });
 
   it("keeps a url override on the site's port or the default one", async () => {
-    const site = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-      tenant_id: owner.tenantId,
-      name: 'Poort',
-      url: 'https://shop.example.nl/',
-    });
+    const site = await createSite(
+      { db: api.db, config: api.config },
+      {
+        tenant_id: owner.tenantId,
+        name: 'Poort',
+        url: 'https://shop.example.nl/',
+      },
+    );
     const response = await api.call('POST', '/api/agent/scan', {
       key: owner.key,
       body: { site_id: site.id, url: 'http://shop.example.nl:8080/beheer' },

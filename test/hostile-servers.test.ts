@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CLI, createSite } from '../services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { startApi, seedTenant, type Tenant, type TestApi } from './support/api.ts';
 import { HOSTILE_CASES, type HostileSite } from './support/hostile-sites.ts';
 
@@ -40,11 +40,14 @@ describe('scans of hostile servers through the API', () => {
     async ({ start, expect: status, readsPage, stalls }) => {
       const site = await start();
       sites.push(site);
-      const record = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-        tenant_id: tenant.tenantId,
-        name: 'Vijandige site',
-        url: site.url,
-      });
+      const record = await createSite(
+        { db: api.db, config: api.config },
+        {
+          tenant_id: tenant.tenantId,
+          name: 'Vijandige site',
+          url: site.url,
+        },
+      );
       const began = Date.now();
       const response = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: record.id } });
       const elapsed = Date.now() - began;

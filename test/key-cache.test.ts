@@ -2,7 +2,6 @@ import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { CachedKeyLookup } from '../services/auth.ts';
 import { seedTenant, TEST_CONFIG } from './support/api.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
@@ -56,7 +55,7 @@ describe('CachedKeyLookup', () => {
       });
       // Cached first (on PostgreSQL once its LISTEN connection is up), so the revocation must clear it.
       expect(await answersFromCache(keys, tenant.key)).toBe(true);
-      await admin.revokeKey({ db: elsewhere, config: TEST_CONFIG }, ADMIN_CLI, { key_id: tenant.keyId });
+      await admin.revokeKey({ db: elsewhere, config: TEST_CONFIG }, { key_id: tenant.keyId });
       await nextTurn();
       expect(
         await settled(

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/index.ts';
 import { monthOf, secondsUntilNextMonth } from '../services/limits/quotas.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite } from './support/sites.ts';
@@ -193,24 +192,26 @@ describe('key caps', () => {
     },
   });
   const newKey = (userId: string) =>
-    admin.createKey(capped(), ADMIN_CLI, { user_id: userId, name: 'k', permissions: ['read_scans'] });
-  const newUser = (tenantId: string, email: string) =>
-    admin.createUser(capped(), ADMIN_CLI, { tenant_id: tenantId, email });
+    admin.createKey(capped(), { user_id: userId, name: 'k', permissions: ['read_scans'] });
+  const newUser = (tenantId: string, email: string) => admin.createUser(capped(), { tenant_id: tenantId, email });
 
   it('caps active keys per user and per tenant, and keys created per user per day', async () => {
-    const tenant = await admin.createTenant({ db: api.db, config: api.config }, ADMIN_CLI, {
-      name: 'Caps',
-      plan: 'pro',
-    });
+    const tenant = await admin.createTenant(
+      { db: api.db, config: api.config },
+      {
+        name: 'Caps',
+        plan: 'pro',
+      },
+    );
     const user = await newUser(tenant.id, 'caps@example.nl');
     const first = await newKey(user.id);
     await newKey(user.id);
     await expect(newKey(user.id)).rejects.toThrow(/Maximaal 2 actieve sleutels per gebruiker/);
-    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: first.key_id });
+    await admin.revokeKey({ db: api.db, config: api.config }, { key_id: first.key_id });
     const replacement = await newKey(user.id);
-    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: replacement.key_id });
+    await admin.revokeKey({ db: api.db, config: api.config }, { key_id: replacement.key_id });
     const fourth = await newKey(user.id);
-    await admin.revokeKey({ db: api.db, config: api.config }, ADMIN_CLI, { key_id: fourth.key_id });
+    await admin.revokeKey({ db: api.db, config: api.config }, { key_id: fourth.key_id });
     await expect(newKey(user.id)).rejects.toThrow(/Maximaal 4 nieuwe sleutels per gebruiker per dag/);
 
     const colleague = await newUser(tenant.id, 'collega@example.nl');

@@ -8,7 +8,6 @@ import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { SEVERITIES } from '../scanner/vocabulary.ts';
 import * as admin from '../services/admin.ts';
 import { TEST_CONFIG } from './support/api.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { FINDING_STATUSES, GRADES } from '../domain/vocabulary.ts';
 
@@ -23,20 +22,26 @@ const base = Date.parse('2026-03-01T00:00:00.000Z');
 beforeAll(async () => {
   database = await freshDatabase('lists');
   db = await openMigratedDatabase(database.location);
-  const tenant = await admin.createTenant({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
-    name: 'Lijsten',
-    plan: 'enterprise',
-  });
+  const tenant = await admin.createTenant(
+    { db: db, config: TEST_CONFIG },
+    {
+      name: 'Lijsten',
+      plan: 'enterprise',
+    },
+  );
   tenantId = tenant.id;
   sites = [];
   for (let i = 0; i < 3; i++)
     sites.push(
       (
-        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
-          tenant_id: tenantId,
-          name: `S${i}`,
-          url: `https://s${i}.example/`,
-        })
+        await admin.createSite(
+          { db: db, config: TEST_CONFIG },
+          {
+            tenant_id: tenantId,
+            name: `S${i}`,
+            url: `https://s${i}.example/`,
+          },
+        )
       ).id,
     );
   // 600 scans over 10 days, irregular times.

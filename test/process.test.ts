@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../db/database.ts';
-import { ADMIN_CLI, createSite } from '../services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import { seedTenant, TEST_CONFIG } from './support/api.ts';
 import { rawSite } from './support/hostile-sites.ts';
 import { listeningPort } from './support/net.ts';
@@ -70,11 +70,14 @@ describe('the service as a process', () => {
     };
     const db = await openMigratedDatabase(env.DATABASE_PATH);
     const tenant = await seedTenant(db, slow.url);
-    await createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, {
-      tenant_id: tenant.tenantId,
-      name: 'Traag',
-      url: slow.url,
-    });
+    await createSite(
+      { db, config: TEST_CONFIG },
+      {
+        tenant_id: tenant.tenantId,
+        name: 'Traag',
+        url: slow.url,
+      },
+    );
     await db.destroy();
     // Its own process group: npm's child is the server, and the guard kills both.
     const npm = killWithThisProcess(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueEvents } from '../db/outbox.ts';
 import { recordScan } from '../db/scans.ts';
-import { ADMIN_CLI, createSite } from '../services/admin.ts';
+import { createSite } from '../services/admin.ts';
 import type { FindingType } from '../scanner/catalog/index.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 import { prune, prunable } from '../services/retention.ts';
@@ -35,11 +35,14 @@ describe('retention', () => {
   it("prunes old scans in batches but keeps every site's latest scan and every finding's scan; counts and pagination stay right", async () => {
     const siteA = tenant.siteId;
     const siteB = (
-      await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-        tenant_id: tenant.tenantId,
-        name: 'Oude site',
-        url: 'https://oud.voorbeeld.nl/',
-      })
+      await createSite(
+        { db: api.db, config: api.config },
+        {
+          tenant_id: tenant.tenantId,
+          name: 'Oude site',
+          url: 'https://oud.voorbeeld.nl/',
+        },
+      )
     ).id;
     // Site A: a finding last seen 500 days ago, 250 more old scans, a recent scan. Site B: one scan, 600 days ago.
     const kept1 = await record(

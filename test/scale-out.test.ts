@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, type Tenant, TEST_CONFIG } from './support/api.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { listeningPort } from './support/net.ts';
@@ -128,18 +127,24 @@ describe.skipIf(!ready)('several instances on PostgreSQL and Redis', () => {
     const siteIds = [
       tenant.siteId,
       (
-        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
-          tenant_id: tenant.tenantId,
-          name: 'Twee',
-          url: site.url,
-        })
+        await admin.createSite(
+          { db: db, config: TEST_CONFIG },
+          {
+            tenant_id: tenant.tenantId,
+            name: 'Twee',
+            url: site.url,
+          },
+        )
       ).id,
       (
-        await admin.createSite({ db: db, config: TEST_CONFIG }, ADMIN_CLI, {
-          tenant_id: tenant.tenantId,
-          name: 'Drie',
-          url: site.url,
-        })
+        await admin.createSite(
+          { db: db, config: TEST_CONFIG },
+          {
+            tenant_id: tenant.tenantId,
+            name: 'Drie',
+            url: site.url,
+          },
+        )
       ).id,
     ];
     for (const [i, siteId] of siteIds.entries())

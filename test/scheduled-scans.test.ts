@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimScanJobs } from '../db/schedules.ts';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { ScanScheduler } from '../services/scheduler.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
@@ -307,8 +306,6 @@ describe('admin site schedule', () => {
     expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', 'daily'], io(out, err))).toBe(1);
     expect(await runAdmin(['site', 'schedule', '--site', tenant.siteId, '--every', '200h'], io(out, err))).toBe(1);
     expect(err.join('')).toMatch(/--every: .*\n.*--every: /);
-    expect(
-      await admin.scanJobsOfSite({ db: api.db, config: api.config }, ADMIN_CLI, { site_id: tenant.siteId }),
-    ).toEqual([]);
+    expect(await admin.scanJobsOfSite({ db: api.db, config: api.config }, { site_id: tenant.siteId })).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@ import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
-import { ADMIN_CLI } from '../services/admin.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
@@ -146,11 +145,14 @@ describe('event delivery', () => {
         body: { type: 'code_fix', title: 'Verwijder .env', description: 'Haal .env uit de webroot' },
       })
     ).body.suggestion;
-    await admin.review({ db: api.db, config: api.config }, ADMIN_CLI, {
-      suggestion_id: created.id,
-      status: 'rejected',
-      notes: 'Niet nodig',
-    });
+    await admin.review(
+      { db: api.db, config: api.config },
+      {
+        suggestion_id: created.id,
+        status: 'rejected',
+        notes: 'Niet nodig',
+      },
+    );
     const [reviewed] = await waitFor(
       () => ofType(all, 'suggestion_reviewed').length > 0 && ofType(all, 'suggestion_reviewed'),
     );
@@ -185,7 +187,7 @@ describe('retries, failure counting and disabling', () => {
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
       await waitFor(async () => (await webhookOf(tenant, hook.id)).failure_count === 0);
       const attempts = (
-        await admin.deliveriesOfWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id })
+        await admin.deliveriesOfWebhook({ db: api.db, config: api.config }, { webhook_id: hook.id })
       ).map((a) => a.status_code);
       expect(attempts.sort()).toEqual([204, 500, 500]);
     } finally {
@@ -212,7 +214,7 @@ describe('retries, failure counting and disabling', () => {
         .execute();
       expect(pending).toEqual([]);
       expect(receiver.received).toHaveLength(2);
-      await admin.enableWebhook({ db: api.db, config: api.config }, ADMIN_CLI, { webhook_id: hook.id });
+      await admin.enableWebhook({ db: api.db, config: api.config }, { webhook_id: hook.id });
       expect(await webhookOf(tenant, hook.id)).toMatchObject({ enabled: true, failure_count: 0 });
     } finally {
       await receiver.close();

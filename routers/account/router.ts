@@ -13,7 +13,7 @@ export const accountRouter = router({
     .input(SignUpInput)
     .output(Ok)
     .mutation(async ({ ctx, input }) => {
-      const { session } = await signUp(ctx, { address: ctx.clientAddress }, input);
+      const { session } = await signUp(ctx, input);
       ctx.session.set(session);
       return { ok: true as const };
     }),
@@ -27,7 +27,7 @@ export const accountRouter = router({
     }),
 
   logOut: publicProcedure.output(Ok).mutation(async ({ ctx }) => {
-    if (ctx.session.token) await logOut(ctx, { address: ctx.clientAddress }, { token: ctx.session.token });
+    if (ctx.session.token) await logOut(ctx, { token: ctx.session.token });
     ctx.session.clear();
     return { ok: true as const };
   }),
@@ -37,7 +37,7 @@ export const accountRouter = router({
     .input(AcceptInviteInput)
     .output(Ok)
     .mutation(async ({ ctx, input }) => {
-      ctx.session.set(await acceptInvitation(ctx, { address: ctx.clientAddress }, input));
+      ctx.session.set(await acceptInvitation(ctx, input));
       return { ok: true as const };
     }),
 

@@ -1,6 +1,5 @@
-import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { authenticateKey } from '../../services/auth.ts';
+import { validateKey } from '../../services/auth.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { AuthInput, AuthOutput, ENDPOINTS } from './schemas.ts';
@@ -25,18 +24,5 @@ export const authRouter = router({
     .meta(validateOperation.meta)
     .input(validateOperation.input)
     .output(validateOperation.output)
-    .mutation(async ({ ctx, input }) => {
-      const principal = await authenticateKey(ctx.db, input.api_key);
-      if (!principal) throw new Unauthenticated(ERRORS.invalidKey);
-      return {
-        authenticated: true as const,
-        agent: {
-          key_id: principal.actor.id,
-          name: principal.keyName,
-          permissions: [...principal.permissions],
-          rate_limit: principal.rateLimit,
-        },
-        endpoints: ENDPOINTS,
-      };
-    }),
+    .mutation(async ({ ctx, input }) => ({ ...(await validateKey(ctx, input)), endpoints: ENDPOINTS })),
 });

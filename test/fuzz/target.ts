@@ -1,5 +1,5 @@
 import { openApiDocument } from '../../openapi/document.ts';
-import { ADMIN_CLI, createSite } from '../../services/admin.ts';
+import { createSite } from '../../services/admin.ts';
 import { startApi, seedTenant, type TestApi } from '../support/api.ts';
 import type { FuzzTarget } from './fuzzer.ts';
 
@@ -19,11 +19,14 @@ export async function fuzzTarget(
   });
   const own = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise', rateLimit: 100_000 });
   const other = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise', rateLimit: 100_000 });
-  const extraSite = await createSite({ db: api.db, config: api.config }, ADMIN_CLI, {
-    tenant_id: own.tenantId,
-    name: 'IPv6',
-    url: 'https://[::1]:9/',
-  });
+  const extraSite = await createSite(
+    { db: api.db, config: api.config },
+    {
+      tenant_id: own.tenantId,
+      name: 'IPv6',
+      url: 'https://[::1]:9/',
+    },
+  );
   const webhook = await api.call('POST', '/api/agent/webhooks', {
     key: own.key,
     body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] },

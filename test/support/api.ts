@@ -5,7 +5,6 @@ import { buildApp } from '../../server/app.ts';
 import { databaseLocation, loadConfig, type Config } from '../../infra/config.ts';
 import { freshDatabase } from './database.ts';
 import * as admin from '../../services/admin.ts';
-import { ADMIN_CLI } from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission, type PlanTier } from '../../domain/vocabulary.ts';
 
@@ -100,25 +99,37 @@ export async function seedTenant(
   siteUrl: string,
   options: { permissions?: Permission[]; plan?: PlanTier; rateLimit?: number } = {},
 ): Promise<Tenant> {
-  const tenant = await admin.createTenant({ db, config: TEST_CONFIG }, ADMIN_CLI, {
-    name: `Tenant ${Math.random().toString(36).slice(2, 8)}`,
-    plan: options.plan ?? 'pro',
-  });
-  const user = await admin.createUser({ db, config: TEST_CONFIG }, ADMIN_CLI, {
-    tenant_id: tenant.id,
-    email: `u${Math.random().toString(36).slice(2, 10)}@example.nl`,
-  });
-  const key = await admin.createKey({ db, config: TEST_CONFIG }, ADMIN_CLI, {
-    user_id: user.id,
-    name: 'test agent',
-    permissions: options.permissions ?? [...PERMISSIONS],
-    rate_limit: options.rateLimit,
-  });
-  const site = await admin.createSite({ db, config: TEST_CONFIG }, ADMIN_CLI, {
-    tenant_id: tenant.id,
-    name: 'Testsite',
-    url: siteUrl,
-  });
+  const tenant = await admin.createTenant(
+    { db, config: TEST_CONFIG },
+    {
+      name: `Tenant ${Math.random().toString(36).slice(2, 8)}`,
+      plan: options.plan ?? 'pro',
+    },
+  );
+  const user = await admin.createUser(
+    { db, config: TEST_CONFIG },
+    {
+      tenant_id: tenant.id,
+      email: `u${Math.random().toString(36).slice(2, 10)}@example.nl`,
+    },
+  );
+  const key = await admin.createKey(
+    { db, config: TEST_CONFIG },
+    {
+      user_id: user.id,
+      name: 'test agent',
+      permissions: options.permissions ?? [...PERMISSIONS],
+      rate_limit: options.rateLimit,
+    },
+  );
+  const site = await admin.createSite(
+    { db, config: TEST_CONFIG },
+    {
+      tenant_id: tenant.id,
+      name: 'Testsite',
+      url: siteUrl,
+    },
+  );
   return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
 }
 
