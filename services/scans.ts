@@ -150,7 +150,6 @@ export async function listScans(
   return { scans: rows, pagination: pageOf(total, input) };
 }
 
-/** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
 /**
  * One scan as a SARIF 2.1.0 log for code-scanning tools; `informationUri` is where the tool's
  * documentation is (the service's API docs).
@@ -164,6 +163,7 @@ export async function getScanSarif(
   return toSarif(await getScan(deps, actor, input), { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
 }
 
+/** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
 export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
