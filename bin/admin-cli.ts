@@ -4,7 +4,7 @@ import { openMigratedDatabase } from '../db/database.ts';
 import { FEATURE_FLAGS, PLAN_TIERS } from '../domain/vocabulary.ts';
 import { SignUpInput } from '../routers/account/schemas.ts';
 import { Uuid } from '../routers/common.ts';
-import { FindingStatusInput } from '../routers/findings/schemas.ts';
+import { FindingExtendInput, FindingStatusInput } from '../routers/findings/schemas.ts';
 import { KeyCreateInput, KeyRevokeInput } from '../routers/keys/schemas.ts';
 import { applyDutchValidationMessages } from '../routers/locale.ts';
 import { SiteCreateInput, SiteGetInput, SiteUpdateInput } from '../routers/sites/schemas.ts';
@@ -36,7 +36,10 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
   site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
-  finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK [--reason R] (ACCEPTED_RISK needs a reason)
+  finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK [--reason R]
+                          [--owner U --expires ISO]  (ACCEPTED_RISK needs a reason of 10+ characters, an
+                          owner in the tenant and an end at most 365 days ahead; another status revokes it)
+  finding extend --id F --expires ISO [--reason R] [--owner U]  (a new acceptance with a new end)
   flag set --key K [--enabled true|false] [--rollout N]
   webhook list --tenant T
   webhook enable --id W
@@ -72,6 +75,8 @@ const OPTIONS = {
   login: { type: 'boolean' },
   every: { type: 'string' },
   reason: { type: 'string' },
+  owner: { type: 'string' },
+  expires: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -158,8 +163,13 @@ const COMMANDS: Record<string, Command> = {
   ),
   'finding set-status': command(
     FindingStatusInput,
-    { finding_id: 'id', status: 'status', reason: 'reason' },
+    { finding_id: 'id', status: 'status', reason: 'reason', owner_id: 'owner', expires_at: 'expires' },
     (deps, input) => admin.setStatusOfFinding(deps, input),
+  ),
+  'finding extend': command(
+    FindingExtendInput,
+    { finding_id: 'id', expires_at: 'expires', reason: 'reason', owner_id: 'owner' },
+    (deps, input) => admin.extendAcceptanceOfFinding(deps, input),
   ),
   'flag set': command(
     z.object({

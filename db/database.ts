@@ -34,6 +34,7 @@ import * as dashboard from './migrations/0012_dashboard.ts';
 import * as keyChangeNotify from './migrations/0013_key_change_notify.ts';
 import * as retentionIndexes from './migrations/0014_retention_indexes.ts';
 import * as scanDetectedServer from './migrations/0015_scan_detected_server.ts';
+import * as monitoringOverTime from './migrations/0016_monitoring_over_time.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_key_change_notify': keyChangeNotify,
   '0014_retention_indexes': retentionIndexes,
   '0015_scan_detected_server': scanDetectedServer,
+  '0016_monitoring_over_time': monitoringOverTime,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -195,10 +195,10 @@ export async function findFinding(db: DB, id: string) {
     .executeTakeFirst();
 }
 
-export async function setFindingStatus(db: DB, id: string, status: FindingStatus): Promise<void> {
+export async function setFindingStatus(db: DB, id: string, status: FindingStatus, at: string): Promise<void> {
   await db
     .updateTable('findings')
-    .set({ status, resolved_at: status === 'RESOLVED' ? new Date().toISOString() : null })
+    .set({ status, resolved_at: status === 'RESOLVED' ? at : null })
     .where('id', '=', id)
     .execute();
 }

@@ -88,6 +88,10 @@ export async function pruneScanBatch(db: DB, before: string, limit: number): Pro
     );
     if (ids.length === 0) return 0;
     await trx.deleteFrom('scan_findings').where('scan_id', 'in', ids).execute();
+    await trx.deleteFrom('scan_changes').where('scan_id', 'in', ids).execute();
+    await trx.deleteFrom('scan_expiries').where('scan_id', 'in', ids).execute();
+    // A later scan keeps its previous_scan_id and its recorded changes: compared_to_scan_id then
+    // names a scan that is no longer kept (404), which is still the truth about the comparison.
     // A scheduled run keeps its history line; the scan it made is gone.
     await trx.updateTable('scan_jobs').set({ scan_id: null }).where('scan_id', 'in', ids).execute();
     await trx.deleteFrom('scans').where('id', 'in', ids).execute();

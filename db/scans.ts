@@ -1,6 +1,15 @@
 import type { Selectable } from 'kysely';
 import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
-import { SEVERITIES, severityCounts, type Grade, type ScanTrigger } from '../domain/vocabulary.ts';
+import {
+  SCAN_CHANGE_KINDS,
+  SEVERITIES,
+  severityCounts,
+  type FindingStatus,
+  type Grade,
+  type ScanChangeKind,
+  type ScanTrigger,
+  type Severity,
+} from '../domain/vocabulary.ts';
 import type { ScanFinding, ScanResult } from '../scanner/index.ts';
 import type { DB } from './database.ts';
 import { preparedQuery } from './prepared-query.ts';
@@ -12,12 +21,24 @@ export type FindingTexts = Omit<Selectable<FindingTextsTable>, 'id'>;
 /** A finding row with its catalog texts. */
 export type FindingRecord = Selectable<FindingsTable> & FindingTexts;
 
+/** What happened to one finding, for its webhook's `data.change`. */
+export interface FindingChange {
+  kind: 'new' | 'regressed' | 'resolved' | 'escalated' | 'severity_changed';
+  previous_status: FindingStatus | null;
+  previous_severity: Severity | null;
+}
+export type ChangedFinding = FindingRecord & { change: FindingChange };
+
 export interface RecordedScan {
   scan: ScanRow;
   /** Findings seen for the first time on the site, or seen again after being resolved. */
-  opened: FindingRecord[];
-  /** Findings this scan no longer saw on a host it covered. */
-  resolved: FindingRecord[];
+  opened: ChangedFinding[];
+  /** Findings this scan no longer saw on a host it covered, or saw replaced by a further stage. */
+  resolved: ChangedFinding[];
+  /** Findings seen again with another severity. */
+  severityChanged: ChangedFinding[];
+  /** How many findings each kind of change touched (scan_completed's `changes`). */
+  changeCounts: Record<ScanChangeKind, number>;
 }
 
 const TEXT_FIELDS = ['title', 'description', 'impact', 'remediation', 'expected_value', 'reference_url'] as const;
@@ -56,6 +77,15 @@ export async function recordScan(
   trigger: ScanTrigger,
 ): Promise<RecordedScan> {
   const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
+  const before = await trx
+    .selectFrom('scans')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('site_id', '=', siteId)
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const scan: ScanRow = {
     id: uuidv7(),
     tenant_id: tenantId,
@@ -76,6 +106,7 @@ export async function recordScan(
     failed_checks: JSON.stringify(result.failed_checks),
     detected_server: result.detected_server,
     trigger,
+    previous_scan_id: before?.id ?? null,
   };
   await trx.insertInto('scans').values(scan).execute();
 
@@ -117,31 +148,58 @@ export async function recordScan(
     resolved_at: null,
     ...observedFields(f),
   }));
-  const opened: FindingRecord[] = inserted.map((row, i) => ({ ...row, ...textsOf(diff.open[i]!) }));
-  for (const { previous: before, observed } of diff.keep) {
+  const opened: ChangedFinding[] = inserted.map((row, i) => ({
+    ...row,
+    ...textsOf(diff.open[i]!),
+    change: { kind: 'new', previous_status: null, previous_severity: null },
+  }));
+  const severityChanged: ChangedFinding[] = [];
+  for (const { previous: earlier, observed } of diff.keep) {
     const fields = observedFields(observed);
     const changed = (Object.keys(fields) as Array<keyof typeof fields>).some(
-      (field) => before[field] !== fields[field],
+      (field) => earlier[field] !== fields[field],
     );
-    if (changed) await trx.updateTable('findings').set(fields).where('id', '=', before.id).execute();
+    if (changed) await trx.updateTable('findings').set(fields).where('id', '=', earlier.id).execute();
+    if (earlier.severity !== observed.severity)
+      severityChanged.push({
+        ...earlier,
+        ...fields,
+        ...textsOf(observed),
+        scan_id: scan.id,
+        last_seen_at: scan.scanned_at,
+        change: { kind: 'severity_changed', previous_status: earlier.status, previous_severity: earlier.severity },
+      });
   }
-  for (const { previous: before, observed } of diff.reopen) {
+  for (const { previous: earlier, observed } of diff.reopen) {
     const changes = { ...observedFields(observed), status: 'OPEN' as const, resolved_at: null };
-    await trx.updateTable('findings').set(changes).where('id', '=', before.id).execute();
-    opened.push({ ...before, ...changes, ...textsOf(observed), scan_id: scan.id, last_seen_at: scan.scanned_at });
+    await trx.updateTable('findings').set(changes).where('id', '=', earlier.id).execute();
+    opened.push({
+      ...earlier,
+      ...changes,
+      ...textsOf(observed),
+      scan_id: scan.id,
+      last_seen_at: scan.scanned_at,
+      change: { kind: 'regressed', previous_status: earlier.status, previous_severity: earlier.severity },
+    });
   }
   const stillSeen = [...diff.keep, ...diff.reopen];
   const scanFindings = [
-    ...inserted.map((row) => ({ scan_id: scan.id, finding_id: row.id, actual_value: row.actual_value })),
-    ...stillSeen.map(({ previous: before, observed }) => ({
+    ...inserted.map((row) => ({
       scan_id: scan.id,
-      finding_id: before.id,
+      finding_id: row.id,
+      actual_value: row.actual_value,
+      severity: row.severity,
+    })),
+    ...stillSeen.map(({ previous: earlier, observed }) => ({
+      scan_id: scan.id,
+      finding_id: earlier.id,
       actual_value: observed.actual_value,
+      severity: observed.severity,
     })),
   ];
   await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
   await inChunks(
-    stillSeen.map(({ previous: before }) => before.id),
+    stillSeen.map(({ previous: earlier }) => earlier.id),
     (ids) =>
       trx
         .updateTable('findings')
@@ -151,11 +209,16 @@ export async function recordScan(
   );
   await inChunks(scanFindings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
 
-  const resolved: FindingRecord[] = diff.resolve.map((before) => ({
-    ...before,
+  const closed = (earlier: (typeof previous)[number], kind: 'resolved' | 'escalated'): ChangedFinding => ({
+    ...earlier,
     status: 'RESOLVED',
     resolved_at: scan.scanned_at,
-  }));
+    change: { kind, previous_status: earlier.status, previous_severity: earlier.severity },
+  });
+  const resolved = [
+    ...diff.resolve.map((earlier) => closed(earlier, 'resolved')),
+    ...diff.escalate.map(({ previous: earlier }) => closed(earlier, 'escalated')),
+  ];
   await inChunks(
     resolved.map((r) => r.id),
     (ids) =>
@@ -172,7 +235,76 @@ export async function recordScan(
       .where('id', '=', siteId)
       .execute();
   }
-  return { scan, opened, resolved };
+  // The successor of an escalation is reported as the escalation, not as new or regressed.
+  const idOf = new Map<ScanFinding, string>([
+    ...diff.open.map((f, i) => [f, inserted[i]!.id] as const),
+    ...diff.reopen.map(({ previous: earlier, observed }) => [observed, earlier.id] as const),
+  ]);
+  const escalations = diff.escalate.map(({ previous: earlier, observed }) => ({
+    finding_id: idOf.get(observed)!,
+    from_finding_id: earlier.id,
+    from_severity: earlier.severity,
+    to_severity: observed.severity,
+  }));
+  const successors = new Set(escalations.map((e) => e.finding_id));
+  const changeRows = [
+    ...opened
+      .filter((f) => !successors.has(f.id))
+      .map((f) => ({ finding_id: f.id, kind: f.change.kind, from_severity: null, to_severity: f.severity })),
+    ...diff.resolve.map((f) => ({
+      finding_id: f.id,
+      kind: 'resolved' as const,
+      from_severity: f.severity,
+      to_severity: null,
+    })),
+    ...severityChanged.map((f) => ({
+      finding_id: f.id,
+      kind: 'severity_changed' as const,
+      from_severity: f.change.previous_severity,
+      to_severity: f.severity,
+    })),
+    ...escalations.map((e) => ({ ...e, kind: 'escalated' as const })),
+  ].map((row) => ({ from_finding_id: null, ...row, scan_id: scan.id }));
+  await inChunks(changeRows, (rows) => trx.insertInto('scan_changes').values(rows).execute());
+  await recordScanStatusChanges(trx, tenantId, scan, [...opened, ...resolved]);
+  await inChunks(
+    result.expiries.map((expiry) => ({ scan_id: scan.id, tenant_id: tenantId, site_id: siteId, ...expiry })),
+    (rows) => trx.insertInto('scan_expiries').values(rows).execute(),
+  );
+  const changeCounts = Object.fromEntries(SCAN_CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ScanChangeKind, number>;
+  for (const row of changeRows) changeCounts[row.kind] += 1;
+  return { scan, opened, resolved, severityChanged, changeCounts };
+}
+
+/** Why a scan changed a finding's status, as its history shows it. */
+const SCAN_REASONS: Record<'new' | 'regressed' | 'resolved' | 'escalated', string> = {
+  new: 'Voor het eerst gezien door een scan.',
+  regressed: 'Opnieuw gezien door een scan nadat de bevinding was opgelost.',
+  resolved: 'Niet meer gezien door een scan.',
+  escalated: 'Vervangen door een ernstiger bevinding van dezelfde soort.',
+};
+
+/** The status history rows of the findings a scan opened or resolved: the scan is who acted. */
+async function recordScanStatusChanges(trx: DB, tenantId: string, scan: ScanRow, changed: ChangedFinding[]) {
+  const rows = changed.flatMap((f) =>
+    f.change.kind === 'severity_changed'
+      ? []
+      : [
+          {
+            id: uuidv7(),
+            tenant_id: tenantId,
+            finding_id: f.id,
+            status: f.status,
+            reason: SCAN_REASONS[f.change.kind],
+            actor_kind: 'system' as const,
+            actor_id: 'scan',
+            actor_label: 'scan',
+            changed_at: scan.scanned_at,
+            scan_id: scan.id,
+          },
+        ],
+  );
+  await inChunks(rows, (chunk) => trx.insertInto('finding_status_changes').values(chunk).execute());
 }
 
 export interface ScanFilters {
@@ -217,7 +349,13 @@ const SCAN_LIST_COLUMNS = [
 ] as const;
 
 /** One scan in full: the list's columns plus what only its detail shows. */
-const SCAN_COLUMNS = [...SCAN_LIST_COLUMNS, 'scans.url', 'scans.failed_checks', 'scans.detected_server'] as const;
+const SCAN_COLUMNS = [
+  ...SCAN_LIST_COLUMNS,
+  'scans.url',
+  'scans.failed_checks',
+  'scans.detected_server',
+  'scans.previous_scan_id',
+] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();

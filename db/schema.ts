@@ -6,6 +6,8 @@ import type {
   ScanJobStatus,
   ScanTrigger,
   DeliveryStatus,
+  ExpiryKind,
+  ScanChangeKind,
   FeatureFlag,
   FindingStatus,
   FindingType,
@@ -82,6 +84,8 @@ export interface FindingStatusChangesTable {
   actor_id: string;
   actor_label: string;
   changed_at: string;
+  /** The scan that made the change; null when a person or the platform did. */
+  scan_id: string | null;
 }
 
 /** A one-time link to join a tenant with a role; stored by the SHA-256 of its token. */
@@ -146,6 +150,8 @@ export interface ScansTable {
   /** Null for scans stored before servers were detected, or when none was recognised. */
   detected_server: WebServer | null;
   trigger: Generated<ScanTrigger>;
+  /** The site's scan before this one, which `changes` compares against; null for the first. */
+  previous_scan_id: string | null;
 }
 
 export interface FindingsTable {
@@ -194,6 +200,55 @@ export interface ScanFindingsTable {
   scan_id: string;
   finding_id: string;
   actual_value: string | null;
+  /** The severity this scan saw; null in scans stored before it was kept. */
+  severity: Severity | null;
+}
+
+/** How one scan changed one of its site's findings (docs/monitoring.md). */
+export interface ScanChangesTable {
+  scan_id: string;
+  finding_id: string;
+  kind: ScanChangeKind;
+  from_severity: Severity | null;
+  to_severity: Severity | null;
+  /** For `escalated`: the finding this one replaced. */
+  from_finding_id: string | null;
+}
+
+/** A risk accepted by a person until a date; a new row for every extension. */
+export interface FindingAcceptancesTable {
+  id: string;
+  tenant_id: string;
+  finding_id: string;
+  reason: string;
+  owner_id: string;
+  expires_at: string;
+  /** Who accepted it: an e-mail address, or the admin CLI. */
+  created_by: string;
+  created_at: string;
+  /** When risk_acceptance_expiring went out (once). */
+  notice_sent_at: string | null;
+  ended_at: string | null;
+}
+
+/** A dated item one scan saw: a certificate of the chain or the security.txt's Expires. */
+export interface ScanExpiriesTable {
+  scan_id: string;
+  tenant_id: string;
+  site_id: string;
+  kind: ExpiryKind;
+  subject: string;
+  not_after: string;
+}
+
+/** An expiry_warning already sent: one per item (site, kind, subject, end) and threshold. */
+export interface ExpiryWarningsTable {
+  site_id: string;
+  kind: ExpiryKind;
+  subject: string;
+  not_after: string;
+  threshold_days: number;
+  sent_at: string;
 }
 
 export interface SuggestionsTable {
@@ -322,5 +377,9 @@ export interface Database {
   scan_jobs: ScanJobsTable;
   sessions: SessionsTable;
   finding_status_changes: FindingStatusChangesTable;
+  scan_changes: ScanChangesTable;
+  finding_acceptances: FindingAcceptancesTable;
+  scan_expiries: ScanExpiriesTable;
+  expiry_warnings: ExpiryWarningsTable;
   invites: InvitesTable;
 }

@@ -4,6 +4,7 @@ export const API_PATHS = {
   scans: '/api/agent/scans',
   scan: '/api/agent/scans/{scan_id}',
   scan_sarif: '/api/agent/scans/{scan_id}/sarif',
+  scan_changes: '/api/agent/scans/{scan_id}/changes',
   scan_trigger: '/api/agent/scan',
   findings: '/api/agent/findings',
   finding: '/api/agent/findings/{finding_id}',
@@ -13,6 +14,7 @@ export const API_PATHS = {
   webhooks: '/api/agent/webhooks',
   sites: '/api/agent/sites',
   site: '/api/agent/sites/{site_id}',
+  site_expiries: '/api/agent/sites/{site_id}/expiries',
 } as const;
 
 /** The link to one scan (docs/spec.md 2.3 `detail_url`). */

@@ -1,3 +1,4 @@
+import { escalates } from './finding-families.ts';
 import type { FindingStatus, FindingType } from './vocabulary.ts';
 
 /** A finding is the same finding when its type and endpoint are: one per site and place. */
@@ -15,6 +16,12 @@ export interface FindingDiff<Previous, Observed> {
   reopen: Array<{ previous: Previous; observed: Observed }>;
   /** Open or in progress, on the host this scan covered, and no longer seen. */
   resolve: Previous[];
+  /**
+   * Open or in progress and no longer seen, because a further stage of the same condition was seen
+   * at the same endpoint (certificate expiry 30 → 14 days → expired): resolved too, but as replaced.
+   * The observed finding is also in `open` or `reopen`.
+   */
+  escalate: Array<{ previous: Previous; observed: Observed }>;
 }
 
 const identity = (f: FindingIdentity) => `${f.finding_type}\n${f.endpoint}`;
@@ -40,7 +47,7 @@ export function diffFindings<
   Observed extends FindingIdentity,
 >(previous: readonly Previous[], observed: readonly Observed[], scannedHost: string): FindingDiff<Previous, Observed> {
   const known = new Map(previous.map((f) => [identity(f), f]));
-  const diff: FindingDiff<Previous, Observed> = { open: [], keep: [], reopen: [], resolve: [] };
+  const diff: FindingDiff<Previous, Observed> = { open: [], keep: [], reopen: [], resolve: [], escalate: [] };
   const seen = new Set<string>();
   for (const finding of observed) {
     const key = identity(finding);
@@ -51,9 +58,14 @@ export function diffFindings<
     else if (before.status === 'RESOLVED') diff.reopen.push({ previous: before, observed: finding });
     else diff.keep.push({ previous: before, observed: finding });
   }
+  const arrived = [...diff.open, ...diff.reopen.map((r) => r.observed)];
   for (const [key, before] of known) {
-    if (!seen.has(key) && RESOLVABLE.has(before.status) && scannedHostOf(before.endpoint) === scannedHost)
-      diff.resolve.push(before);
+    if (seen.has(key) || !RESOLVABLE.has(before.status) || scannedHostOf(before.endpoint) !== scannedHost) continue;
+    const successor = arrived.find(
+      (f) => f.endpoint === before.endpoint && escalates(before.finding_type, f.finding_type),
+    );
+    if (successor) diff.escalate.push({ previous: before, observed: successor });
+    else diff.resolve.push(before);
   }
   return diff;
 }

@@ -1,7 +1,7 @@
 // Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
 // column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
-export { CATEGORIES, GRADES, SITE_PLATFORMS, SEVERITIES, WEB_SERVERS } from '../scanner/vocabulary.ts';
-export type { Category, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';
+export { CATEGORIES, EXPIRY_KINDS, GRADES, SITE_PLATFORMS, SEVERITIES, WEB_SERVERS } from '../scanner/vocabulary.ts';
+export type { Category, ExpiryKind, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';
 export type { FindingType } from '../scanner/catalog/index.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 
@@ -50,8 +50,35 @@ export const WEBHOOK_EVENTS = [
   'finding_resolved',
   'suggestion_reviewed',
   'scan_failed',
+  // Monitoring over time (docs/monitoring.md): sent only to webhooks that name them.
+  'finding_severity_changed',
+  'risk_acceptance_expiring',
+  'risk_acceptance_expired',
+  'expiry_warning',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** How a scan changed one of its site's findings (a scan's `changes`, docs/monitoring.md). */
+export const SCAN_CHANGE_KINDS = ['new', 'regressed', 'resolved', 'severity_changed', 'escalated'] as const;
+export type ScanChangeKind = (typeof SCAN_CHANGE_KINDS)[number];
+
+/** `data.change.kind` of a finding_new event. */
+export const FINDING_OPENED_KINDS = ['new', 'regressed', 'acceptance_expired'] as const;
+/** `data.change.kind` of a finding_resolved event. */
+export const FINDING_CLOSED_KINDS = ['resolved', 'manual', 'escalated'] as const;
+/** Every `data.change.kind` a finding event can carry. */
+export const FINDING_EVENT_CHANGE_KINDS = [
+  ...FINDING_OPENED_KINDS,
+  ...FINDING_CLOSED_KINDS,
+  'severity_changed',
+] as const;
+export type FindingEventChangeKind = (typeof FINDING_EVENT_CHANGE_KINDS)[number];
+
+/** Days before an end at which expiry_warning goes out, once each per item; 0 is the end itself. */
+export const EXPIRY_WARNING_DAYS = [60, 30, 14, 7, 0] as const;
+
+/** Bounds of an accepted risk (docs/monitoring.md). */
+export const RISK_ACCEPTANCE = { minReasonLength: 10, maxDays: 365 } as const;
 
 /** What started a scan: an agent's API call, the site's schedule, the dashboard or the scan CLI. */
 export const SCAN_TRIGGERS = ['api', 'schedule', 'dashboard', 'cli'] as const;

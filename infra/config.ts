@@ -99,6 +99,10 @@ const ConfigSchema = z.object({
   MAX_CONCURRENT_SCANS_PER_TENANT: z.coerce.number().int().min(1).default(20),
   /** Bound of receiving a whole request (headers and body); slower clients get 408. */
   REQUEST_TIMEOUT: duration.prefault('30s'),
+  /** Seconds between runs of the monitoring sweeper: accepted risks that end, expiry warnings. */
+  RISK_SWEEP_INTERVAL_S: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Days before an accepted risk ends that risk_acceptance_expiring goes out. */
+  RISK_EXPIRY_NOTICE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** Days a scan is kept; a site's latest scan and the latest scan of every finding are always kept. */
   SCAN_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   /** Days a webhook message whose deliveries are finished is kept, with its deliveries. */

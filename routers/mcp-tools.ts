@@ -37,6 +37,8 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'list_scans', procedure: 'scans.list', annotations: READ, list: true },
   { name: 'get_scan', procedure: 'scans.get', annotations: READ, scanLinks: 'id' },
   { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
+  { name: 'get_scan_changes', procedure: 'scans.changes', annotations: READ },
+  { name: 'list_expiries', procedure: 'sites.expiries', annotations: READ },
   { name: 'search_findings', procedure: 'findings.list', annotations: READ, list: true },
   { name: 'get_finding', procedure: 'findings.get', annotations: READ },
   { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },

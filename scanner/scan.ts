@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
 import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
@@ -24,6 +25,8 @@ export interface ScanResult {
   failed_checks: CheckName[];
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
+  /** When the site's certificates and security.txt end (monitoring's expiry list and warnings). */
+  expiries: Expiry[];
 }
 
 export interface ScanOptions {
@@ -108,5 +111,6 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       ...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])]),
     ],
     requests_made: requests,
+    expiries: label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? [],
   };
 }

@@ -37,12 +37,17 @@ export interface CertificateEvidence {
   selfSigned: boolean;
   /** Whether the leaf names its hosts in subjectAltName; browsers ignore the CN. */
   hasSubjectAltName: boolean;
-  /** Leaf first, then the intermediates; a self-signed root is left out. */
+  /**
+   * Leaf first, then the intermediates up to the trust anchor: a self-signed root, or a certificate
+   * with the name and key of a trusted root (a cross-sign validation passes by), is left out.
+   */
   chain: ChainCertificate[];
 }
 
 export interface ChainCertificate {
   subject: string;
+  /** The end of validity, ISO 8601. */
+  notAfter: string;
   /** Node's asymmetricKeyType: rsa, rsa-pss, ec, dsa, ed25519... */
   keyType: string;
   keyBits: number | null;

@@ -17,6 +17,10 @@ export const GRADE_THRESHOLDS = [
 export type Grade = (typeof GRADE_THRESHOLDS)[number][0];
 export const GRADES: readonly Grade[] = GRADE_THRESHOLDS.map(([grade]) => grade);
 
+/** What a dated item of a site is (a scan's expiries, GET /sites/{site_id}/expiries). */
+export const EXPIRY_KINDS = ['certificate', 'intermediate', 'security_txt'] as const;
+export type ExpiryKind = (typeof EXPIRY_KINDS)[number];
+
 export const SITE_PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
 
 /** The stages a scan reports while it runs, in order, with Dutch labels that hold no text of the site. */

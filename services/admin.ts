@@ -4,7 +4,7 @@ import type { DB } from '../db/database.ts';
 import { attemptsOfWebhook } from '../db/outbox.ts';
 import { enableWebhook as enableWebhookRow, listWebhooks, webhookExists } from '../db/webhooks.ts';
 import { findFinding } from '../db/findings.ts';
-import { changeFindingStatus } from './finding-status.ts';
+import { acceptanceOf, changeFindingStatus, extendAcceptance, type StatusInput } from './finding-status.ts';
 import { findFeatureFlag, updateFeatureFlag } from '../db/plans-and-flags.ts';
 import { findSiteAnyTenant, listSites } from '../db/sites.ts';
 import { addSite } from './sites.ts';
@@ -31,7 +31,6 @@ import { siteView, webhookView } from './views.ts';
 import {
   DEFAULT_RATE_LIMIT,
   type FeatureFlag,
-  type FindingStatus,
   type Permission,
   type PlanTier,
   type ReviewStatus,
@@ -196,14 +195,22 @@ export const review: OperatorCommand<
 };
 
 /** An operator's status change, through the dashboard's service, recorded as done by the admin CLI. */
-export const setStatusOfFinding: OperatorCommand<
-  { finding_id: string; status: FindingStatus; reason?: string },
-  unknown
-> = async (deps, input) => {
+export const setStatusOfFinding: OperatorCommand<StatusInput, unknown> = async (deps, input) => {
   const finding = await findFinding(deps.db, input.finding_id);
   if (!finding) throw new AdminError(`finding ${input.finding_id} not found`);
   const { finding: changed } = await asOperator(changeFindingStatus(deps, asSystem(finding.tenant_id), input));
-  return changed;
+  return { ...changed, acceptance: await acceptanceOf(deps, changed.id) };
+};
+
+/** A new acceptance with a new end for an accepted risk, recorded as done by the admin CLI. */
+export const extendAcceptanceOfFinding: OperatorCommand<Parameters<typeof extendAcceptance>[2], unknown> = async (
+  deps,
+  input,
+) => {
+  const finding = await findFinding(deps.db, input.finding_id);
+  if (!finding) throw new AdminError(`finding ${input.finding_id} not found`);
+  const { finding: changed } = await asOperator(extendAcceptance(deps, asSystem(finding.tenant_id), input));
+  return { ...changed, acceptance: await acceptanceOf(deps, changed.id) };
 };
 
 export const setFlag: OperatorCommand<

@@ -1,10 +1,13 @@
 import type { DB } from '../db/database.ts';
+import { systemClock, type Clock } from '../infra/clock.ts';
 import type { Config } from '../infra/config.ts';
 
 /** What every service function needs besides its actor: storage and settings, never a request. */
 export interface ServiceDeps {
   db: DB;
   config: Config;
+  /** The time; the system's when absent (tests pass a movable one). */
+  clock?: Clock;
   /** Where a service reports what went wrong without failing the call (a scanner check that threw). */
   log?: ServiceLog;
 }
@@ -13,3 +16,6 @@ export interface ServiceDeps {
 export interface ServiceLog {
   warn(details: object, message: string): void;
 }
+
+/** The current time of the deps' clock, in milliseconds. */
+export const nowOf = (deps: Pick<ServiceDeps, 'clock'>): number => (deps.clock ?? systemClock).now();

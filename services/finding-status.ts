@@ -1,76 +1,209 @@
+import { currentAcceptance, endAcceptances, insertAcceptance, openAcceptancesOfTenant } from '../db/acceptances.ts';
 import type { DB } from '../db/database.ts';
 import { actorLabel, insertStatusChange, statusChangesOf } from '../db/finding-status-changes.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
+import { findUser } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
-import { Invalid, NotFound } from '../domain/errors.ts';
-import type { FindingStatus } from '../domain/vocabulary.ts';
-import type { ServiceDeps } from './deps.ts';
+import { Forbidden, Invalid, NotFound } from '../domain/errors.ts';
+import { RISK_ACCEPTANCE, type FindingStatus } from '../domain/vocabulary.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import { findingView } from './views.ts';
 
-export interface StatusChange {
-  findingId: string;
+const DAY_MS = 86_400_000;
+/** RFC 3339 date-time with seconds and an offset: what the API writes and reads everywhere. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+export interface StatusInput {
+  finding_id: string;
   status: FindingStatus;
-  /** Required for ACCEPTED_RISK: why the risk is accepted. */
+  /** Required for ACCEPTED_RISK: why the risk is accepted, at least 10 characters. */
   reason?: string | null;
+  /** Required for ACCEPTED_RISK: the tenant's user who answers for the risk. */
+  owner_id?: string | null;
+  /** Required for ACCEPTED_RISK: when the acceptance ends (at most 365 days ahead). */
+  expires_at?: string | null;
+}
+
+/** The end of an acceptance: a date-time in the future, at most a year ahead. Never "forever". */
+function acceptanceEnd(value: string | null | undefined, now: number): string {
+  if (!value) throw new Invalid('expires_at: geef een einddatum op; een geaccepteerd risico verloopt altijd.');
+  const at = DATE_TIME.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  if (Number.isNaN(at))
+    throw new Invalid('expires_at: geen geldige datum-tijd (RFC 3339, zoals 2027-03-31T12:00:00Z).');
+  if (at <= now) throw new Invalid('expires_at: de einddatum moet in de toekomst liggen.');
+  if (at > now + RISK_ACCEPTANCE.maxDays * DAY_MS)
+    throw new Invalid(`expires_at: hoogstens ${RISK_ACCEPTANCE.maxDays} dagen vooruit.`);
+  return new Date(at).toISOString();
+}
+
+/** Only people accept a risk: a scanned page can talk an agent into anything. */
+function assertPerson(actor: Actor): void {
+  if (actor.actor.kind === 'api_key')
+    throw new Forbidden(
+      'Alleen mensen accepteren een risico (dashboard of beheer-CLI); agents lezen acceptaties alleen.',
+    );
+}
+
+async function ownerOf(db: DB, actor: Actor, ownerId: string | null | undefined) {
+  if (!ownerId) throw new Invalid('owner_id: geef aan welke gebruiker eigenaar van het risico is.');
+  const owner = await findUser(db, ownerId);
+  if (!owner || owner.tenant_id !== actor.tenantId || owner.blocked_at)
+    throw new Invalid('owner_id: geen actieve gebruiker van deze organisatie.');
+  return owner;
+}
+
+async function findingOf(deps: ServiceDeps, actor: Actor, findingId: string) {
+  const finding = await findFinding(deps.db, findingId);
+  if (!finding || finding.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
+  return finding;
 }
 
 /**
- * Sets a finding's status and records who did it, when and why, in one transaction; resolving a
- * finding sends finding_resolved. Accepting a risk needs a reason.
+ * Sets a finding's status and records who did it, when and why, in one transaction. Accepting a
+ * risk needs a reason, an owner and an end; any other status revokes the acceptance. Resolving a
+ * finding sends finding_resolved (`change.kind` manual).
  */
-export async function changeFindingStatus(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { finding_id: string; status: FindingStatus; reason?: string | null },
-) {
-  const change: StatusChange = { findingId: input.finding_id, status: input.status, reason: input.reason };
+export async function changeFindingStatus(deps: ServiceDeps, actor: Actor, input: StatusInput) {
   assertPermission(actor, 'write_config');
-  const reason = change.reason?.trim() || null;
-  if (change.status === 'ACCEPTED_RISK' && !reason)
-    throw new Invalid('reason: geef een reden op waarom het risico wordt geaccepteerd.');
-  const before = await findFinding(deps.db, change.findingId);
-  if (!before || before.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
-  return recordStatusChange(deps.db, actor, before.status, change, reason);
-}
-
-async function recordStatusChange(
-  db: DB,
-  actor: Actor,
-  previous: FindingStatus,
-  change: StatusChange,
-  reason: string | null,
-) {
-  const label = await actorLabel(db, actor.actor);
-  return db.transaction().execute(async (trx) => {
-    await setFindingStatus(trx, change.findingId, change.status);
-    const stored = await insertStatusChange(trx, {
-      tenant_id: actor.tenantId,
-      finding_id: change.findingId,
-      status: change.status,
-      reason,
-      actor_kind: actor.actor.kind,
-      actor_id: actor.actor.id,
-      actor_label: label,
-      changed_at: new Date().toISOString(),
-    });
-    const finding = findingView((await findFinding(trx, change.findingId))!);
-    if (change.status === 'RESOLVED' && previous !== 'RESOLVED')
-      await enqueueEvents(trx, actor.tenantId, [{ type: 'finding_resolved', data: finding }]);
-    return { finding, change: changeView(stored) };
+  const now = nowOf(deps);
+  const reason = input.reason?.trim() || null;
+  let acceptance: { owner_id: string; expires_at: string } | null = null;
+  if (input.status === 'ACCEPTED_RISK') {
+    assertPerson(actor);
+    if (!reason || [...reason].length < RISK_ACCEPTANCE.minReasonLength)
+      throw new Invalid(
+        `reason: geef een reden van minstens ${RISK_ACCEPTANCE.minReasonLength} tekens op waarom het risico wordt geaccepteerd.`,
+      );
+    const expiresAt = acceptanceEnd(input.expires_at, now);
+    acceptance = { owner_id: (await ownerOf(deps.db, actor, input.owner_id)).id, expires_at: expiresAt };
+  }
+  const before = await findingOf(deps, actor, input.finding_id);
+  const label = await actorLabel(deps.db, actor.actor);
+  const at = new Date(now).toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    await endAcceptances(trx, before.id, at);
+    if (acceptance)
+      await insertAcceptance(trx, {
+        tenant_id: actor.tenantId,
+        finding_id: before.id,
+        reason: reason!,
+        ...acceptance,
+        created_by: label,
+        created_at: at,
+      });
+    const change = await recordStatus(trx, actor, label, before.id, input.status, reason, at);
+    const finding = findingView((await findFinding(trx, before.id))!);
+    if (input.status === 'RESOLVED' && before.status !== 'RESOLVED')
+      await enqueueEvents(trx, actor.tenantId, [
+        {
+          type: 'finding_resolved',
+          data: {
+            ...finding,
+            change: {
+              kind: 'manual',
+              scan_id: null,
+              previous_scan_id: null,
+              previous_status: before.status,
+              previous_severity: before.severity,
+            },
+          },
+        },
+      ]);
+    return { finding, change };
   });
 }
 
-const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) => ({
+/**
+ * A new acceptance of an accepted risk with a later (or earlier) end: the old one ends, the reason
+ * and owner carry over unless given. Recorded in the history like any status change.
+ */
+export async function extendAcceptance(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { finding_id: string; expires_at: string; reason?: string | null; owner_id?: string | null },
+) {
+  assertPermission(actor, 'write_config');
+  assertPerson(actor);
+  const finding = await findingOf(deps, actor, input.finding_id);
+  const current = await currentAcceptance(deps.db, finding.id);
+  if (finding.status !== 'ACCEPTED_RISK' || !current)
+    throw new Invalid('finding_id: deze bevinding is geen geaccepteerd risico; accepteer het eerst.');
+  return changeFindingStatus(deps, actor, {
+    finding_id: finding.id,
+    status: 'ACCEPTED_RISK',
+    reason: input.reason ?? current.reason,
+    owner_id: input.owner_id ?? current.owner_id,
+    expires_at: input.expires_at,
+  });
+}
+
+async function recordStatus(
+  trx: DB,
+  actor: Actor,
+  label: string,
+  findingId: string,
+  status: FindingStatus,
+  reason: string | null,
+  at: string,
+) {
+  await setFindingStatus(trx, findingId, status, at);
+  const stored = await insertStatusChange(trx, {
+    tenant_id: actor.tenantId,
+    finding_id: findingId,
+    status,
+    reason,
+    actor_kind: actor.actor.kind,
+    actor_id: actor.actor.id,
+    actor_label: label,
+    changed_at: at,
+    scan_id: null,
+  });
+  return changeView(stored);
+}
+
+export const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) => ({
   finding_id: row.finding_id,
   status: row.status,
   reason: row.reason,
   changed_by: row.actor_label,
   changed_at: row.changed_at,
+  scan_id: row.scan_id,
 });
 
 /** The status history of some of the tenant's findings, newest first. */
 export async function findingStatusHistory(deps: ServiceDeps, actor: Actor, input: { finding_ids: readonly string[] }) {
   assertPermission(actor, 'read_findings');
   return (await statusChangesOf(deps.db, actor.tenantId, input.finding_ids)).map(changeView);
+}
+
+/** The acceptance that counts for a finding now, as the API shows it; null when none does. */
+export async function acceptanceOf(deps: ServiceDeps, findingId: string) {
+  const row = await currentAcceptance(deps.db, findingId);
+  return row
+    ? {
+        reason: row.reason,
+        owner: { id: row.owner_id, email: row.owner_email },
+        expires_at: row.expires_at,
+        created_by: row.created_by,
+        created_at: row.created_at,
+      }
+    : null;
+}
+
+/** The tenant's accepted risks still counting, soonest end first (the dashboard's register). */
+export async function acceptanceRegister(deps: ServiceDeps, actor: Actor) {
+  assertPermission(actor, 'read_findings');
+  const now = nowOf(deps);
+  return (await openAcceptancesOfTenant(deps.db, actor.tenantId)).map((row) => ({
+    finding_id: row.finding_id,
+    title: row.title,
+    severity: row.severity,
+    endpoint: row.endpoint,
+    site_name: row.site_name,
+    reason: row.reason,
+    owner: { id: row.owner_id, email: row.owner_email },
+    expires_at: row.expires_at,
+    days_left: Math.floor((Date.parse(row.expires_at) - now) / DAY_MS),
+  }));
 }

@@ -6,7 +6,7 @@ import { NotFound } from '../domain/errors.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
 import { pageOf, type Page } from './pagination.ts';
-import { findingStatusHistory } from './finding-status.ts';
+import { acceptanceOf, findingStatusHistory } from './finding-status.ts';
 import { findingView } from './views.ts';
 
 /** The tenant's findings across scans: filtered, searched, most severe first, with a summary. */
@@ -45,15 +45,24 @@ export async function findingDetail(deps: ServiceDeps, actor: Actor, input: { fi
   return { finding, history, scans, suggestions };
 }
 
-/** One finding of the tenant with its fixes, ordered for the server and platform its latest scan saw. */
+/**
+ * One finding of the tenant with its fixes (ordered for the server and platform its latest scan
+ * saw), the acceptance that counts for it now and its status history, newest first.
+ */
 export async function getFinding(deps: ServiceDeps, actor: Actor, input: { finding_id: string }) {
   assertPermission(actor, 'read_findings');
   const row = await findFinding(deps.db, input.finding_id);
   if (!row || row.tenant_id !== actor.tenantId) throw new NotFound('Bevinding');
-  const scan = await findScan(deps.db, actor.tenantId, row.scan_id);
+  const [scan, acceptance, history] = await Promise.all([
+    findScan(deps.db, actor.tenantId, row.scan_id),
+    acceptanceOf(deps, row.id),
+    findingStatusHistory(deps, actor, { finding_ids: [row.id] }),
+  ]);
   const finding = findingView(row);
   return {
     ...finding,
     fixes: fixesFor(finding.finding_type, scan?.detected_server ?? null, scan?.detected_platform ?? null),
+    acceptance,
+    history: history.map(({ finding_id: _finding, ...change }) => change),
   };
 }

@@ -10,6 +10,8 @@ import type { DB } from '../db/database.ts';
 import { scanSite, ScanCancelledError, ScanError, type ScanStage } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
+import type { ScanChanges } from '../domain/scan-comparison.ts';
+import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -118,8 +120,10 @@ export async function triggerScan(
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();
-  const withSite = (finding: RecordedScan['opened'][number]) =>
-    findingView({ ...finding, site_name: site.name, site_url: site.url });
+  const eventData = ({ change, ...finding }: RecordedScan['opened'][number], scan: RecordedScan['scan']) => ({
+    ...findingView({ ...finding, site_name: site.name, site_url: site.url }),
+    change: { ...change, scan_id: scan.id, previous_scan_id: scan.previous_scan_id },
+  });
   return db.transaction().execute(async (trx) => {
     const recorded = await recordScan(
       trx,
@@ -128,10 +132,12 @@ export async function triggerScan(
       result,
       options.trigger ?? TRIGGER_OF_ACTOR[actor.actor.kind],
     );
+    const { scan } = recorded;
     await enqueueEvents(trx, tenantId, [
-      { type: 'scan_completed', data: scanCreatedView(recorded.scan) },
-      ...recorded.opened.map((finding) => ({ type: 'finding_new' as const, data: withSite(finding) })),
-      ...recorded.resolved.map((finding) => ({ type: 'finding_resolved' as const, data: withSite(finding) })),
+      { type: 'scan_completed', data: { ...scanCreatedView(scan), changes: recorded.changeCounts } },
+      ...recorded.opened.map((f) => ({ type: 'finding_new' as const, data: eventData(f, scan) })),
+      ...recorded.resolved.map((f) => ({ type: 'finding_resolved' as const, data: eventData(f, scan) })),
+      ...recorded.severityChanged.map((f) => ({ type: 'finding_severity_changed' as const, data: eventData(f, scan) })),
     ]);
     await options.withinTransaction?.(trx, recorded);
     return recorded;
@@ -160,7 +166,24 @@ export async function getScanSarif(
   input: { scan_id: string },
   informationUri: string,
 ) {
-  return toSarif(await getScan(deps, actor, input), { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
+  const scan = await getScan(deps, actor, input);
+  const states = baselineStates(scan.changes);
+  const findings = scan.findings.map((f) => ({ ...f, baselineState: states.get(f.id) ?? ('unchanged' as const) }));
+  return toSarif({ ...scan, findings }, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
+}
+
+/**
+ * SARIF's baselineState of each finding a scan saw, against the previous scan: new (first seen,
+ * back again, or a further stage), updated (another severity), else unchanged. Resolved findings
+ * are left out rather than listed as absent: code scanning would reopen their alerts.
+ */
+function baselineStates(changes: ScanChanges): Map<string, 'new' | 'updated'> {
+  return new Map<string, 'new' | 'updated'>([
+    ...[...changes.new, ...changes.regressed, ...changes.escalated.map((e) => e.finding_id)].map(
+      (id) => [id, 'new'] as const,
+    ),
+    ...changes.severity_changed.map((c) => [c.finding_id, 'updated'] as const),
+  ]);
 }
 
 /** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
@@ -168,9 +191,15 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id:
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const findings = (await findingsOfScan(deps.db, actor.tenantId, scan.id)).map(findingView);
+  const { previous_scan_id: _previous, ...shown } = scan;
+  const [rows, changes] = await Promise.all([
+    findingsOfScan(deps.db, actor.tenantId, scan.id),
+    changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
+  ]);
+  const findings = rows.map(findingView);
   return {
-    ...scan,
+    ...shown,
+    changes,
     score_breakdown: scoreBreakdown(findings),
     failed_checks: failedChecksOf(scan),
     findings: findings.map((finding) => ({

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ServiceDeps } from './deps.ts';
+import { MonitoringSweeper } from './monitoring-sweeper.ts';
 import { RetentionWorker } from './retention.ts';
 import { ScanScheduler } from './scheduler.ts';
 import type { Logger } from './logger.ts';
@@ -13,7 +14,8 @@ export interface Workers {
 }
 
 /**
- * Starts the background work of one process: webhook delivery, scheduled scans and retention. The entry point
+ * Starts the background work of one process: webhook delivery, scheduled scans, retention and the
+ * monitoring sweeper (accepted risks that end, expiry warnings). The entry point
  * runs it beside the HTTP server (npm start) or alone (npm run worker); it needs nothing of HTTP.
  * Any number of processes can run it against one database: jobs are claimed with leases.
  */
@@ -51,8 +53,8 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     log,
   );
   const retention = new RetentionWorker(deps, log);
-  webhooks.start();
-  scheduler.start();
-  retention.start();
-  return { stop: async () => void (await Promise.all([webhooks.stop(), scheduler.stop(), retention.stop()])) };
+  const sweeper = new MonitoringSweeper(deps, log);
+  const all = [webhooks, scheduler, retention, sweeper];
+  for (const worker of all) worker.start();
+  return { stop: async () => void (await Promise.all(all.map((worker) => worker.stop()))) };
 }

@@ -203,6 +203,7 @@ describe('admin CLI', () => {
         findings: [finding],
         failed_checks: [],
         requests_made: 1,
+        expiries: [],
       };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;
@@ -237,8 +238,17 @@ describe('admin CLI', () => {
         'ACCEPTED_RISK',
         '--reason',
         'Alleen intern bereikbaar',
+        '--owner',
+        user.id,
+        '--expires',
+        new Date(Date.now() + 90 * 86_400_000).toISOString(),
       ),
-    ).toMatchObject({ id: findingId, status: 'ACCEPTED_RISK', finding_type: 'hsts_missing' });
+    ).toMatchObject({
+      id: findingId,
+      status: 'ACCEPTED_RISK',
+      finding_type: 'hsts_missing',
+      acceptance: { reason: 'Alleen intern bereikbaar', owner: { id: user.id } },
+    });
     const hooks = await json('webhook', 'list', '--tenant', tenant.id);
     expect(hooks).toEqual([
       expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] }),

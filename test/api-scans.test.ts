@@ -201,7 +201,7 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
     const { status, body } = await api.call('GET', `/api/agent/scans/${created.scan_id}`, { key: owner.key });
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(
-      [...LIST_ITEM_KEYS, 'url', 'detected_server', 'score_breakdown', 'failed_checks', 'findings'].sort(),
+      [...LIST_ITEM_KEYS, 'url', 'detected_server', 'score_breakdown', 'failed_checks', 'findings', 'changes'].sort(),
     );
     expect(body.failed_checks).toEqual([]);
     expect(body.findings).toHaveLength(created.findings_count);
@@ -305,6 +305,8 @@ describe('GET /api/agent/findings and the findings lifecycle', () => {
         finding_id: git.id,
         status: 'ACCEPTED_RISK',
         reason: 'Testomgeving',
+        owner_id: owner.userId,
+        expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
       },
     );
 

@@ -17,6 +17,7 @@ const DAY = 86_400_000;
 const now = new Date();
 const leaf = (keyType: string, keyBits: number, signatureAlgorithm: string | null = 'sha256WithRSAEncryption') => ({
   subject: 'CN=example.nl',
+  notAfter: new Date(now.getTime() + 365 * DAY).toISOString(),
   keyType,
   keyBits,
   signatureAlgorithm,

@@ -84,7 +84,11 @@ describe('event delivery', () => {
     expect(completed!.json).toEqual({
       type: 'scan_completed',
       timestamp: expect.stringMatching(/Z$/),
-      data: firstScan,
+      // The spec's scan object, plus how the scan changed the site's findings (a first scan: all new).
+      data: {
+        ...firstScan,
+        changes: { new: firstScan.findings_count, regressed: 0, resolved: 0, severity_changed: 0, escalated: 0 },
+      },
     });
     const findings = ofType(all, 'finding_new').map((m) => m.json.data);
     expect(new Set(findings.map((f) => f.id)).size).toBe(firstScan.findings_count);

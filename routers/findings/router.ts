@@ -1,6 +1,11 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { findingDetail, getFinding, searchFindings } from '../../services/findings.ts';
-import { changeFindingStatus, findingStatusHistory } from '../../services/finding-status.ts';
+import {
+  acceptanceRegister,
+  changeFindingStatus,
+  extendAcceptance,
+  findingStatusHistory,
+} from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
@@ -10,7 +15,8 @@ import {
   FindingListInput,
   FindingListOutput,
   FindingStatusInput,
-  FindingWithFixes,
+  FindingDetail,
+  FindingExtendInput,
 } from './schemas.ts';
 
 export const listOperation = restOperation({
@@ -44,7 +50,7 @@ export const getOperation = restOperation({
     },
   },
   input: FindingGetInput,
-  output: FindingWithFixes,
+  output: FindingDetail,
 });
 
 export const findingsRouter = router({
@@ -55,6 +61,17 @@ export const findingsRouter = router({
     .meta({ permission: 'write_config' })
     .input(FindingStatusInput)
     .mutation(({ ctx, input }) => changeFindingStatus(ctx, ctx.actor, input)),
+
+  /** Dashboard only: a new end (and optionally reason or owner) for an accepted risk. */
+  extendAcceptance: userProcedure
+    .meta({ permission: 'write_config' })
+    .input(FindingExtendInput)
+    .mutation(({ ctx, input }) => extendAcceptance(ctx, ctx.actor, input)),
+
+  /** Dashboard only: the tenant's accepted risks still counting, soonest end first. */
+  acceptances: userProcedure
+    .meta({ permission: 'read_findings' })
+    .query(({ ctx }) => acceptanceRegister(ctx, ctx.actor)),
 
   get: operationProcedure(getOperation).query(({ ctx, input }) => getFinding(ctx, ctx.actor, input)),
   /** Dashboard only: one finding's page (the finding, its history, the scans that saw it, suggestions naming it). */

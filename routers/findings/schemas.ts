@@ -79,11 +79,55 @@ export const FindingListOutput = z.object({
   pagination: Pagination,
 });
 
+/** An acceptance's end: checked by the service (format, future, at most 365 days) with the time of its clock. */
+const AcceptanceEnd = z
+  .string()
+  .max(64)
+  .meta({ description: 'Einde van de acceptatie: RFC 3339-datum-tijd in de toekomst, hoogstens 365 dagen vooruit' });
+
 export const FindingStatusInput = z.object({
   finding_id: Uuid,
   status: z.enum(FINDING_STATUSES),
-  reason: text({ multiline: true }).max(2000).optional().meta({ description: 'Verplicht bij ACCEPTED_RISK' }),
+  reason: text({ multiline: true })
+    .max(2000)
+    .optional()
+    .meta({ description: 'Verplicht bij ACCEPTED_RISK: minstens 10 tekens' }),
+  owner_id: Uuid.optional().meta({ description: 'Verplicht bij ACCEPTED_RISK: gebruiker van de organisatie' }),
+  expires_at: AcceptanceEnd.optional(),
 });
+
+export const FindingExtendInput = z.object({
+  finding_id: Uuid,
+  expires_at: AcceptanceEnd,
+  reason: text({ multiline: true }).max(2000).optional(),
+  owner_id: Uuid.optional(),
+});
+
+export const Acceptance = z
+  .object({
+    reason: z.string(),
+    owner: z.object({ id: Id, email: z.string().nullable() }),
+    expires_at: Timestamp,
+    created_by: z.string().meta({ description: 'Wie het risico accepteerde: e-mailadres of admin-cli' }),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Acceptance' });
+
+export const StatusChange = z
+  .object({
+    status: z.enum(FINDING_STATUSES),
+    reason: z.string().nullable(),
+    changed_by: z.string().meta({ description: 'Wie de status wijzigde: e-mailadres, sleutelnaam, admin-cli of scan' }),
+    changed_at: Timestamp,
+    scan_id: Id.nullable().meta({ description: 'De scan die de status wijzigde; null bij een mens of het platform' }),
+  })
+  .meta({ id: 'StatusChange' });
+
+/** GET /findings/{finding_id}: the finding with its fixes, its acceptance and its status history. */
+export const FindingDetail = FindingWithFixes.extend({
+  acceptance: Acceptance.nullable(),
+  history: z.array(StatusChange).meta({ description: 'Statuswijzigingen, nieuwste eerst' }),
+}).meta({ id: 'FindingDetail' });
 
 export const FindingGetInput = z.object({ finding_id: RequiredUuid });
 

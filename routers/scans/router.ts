@@ -1,12 +1,15 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { SARIF_CONTENT_TYPE } from '../../scanner/report/sarif.ts';
 import { getScan, getScanSarif, listScans, triggerScan } from '../../services/scans.ts';
+import { getScanChanges } from '../../services/scan-changes.ts';
 import { scanCreatedView } from '../../services/views.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import {
   SarifLog,
+  ScanChanges,
+  ScanChangesInput,
   ScanCreated,
   ScanDetail,
   ScanGetInput,
@@ -83,6 +86,24 @@ export const sarifOperation = restOperation({
   output: SarifLog,
 });
 
+export const changesOperation = restOperation({
+  meta: {
+    permission: 'read_scans',
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.scan_changes,
+      tags: ['scans'],
+      summary: 'Wat een scan veranderde: nieuw, terug, opgelost, andere ernst, verergerd',
+      description:
+        'Zonder against: ten opzichte van de vorige scan van de site, zoals vastgelegd bij het opslaan. Met against: ten opzichte van elke andere scan van dezelfde site.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: ScanChangesInput,
+  output: ScanChanges,
+});
+
 export const scansRouter = router({
   trigger: operationProcedure(triggerOperation).mutation(async ({ ctx, input }) =>
     scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan),
@@ -91,6 +112,8 @@ export const scansRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
 
   get: operationProcedure(getOperation).query(({ ctx, input }) => getScan(ctx, ctx.actor, input)),
+
+  changes: operationProcedure(changesOperation).query(({ ctx, input }) => getScanChanges(ctx, ctx.actor, input)),
 
   sarif: operationProcedure(sarifOperation).query(({ ctx, input }) =>
     getScanSarif(ctx, ctx.actor, input, `${ctx.publicOrigin()}${API_PATHS.docs}`),

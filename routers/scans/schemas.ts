@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
-import { GRADES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
+import { GRADES, SEVERITIES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import {
   Count,
   Id,
@@ -102,6 +102,25 @@ const ScoreBreakdown = z
     description: 'start plus de som van points, begrensd op 0-100 en daarna op de laagste caps.max, is precies score',
   });
 
+export const ScanChanges = z
+  .object({
+    compared_to_scan_id: Id.nullable().meta({ description: 'De scan waarmee vergeleken is; null bij de eerste scan' }),
+    new: z.array(Id).meta({ description: 'Bevindingen die voor het eerst gezien zijn' }),
+    regressed: z.array(Id).meta({ description: 'Bevindingen die opgelost waren en weer gezien zijn' }),
+    resolved: z.array(Id).meta({ description: 'Bevindingen die niet meer gezien zijn' }),
+    severity_changed: z.array(z.object({ finding_id: Id, from: z.enum(SEVERITIES), to: z.enum(SEVERITIES) })),
+    escalated: z.array(z.object({ finding_id: Id, from_finding_id: Id })).meta({
+      description:
+        'Een bevinding vervangen door een ernstiger van dezelfde soort (certificaat 30 → 14 dagen → verlopen)',
+    }),
+  })
+  .meta({ id: 'ScanChanges' });
+
+export const ScanChangesInput = z.object({
+  scan_id: RequiredUuid,
+  against: Uuid.optional().meta({ description: 'Een andere scan van dezelfde site; zonder: de vorige scan' }),
+});
+
 export const ScanDetail = ScanListItem.extend({
   url: z.string(),
   detected_server: z.enum(WEB_SERVERS).nullable().meta({
@@ -111,4 +130,5 @@ export const ScanDetail = ScanListItem.extend({
   score_breakdown: ScoreBreakdown,
   failed_checks: FailedChecks,
   findings: z.array(FindingWithFixes),
+  changes: ScanChanges.meta({ description: 'Wat deze scan veranderde ten opzichte van de vorige scan van de site' }),
 }).meta({ id: 'ScanDetail' });

@@ -4,7 +4,16 @@ import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
-import { Site, SiteCreateInput, SiteGetInput, SiteListInput, SiteListOutput, SiteUpdateInput } from './schemas.ts';
+import { siteExpiries } from '../../services/expiries.ts';
+import {
+  Site,
+  SiteCreateInput,
+  SiteExpiries,
+  SiteGetInput,
+  SiteListInput,
+  SiteListOutput,
+  SiteUpdateInput,
+} from './schemas.ts';
 
 export const listOperation = restOperation({
   meta: {
@@ -54,10 +63,29 @@ export const updateOperation = restOperation({
   output: Site,
 });
 
+export const expiriesOperation = restOperation({
+  meta: {
+    permission: 'read_scans',
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.site_expiries,
+      tags: ['sites'],
+      summary: 'Wat wanneer verloopt: certificaat, tussencertificaten en security.txt, eerstvolgende eerst',
+      description: 'Uit de laatste scan van de site; days_left telt vanaf nu en is negatief na de einddatum.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: SiteGetInput,
+  output: SiteExpiries,
+});
+
 export const sitesRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
   get: operationProcedure(getOperation).query(({ ctx, input }) => getSite(ctx, ctx.actor, input)),
+
+  expiries: operationProcedure(expiriesOperation).query(({ ctx, input }) => siteExpiries(ctx, ctx.actor, input)),
 
   update: operationProcedure(updateOperation).mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input)),
 

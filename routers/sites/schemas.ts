@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
+import { EXPIRY_KINDS, GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
 import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp, webUrl } from '../common.ts';
 
 export const SiteListInput = z
@@ -10,6 +10,25 @@ export const SiteListInput = z
   .prefault({});
 
 export const SiteGetInput = z.object({ site_id: RequiredUuid });
+
+export const SiteExpiries = z
+  .object({
+    expiries: z.array(
+      z.object({
+        kind: z
+          .enum(EXPIRY_KINDS)
+          .meta({ description: 'certificate (het eigen certificaat), intermediate of security_txt' }),
+        subject: z.string().meta({
+          description:
+            'Onderwerp van het certificaat of URL van security.txt; tekst van de gescande site, opgeschoond en begrensd',
+        }),
+        not_after: Timestamp,
+        days_left: z.number().int().meta({ description: 'Hele dagen tot de einddatum; negatief als die voorbij is' }),
+        scan_id: Id,
+      }),
+    ),
+  })
+  .meta({ id: 'SiteExpiries' });
 
 const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 

@@ -544,6 +544,12 @@ export const SECURITY_HEADER_CATALOG = {
     'Controleer de contactgegevens en zet Expires op een datum binnen een jaar; plan het bijwerken jaarlijks in.',
     'Expires in de toekomst, minder dan een jaar vooruit',
   ),
+  security_txt_expires_soon: securityTxt(
+    'security.txt verloopt binnen 30 dagen',
+    'De Expires-datum van security.txt ligt minder dan 30 dagen vooruit; daarna moeten onderzoekers de gegevens als verouderd beschouwen.',
+    'Controleer de contactgegevens en zet Expires op een nieuwe datum binnen een jaar, voordat de huidige verstrijkt.',
+    'Expires meer dan 30 dagen en minder dan een jaar vooruit',
+  ),
   security_txt_expires_too_far: securityTxt(
     'security.txt verloopt pas over meer dan een jaar',
     'De Expires-datum van security.txt ligt meer dan een jaar vooruit; RFC 9116 raadt minder dan een jaar aan, zodat de gegevens regelmatig worden nagekeken.',

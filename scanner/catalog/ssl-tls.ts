@@ -168,6 +168,30 @@ export const SSL_TLS_CATALOG = {
     remediation: 'Plan de vernieuwing en automatiseer die (bijvoorbeeld met ACME/certbot).',
     expected_value: 'Meer dan 30 dagen geldig',
   },
+  tls_intermediate_certificate_expired: {
+    ...certificate(
+      'HIGH',
+      'Tussencertificaat is verlopen',
+      'Een tussencertificaat (intermediate) op het pad dat validatie bouwt, is over de einddatum heen.',
+    ),
+    impact:
+      'Clients weigeren de keten, ook al is het eigen certificaat van de site nog geldig: bezoekers en API-clients krijgen een certificaatfout.',
+    remediation:
+      'Haal de actuele keten op bij de certificaatautoriteit en installeer die (fullchain.pem bij ACME-clients); vernieuw het certificaat als de CA de oude keten niet meer uitgeeft.',
+    expected_value: 'Alle tussencertificaten langer dan 30 dagen geldig',
+  },
+  tls_intermediate_certificate_expires_within_30_days: {
+    ...certificate(
+      'MEDIUM',
+      'Tussencertificaat verloopt binnen 30 dagen',
+      'Een tussencertificaat (intermediate) op het pad dat validatie bouwt, verloopt binnen een maand.',
+    ),
+    impact:
+      'Na die datum weigeren clients de keten, ook als het eigen certificaat van de site nog geldig is; vernieuwen van alleen het eigen certificaat helpt niet als de server de oude keten blijft meesturen.',
+    remediation:
+      'Installeer de nieuwe keten van de certificaatautoriteit (fullchain.pem bij ACME-clients) en controleer dat de server die meestuurt.',
+    expected_value: 'Alle tussencertificaten langer dan 30 dagen geldig',
+  },
   tls_1_0_supported: {
     severity: 'HIGH',
     title: 'Server accepteert TLS 1.0',

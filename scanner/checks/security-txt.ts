@@ -2,12 +2,14 @@ import type { FindingType } from '../catalog/index.ts';
 import { firstHeader } from '../net/headers.ts';
 import { looksLikeHtml } from '../probes/html.ts';
 import { isSecurityTxt, parseExpires, parseSecurityTxt, type SecurityTxt } from '../probes/security-txt.ts';
-import type { FetchedResponse, Observation } from '../types.ts';
+import type { FetchedResponse, Observation, SecurityTxtEvidence } from '../types.ts';
 import { observe, type Check } from './context.ts';
 
 const DAY_MS = 86_400_000;
 /** RFC 9116 section 2.5.5: Expires should be less than a year in the future. */
 const MAX_EXPIRES_AHEAD_MS = 366 * DAY_MS;
+/** Within this the file is about to go stale: time to renew it (the same 30 days as certificates). */
+const EXPIRES_SOON_MS = 30 * DAY_MS;
 
 /** The answer when it is a security.txt: a 200 with the RFC's fields that is not an HTML page. */
 function fileIn(response: FetchedResponse | null): SecurityTxt | null {
@@ -32,8 +34,23 @@ function defects(file: SecurityTxt, response: FetchedResponse, now: number): Arr
     if (!date) found.push(['security_txt_expires_invalid', expires[0]!]);
     else if (date.getTime() <= now) found.push(['security_txt_expired', expires[0]!]);
     else if (date.getTime() - now > MAX_EXPIRES_AHEAD_MS) found.push(['security_txt_expires_too_far', expires[0]!]);
+    else if (date.getTime() - now < EXPIRES_SOON_MS) found.push(['security_txt_expires_soon', expires[0]!]);
   }
   return found;
+}
+
+/** The file the checks judge: the well-known one, else the legacy one; null when neither is a security.txt. */
+export function servedSecurityTxt(evidence: SecurityTxtEvidence) {
+  const wellKnown = fileIn(evidence.wellKnown);
+  if (wellKnown) return { file: wellKnown, response: evidence.wellKnown!, url: evidence.wellKnownUrl, legacy: false };
+  const legacy = fileIn(evidence.legacy);
+  return legacy ? { file: legacy, response: evidence.legacy!, url: evidence.legacyUrl, legacy: true } : null;
+}
+
+/** The single valid Expires of a served security.txt, or null. */
+export function securityTxtExpires(file: SecurityTxt): Date | null {
+  const expires = file.fields.get('expires') ?? [];
+  return expires.length === 1 ? parseExpires(expires[0]!) : null;
 }
 
 /**
@@ -44,10 +61,8 @@ function defects(file: SecurityTxt, response: FetchedResponse, now: number): Arr
 export const checkSecurityTxt: Check = (ctx) => {
   const evidence = ctx.evidence.securityTxt;
   if (!evidence) return [];
-  const wellKnown = fileIn(evidence.wellKnown);
-  const legacy = wellKnown ? null : fileIn(evidence.legacy);
-  const found: Observation[] = [];
-  if (!wellKnown && !legacy)
+  const served = servedSecurityTxt(evidence);
+  if (!served)
     return [
       observe(
         'security_txt_missing',
@@ -55,12 +70,10 @@ export const checkSecurityTxt: Check = (ctx) => {
         evidence.wellKnown ? `HTTP ${evidence.wellKnown.status}` : 'geen antwoord',
       ),
     ];
-  if (legacy)
+  const found: Observation[] = [];
+  if (served.legacy)
     found.push(observe('security_txt_legacy_location', evidence.legacyUrl, 'alleen gevonden op /security.txt'));
-  const [file, response, url] = wellKnown
-    ? [wellKnown, evidence.wellKnown!, evidence.wellKnownUrl]
-    : [legacy!, evidence.legacy!, evidence.legacyUrl];
-  for (const [type, actual] of defects(file, response, ctx.evidence.scannedAt.getTime()))
-    found.push(observe(type, url, actual));
+  for (const [type, actual] of defects(served.file, served.response, ctx.evidence.scannedAt.getTime()))
+    found.push(observe(type, served.url, actual));
   return found;
 };

@@ -51,6 +51,13 @@ export const checkCertificate: Check = (ctx) => {
         : 'tls_certificate_untrusted';
     found.push(observe(type, at, `${cert.chainError}; uitgever: ${cert.issuer}`));
   }
+  // One finding per stage, naming every intermediate in it (a chain rarely has more than two).
+  const intermediates = cert.chain.slice(1);
+  const seen = (list: typeof intermediates) => list.map((c) => `${c.subject}, geldig tot ${c.notAfter}`).join('; ');
+  const expired = intermediates.filter((c) => Date.parse(c.notAfter) < now);
+  const ending = intermediates.filter((c) => !expired.includes(c) && Date.parse(c.notAfter) - now < 30 * DAY_MS);
+  if (expired.length > 0) found.push(observe('tls_intermediate_certificate_expired', at, seen(expired)));
+  if (ending.length > 0) found.push(observe('tls_intermediate_certificate_expires_within_30_days', at, seen(ending)));
   if (!cert.hostnameMatches)
     found.push(observe('tls_certificate_hostname_mismatch', at, `host ${tls.host}; certificaat: ${cert.subject}`));
   if (!cert.hasSubjectAltName)

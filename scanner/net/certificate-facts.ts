@@ -1,5 +1,6 @@
-import { X509Certificate } from 'node:crypto';
-import type tls from 'node:tls';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import tls from 'node:tls';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 import type { ChainCertificate } from '../types.ts';
@@ -71,9 +72,52 @@ export const describeName = (name: tls.Certificate | undefined) =>
  */
 export const isSelfIssued = (cert: tls.PeerCertificate) => describeName(cert.subject) === describeName(cert.issuer);
 
+/** A certificate by what a trust store matches: its subject and its public key. */
+function anchorKey(der: Buffer): string | null {
+  try {
+    const cert = new X509Certificate(der);
+    const spki = cert.publicKey.export({ type: 'spki', format: 'der' });
+    return `${cert.subject}\n${createHash('sha256').update(spki).digest('hex')}`;
+  } catch {
+    return null;
+  }
+}
+
+let trustedAnchors: Set<string> | null = null;
+
 /**
- * The certificates of the presented chain, leaf first, up to and excluding a self-signed root: a
- * root's own signature and key are not what clients check (testssl.sh judges the same ones).
+ * The roots Node trusts: its bundled Mozilla store and the deployment's NODE_EXTRA_CA_CERTS, read
+ * once. OpenSSL tries trusted certificates first, so a path ends at the first certificate that one
+ * of these matches, and a sent cross-sign above it (expired or not) plays no part.
+ */
+function isTrustAnchor(der: Buffer): boolean {
+  if (!trustedAnchors) {
+    const pems = [...tls.rootCertificates];
+    const extra = process.env.NODE_EXTRA_CA_CERTS;
+    if (extra) {
+      try {
+        pems.push(
+          ...(readFileSync(extra, 'utf8').match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? []),
+        );
+      } catch {
+        // Node itself warns about an unreadable file and goes on without it.
+      }
+    }
+    trustedAnchors = new Set(
+      pems.flatMap((pem) => {
+        const key = anchorKey(new X509Certificate(pem).raw);
+        return key ? [key] : [];
+      }),
+    );
+  }
+  const key = anchorKey(der);
+  return key !== null && trustedAnchors.has(key);
+}
+
+/**
+ * The certificates of the presented chain, leaf first, up to and excluding the trust anchor (a
+ * self-signed root, or the trusted root's name and key under a cross-sign): a root's own signature,
+ * key and dates are not what clients check (testssl.sh judges the same ones).
  */
 export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[] {
   const chain: ChainCertificate[] = [];
@@ -82,9 +126,10 @@ export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[
   while (cert?.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
     const selfIssued = isSelfIssued(cert);
-    if (selfIssued && chain.length > 0) break;
+    if (chain.length > 0 && (selfIssued || isTrustAnchor(cert.raw))) break;
     chain.push({
       subject: describeName(cert.subject),
+      notAfter: new Date(cert.valid_to).toISOString(),
       ...keyOf(cert.raw),
       signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw),
     });

@@ -25,6 +25,8 @@ export type SarifFinding = Omit<CatalogEntry, 'observatory' | 'ncsc'> & {
   finding_type: string;
   endpoint: string;
   actual_value: string | null;
+  /** Against the previous scan (SARIF 2.1.0 section 3.27.24); left out when unknown. */
+  baselineState?: 'new' | 'unchanged' | 'updated';
 };
 
 export interface SarifScan {
@@ -104,6 +106,7 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
         },
       ],
       partialFingerprints: { primaryLocationLineHash: fingerprint(finding.finding_type, finding.endpoint) },
+      ...(finding.baselineState ? { baselineState: finding.baselineState } : {}),
       properties: {
         severity: finding.severity,
         category: finding.category,

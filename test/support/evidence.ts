@@ -122,6 +122,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
               chain: [
                 {
                   subject: 'CN=example.nl',
+                  notAfter: new Date(Date.now() + 90 * 86_400_000).toISOString(),
                   keyType: 'ec',
                   keyBits: 256,
                   signatureAlgorithm: 'sha256WithRSAEncryption',

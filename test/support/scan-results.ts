@@ -15,5 +15,6 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     findings: scanFindings,
     failed_checks: [],
     requests_made: 1,
+    expiries: [],
   };
 }

@@ -1,0 +1,83 @@
+import type { SeenFinding } from '../domain/scan-comparison.ts';
+import { scannedHostOf } from '../domain/finding-lifecycle.ts';
+import type { DB } from './database.ts';
+
+/** The changes recorded when a scan was stored, most severe first (as the scan lists its findings). */
+export async function recordedChanges(db: DB, scanId: string) {
+  return db
+    .selectFrom('scan_changes')
+    .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
+    .selectAll('scan_changes')
+    .where('scan_changes.scan_id', '=', scanId)
+    .orderBy('findings.severity_rank')
+    .orderBy('findings.finding_type')
+    .orderBy('findings.endpoint')
+    .execute();
+}
+
+/** The findings a scan saw, with the severity it saw (the finding's own for scans stored before that was kept). */
+export async function findingsSeenBy(db: DB, scanId: string): Promise<SeenFinding[]> {
+  const rows = await db
+    .selectFrom('scan_findings')
+    .innerJoin('findings', 'findings.id', 'scan_findings.finding_id')
+    .select([
+      'scan_findings.finding_id',
+      'findings.finding_type',
+      'findings.endpoint',
+      'findings.severity as current_severity',
+      'scan_findings.severity',
+      'findings.created_at',
+    ])
+    .where('scan_findings.scan_id', '=', scanId)
+    .orderBy('findings.severity_rank')
+    .orderBy('findings.finding_type')
+    .orderBy('findings.endpoint')
+    .execute();
+  return rows.map(({ current_severity, severity, ...row }) => ({ ...row, severity: severity ?? current_severity }));
+}
+
+/** The site's scan just before one, by time (for scans stored before the previous scan was kept). */
+export async function scanBefore(db: DB, scan: { tenant_id: string; site_id: string; scanned_at: string; id: string }) {
+  const { scanned_at: scannedAt, id } = scan;
+  return db
+    .selectFrom('scans')
+    .select(['id', 'scanned_at'])
+    .where('tenant_id', '=', scan.tenant_id)
+    .where('site_id', '=', scan.site_id)
+    .where((eb) =>
+      eb.or([eb('scanned_at', '<', scannedAt), eb.and([eb('scanned_at', '=', scannedAt), eb('id', '<', id)])]),
+    )
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * The latest scan of a site that covered `host` and whether it saw the finding; null when no kept
+ * scan covered the host (the latest 50 are looked at: scans of other hosts of a site are rare).
+ */
+export async function latestSightingOnHost(
+  db: DB,
+  finding: { tenant_id: string; site_id: string; id: string },
+  host: string,
+): Promise<{ scan_id: string; saw: boolean } | null> {
+  const scans = await db
+    .selectFrom('scans')
+    .select(['id', 'url'])
+    .where('tenant_id', '=', finding.tenant_id)
+    .where('site_id', '=', finding.site_id)
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  const latest = scans.find((scan) => scannedHostOf(scan.url) === host);
+  if (!latest) return null;
+  const seen = await db
+    .selectFrom('scan_findings')
+    .select('finding_id')
+    .where('scan_id', '=', latest.id)
+    .where('finding_id', '=', finding.id)
+    .executeTakeFirst();
+  return { scan_id: latest.id, saw: seen !== undefined };
+}

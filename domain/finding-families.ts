@@ -1,0 +1,29 @@
+import type { FindingType } from './vocabulary.ts';
+
+/**
+ * Findings that are stages of one condition, mildest first. When a scan sees a later stage where
+ * an earlier one was (same site, same endpoint), the earlier finding is `escalated` into the later
+ * one instead of being reported as resolved plus new (docs/monitoring.md).
+ */
+export const FINDING_FAMILIES = {
+  certificate_expiry: [
+    'tls_certificate_expires_within_30_days',
+    'tls_certificate_expires_within_14_days',
+    'tls_certificate_expired',
+  ],
+  intermediate_expiry: ['tls_intermediate_certificate_expires_within_30_days', 'tls_intermediate_certificate_expired'],
+  security_txt_expiry: ['security_txt_expires_soon', 'security_txt_expired'],
+} as const satisfies Record<string, readonly FindingType[]>;
+
+const STAGE = new Map<FindingType, { family: string; stage: number }>(
+  Object.entries(FINDING_FAMILIES).flatMap(([family, types]) =>
+    types.map((type, stage) => [type as FindingType, { family, stage }] as const),
+  ),
+);
+
+/** Whether `later` is a further stage of the condition `earlier` is a stage of. */
+export function escalates(earlier: FindingType, later: FindingType): boolean {
+  const from = STAGE.get(earlier);
+  const to = STAGE.get(later);
+  return from !== undefined && to !== undefined && from.family === to.family && to.stage > from.stage;
+}

@@ -1,0 +1,62 @@
+import { findingsSeenBy, recordedChanges, scanBefore } from '../db/scan-changes.ts';
+import { findScan } from '../db/scans.ts';
+import type { DB } from '../db/database.ts';
+import { assertPermission, type Actor } from '../domain/actor.ts';
+import { Invalid, NotFound } from '../domain/errors.ts';
+import { compareScans, type ScanChanges } from '../domain/scan-comparison.ts';
+import type { ServiceDeps } from './deps.ts';
+
+type StoredScan = NonNullable<Awaited<ReturnType<typeof findScan>>>;
+
+const noChanges = (comparedTo: string | null): ScanChanges => ({
+  compared_to_scan_id: comparedTo,
+  new: [],
+  regressed: [],
+  resolved: [],
+  severity_changed: [],
+  escalated: [],
+});
+
+/** Compares two stored scans of one site (any order). */
+async function compareStored(db: DB, scan: StoredScan, against: { id: string; scanned_at: string }) {
+  const [before, after] = await Promise.all([findingsSeenBy(db, against.id), findingsSeenBy(db, scan.id)]);
+  return compareScans({ id: against.id, scanned_at: against.scanned_at, findings: before }, after);
+}
+
+/**
+ * How a scan changed its site's findings, as recorded when it was stored: against the site's
+ * previous scan, every finding `new` for a first scan. Scans stored before changes were recorded
+ * are compared with the scan before them now.
+ */
+export async function changesOf(db: DB, scan: StoredScan & { tenant_id: string }): Promise<ScanChanges> {
+  if (scan.previous_scan_id === null) {
+    const earlier = await scanBefore(db, scan);
+    if (earlier) return compareStored(db, scan, earlier);
+  }
+  const changes = noChanges(scan.previous_scan_id);
+  for (const row of await recordedChanges(db, scan.id)) {
+    if (row.kind === 'severity_changed')
+      changes.severity_changed.push({ finding_id: row.finding_id, from: row.from_severity!, to: row.to_severity! });
+    else if (row.kind === 'escalated')
+      changes.escalated.push({ finding_id: row.finding_id, from_finding_id: row.from_finding_id! });
+    else changes[row.kind].push(row.finding_id);
+  }
+  return changes;
+}
+
+/**
+ * GET /scans/{scan_id}/changes: the recorded changes of a scan, or with `against` the changes from
+ * any other scan of the same site to this one.
+ */
+export async function getScanChanges(deps: ServiceDeps, actor: Actor, input: { scan_id: string; against?: string }) {
+  assertPermission(actor, 'read_scans');
+  const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
+  if (!scan) throw new NotFound('Scan');
+  const withTenant = { ...scan, tenant_id: actor.tenantId };
+  if (input.against === undefined) return changesOf(deps.db, withTenant);
+  const against = await findScan(deps.db, actor.tenantId, input.against);
+  if (!against) throw new NotFound('Scan (against)');
+  if (against.site_id !== scan.site_id) throw new Invalid('against: vergelijk alleen scans van dezelfde site.');
+  if (against.id === scan.id) return noChanges(scan.id);
+  return compareStored(deps.db, withTenant, against);
+}
