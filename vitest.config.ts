@@ -33,6 +33,7 @@ export const ON_BOTH_BACKENDS = [
   'test/mcp.test.ts',
   'test/sarif.test.ts',
   'test/retention.test.ts',
+  'test/monitoring.test.ts',
 ];
 
 // Test files in one worker share what they import (isolate: false): no test mocks a module or changes

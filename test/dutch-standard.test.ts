@@ -117,6 +117,11 @@ describe('security.txt (RFC 9116) on the HTTPS origin', () => {
     ['with two Expires', text(`${VALID}Expires: ${expires(300)}\n`), ['security_txt_multiple_expires']],
     ['expired', text(`Contact: mailto:security@voorbeeld.nl\nExpires: ${expires(-3)}\n`), ['security_txt_expired']],
     [
+      'expiring within 30 days',
+      text(`Contact: mailto:security@voorbeeld.nl\nExpires: ${expires(12)}\n`),
+      ['security_txt_expires_soon'],
+    ],
+    [
       'expiring in more than a year',
       text(`Contact: mailto:security@voorbeeld.nl\nExpires: ${expires(500)}\n`),
       ['security_txt_expires_too_far'],

@@ -15,6 +15,8 @@ import {
 const typesOf = (o: EvidenceOverrides) => analyze(contextFor(evidence(o))).findings.map((f) => f.finding_type);
 const DAY = 86_400_000;
 const now = new Date();
+/** The moment `days` ago (negative: ahead). */
+const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
 const leaf = (keyType: string, keyBits: number, signatureAlgorithm: string | null = 'sha256WithRSAEncryption') => ({
   subject: 'CN=example.nl',
   notAfter: new Date(now.getTime() + 365 * DAY).toISOString(),
@@ -47,6 +49,16 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
     { certificate: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', selfSigned: true } },
   ],
   ['tls_certificate_no_subject_alt_name', { certificate: { hasSubjectAltName: false } }, {}],
+  [
+    'tls_intermediate_certificate_expired',
+    { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(2) }] } },
+    { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(-40) }] } },
+  ],
+  [
+    'tls_intermediate_certificate_expires_within_30_days',
+    { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(-20) }] } },
+    { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(2) }] } },
+  ],
   [
     'tls_certificate_weak_key',
     { certificate: { chain: [leaf('rsa', 1024)] } },
@@ -327,6 +339,11 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
       },
     },
     {},
+  ],
+  [
+    'security_txt_expires_soon',
+    { securityTxt: { text: `Contact: mailto:security@example.nl\nExpires: ${ago(-12)}\n` } },
+    { securityTxt: { text: `Contact: mailto:security@example.nl\nExpires: ${ago(-40)}\n` } },
   ],
   [
     'security_txt_expires_too_far',

@@ -63,6 +63,8 @@ export interface FixtureSite {
   readonly connections: number;
   /** The live route table: tests change a site between scans through it. */
   routesRef: Record<string, Route>;
+  /** An HTTPS site's new certificate (and chain) for the next connections, as a renewal deploys one. */
+  replaceCertificate: (certificate: KeyAndCert, chain?: KeyAndCert[]) => void;
   close: () => Promise<void>;
 }
 
@@ -141,6 +143,15 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
       return connections;
     },
     routesRef: definition.routes,
+    replaceCertificate: (replacement, chain = []) => {
+      if (!(server instanceof https.Server)) throw new Error('not an HTTPS site');
+      server.setSecureContext({
+        key: replacement.keyPem,
+        cert: [replacement, ...chain].map((c) => c.certPem).join(''),
+        ...HARDENED_TLS,
+        ...tls?.options,
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

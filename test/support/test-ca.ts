@@ -57,14 +57,9 @@ function baseCertificate(
 }
 
 /** A certificate authority made at test time; tests trust it through NODE_EXTRA_CA_CERTS. */
-export function createCa(): KeyAndCert {
+export function createCa(name = 'Scanner Test CA'): KeyAndCert {
   const keys = newKeyPair();
-  const cert = baseCertificate(
-    keys.publicKey,
-    'Scanner Test CA',
-    new Date(Date.now() - DAY),
-    new Date(Date.now() + 3650 * DAY),
-  );
+  const cert = baseCertificate(keys.publicKey, name, new Date(Date.now() - DAY), new Date(Date.now() + 3650 * DAY));
   cert.setIssuer(cert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },
@@ -116,4 +111,23 @@ export function issueCertificate(issuer: KeyAndCert, options: LeafOptions = {}):
   const signer = options.selfSigned ? keys.privateKey : forge.pki.privateKeyFromPem(issuer.keyPem);
   cert.sign(signer as forge.pki.rsa.PrivateKey, DIGESTS[options.digest ?? 'sha256']());
   return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
+}
+
+/**
+ * A cross-sign: `ca`'s name and key, issued by `by` and valid until `notAfter`. Servers send one to
+ * reach clients that only trust `by` (Let's Encrypt's ISRG Root X1 under DST Root CA X3 until 2024);
+ * clients that trust `ca` itself end the path at their own copy and never look at it.
+ */
+export function crossSign(ca: KeyAndCert, by: KeyAndCert, notAfter: Date): KeyAndCert {
+  const original = forge.pki.certificateFromPem(ca.certPem);
+  const cert = baseCertificate(original.publicKey, 'unused', new Date(notAfter.getTime() - 3650 * DAY), notAfter);
+  cert.setSubject(original.subject.attributes);
+  cert.setIssuer(forge.pki.certificateFromPem(by.certPem).subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(by.keyPem) as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return { keyPem: ca.keyPem, certPem: forge.pki.certificateToPem(cert) };
 }
