@@ -81,3 +81,26 @@ export async function latestSightingOnHost(
     .executeTakeFirst();
   return { scan_id: latest.id, saw: seen !== undefined };
 }
+
+/** Counts per kind of change of some scans (the dashboard's timeline). */
+export async function changeCountsOf(db: DB, scanIds: readonly string[]) {
+  if (scanIds.length === 0) return [];
+  return db
+    .selectFrom('scan_changes')
+    .select(['scan_id', 'kind', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('scan_id', 'in', scanIds)
+    .groupBy(['scan_id', 'kind'])
+    .execute();
+}
+
+/** Titles and places of some of the tenant's findings, to name the findings a change lists. */
+export async function findingLabels(db: DB, tenantId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('findings')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .select(['findings.id', 'finding_texts.title', 'findings.severity', 'findings.endpoint'])
+    .where('findings.tenant_id', '=', tenantId)
+    .where('findings.id', 'in', ids)
+    .execute();
+}

@@ -4,6 +4,7 @@ import { analyze, contextFor, type CheckFailureReport, type CheckName } from './
 import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
 import { parseTarget, retrieve } from './probes/retriever.ts';
+import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
 import { detectServer } from './probes/server-detection.ts';
@@ -56,6 +57,9 @@ const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = 
   client_code: ['client_secrets', 'supabase_tables', 'firebase'],
   nextjs_middleware: ['nextjs_middleware'],
 };
+
+/** The longest certificate subject an expiry carries. */
+const MAX_SUBJECT = 300;
 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
@@ -111,6 +115,10 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       ...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])]),
     ],
     requests_made: requests,
-    expiries: label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? [],
+    // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
+    expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
+      ...expiry,
+      subject: displayText(expiry.subject, MAX_SUBJECT),
+    })),
   };
 }

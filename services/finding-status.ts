@@ -3,7 +3,7 @@ import type { DB } from '../db/database.ts';
 import { actorLabel, insertStatusChange, statusChangesOf } from '../db/finding-status-changes.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
-import { findUser } from '../db/tenancy.ts';
+import { findUser, teamOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Forbidden, Invalid, NotFound } from '../domain/errors.ts';
 import { RISK_ACCEPTANCE, type FindingStatus } from '../domain/vocabulary.ts';
@@ -206,4 +206,12 @@ export async function acceptanceRegister(deps: ServiceDeps, actor: Actor) {
     expires_at: row.expires_at,
     days_left: Math.floor((Date.parse(row.expires_at) - now) / DAY_MS),
   }));
+}
+
+/** Who can own an accepted risk: the tenant's active users (the dashboard's owner choice). */
+export async function riskOwners(deps: ServiceDeps, actor: Actor) {
+  assertPermission(actor, 'write_config');
+  return (await teamOfTenant(deps.db, actor.tenantId))
+    .filter((user) => user.blocked_at === null)
+    .map((user) => ({ id: user.id, email: user.email }));
 }

@@ -35,12 +35,10 @@ const SCANS_SHOWN = 20;
  * the tenant's suggestions that name it (its id in their title, description or metadata).
  */
 export async function findingDetail(deps: ServiceDeps, actor: Actor, input: { finding_id: string }) {
-  const findingId = input.finding_id;
-  const finding = await getFinding(deps, actor, input);
-  const [history, scans, suggestions] = await Promise.all([
-    findingStatusHistory(deps, actor, { finding_ids: [findingId] }),
-    scansOfFinding(deps.db, actor.tenantId, findingId, SCANS_SHOWN),
-    suggestionsNaming(deps.db, actor.tenantId, findingId),
+  const { history, ...finding } = await getFinding(deps, actor, input);
+  const [scans, suggestions] = await Promise.all([
+    scansOfFinding(deps.db, actor.tenantId, finding.id, SCANS_SHOWN),
+    suggestionsNaming(deps.db, actor.tenantId, finding.id),
   ]);
   return { finding, history, scans, suggestions };
 }

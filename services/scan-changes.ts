@@ -1,5 +1,7 @@
-import { findingsSeenBy, recordedChanges, scanBefore } from '../db/scan-changes.ts';
-import { findScan } from '../db/scans.ts';
+import { changeCountsOf, findingLabels, findingsSeenBy, recordedChanges, scanBefore } from '../db/scan-changes.ts';
+import { findScan, listScans } from '../db/scans.ts';
+import { findSite } from '../db/sites.ts';
+import { SCAN_CHANGE_KINDS, type ScanChangeKind } from '../domain/vocabulary.ts';
 import type { DB } from '../db/database.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
@@ -59,4 +61,74 @@ export async function getScanChanges(deps: ServiceDeps, actor: Actor, input: { s
   if (against.site_id !== scan.site_id) throw new Invalid('against: vergelijk alleen scans van dezelfde site.');
   if (against.id === scan.id) return noChanges(scan.id);
   return compareStored(deps.db, withTenant, against);
+}
+
+/** Scans a site's timeline shows. */
+const TIMELINE_SCANS = 30;
+
+/** Dashboard: the site's latest scans, newest first, each with how many findings each kind of change touched. */
+export async function siteTimeline(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
+  assertPermission(actor, 'read_scans');
+  if (!(await findSite(deps.db, actor.tenantId, input.site_id))) throw new NotFound('Site');
+  const { rows } = await listScans(
+    deps.db,
+    actor.tenantId,
+    { siteId: input.site_id },
+    { limit: TIMELINE_SCANS, offset: 0 },
+  );
+  const counts = await changeCountsOf(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    scanned_at: row.scanned_at,
+    grade: row.grade,
+    score: row.score,
+    trigger: row.trigger,
+    changes: Object.fromEntries(
+      SCAN_CHANGE_KINDS.map((kind) => [
+        kind,
+        Number(counts.find((c) => c.scan_id === row.id && c.kind === kind)?.n ?? 0),
+      ]),
+    ) as Record<ScanChangeKind, number>,
+  }));
+}
+
+/** Dashboard: a scan's changes with the title, severity and place of each finding they name. */
+export async function scanChangeList(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
+  const changes = await getScanChanges(deps, actor, input);
+  const entries: Array<{ kind: ScanChangeKind; finding_id: string; detail: string | null }> = [
+    ...changes.new.map((id) => ({ kind: 'new' as const, finding_id: id, detail: null })),
+    ...changes.regressed.map((id) => ({ kind: 'regressed' as const, finding_id: id, detail: null })),
+    ...changes.resolved.map((id) => ({ kind: 'resolved' as const, finding_id: id, detail: null })),
+    ...changes.severity_changed.map((c) => ({
+      kind: 'severity_changed' as const,
+      finding_id: c.finding_id,
+      detail: `${c.from} → ${c.to}`,
+    })),
+    ...changes.escalated.map((c) => ({
+      kind: 'escalated' as const,
+      finding_id: c.finding_id,
+      detail: c.from_finding_id,
+    })),
+  ];
+  const labels = new Map(
+    (
+      await findingLabels(
+        deps.db,
+        actor.tenantId,
+        entries.map((e) => e.finding_id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  return {
+    compared_to_scan_id: changes.compared_to_scan_id,
+    entries: entries.map((entry) => ({
+      ...entry,
+      title: labels.get(entry.finding_id)?.title ?? '',
+      severity: labels.get(entry.finding_id)?.severity ?? null,
+      endpoint: labels.get(entry.finding_id)?.endpoint ?? '',
+    })),
+  };
 }

@@ -299,6 +299,8 @@ describe('docs', () => {
         'GET /api/agent/sites/{site_id}',
         'PATCH /api/agent/sites/{site_id}',
         'GET /api/agent/scans/{scan_id}/sarif',
+        'GET /api/agent/scans/{scan_id}/changes',
+        'GET /api/agent/sites/{site_id}/expiries',
         'GET /api/agent/findings/{finding_id}',
       ].sort(),
     );

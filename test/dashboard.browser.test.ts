@@ -133,6 +133,11 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await findings.first().waitFor();
     expect(await findings.count()).toBeGreaterThan(0);
     await page.getByRole('img', { name: /^Scoregeschiedenis/ }).waitFor();
+    // A first scan: every finding new, and one line in the timeline that says so.
+    const changes = page.getByRole('region', { name: 'Wat is er veranderd' });
+    await changes.getByText('De eerste scan: alles is nieuw.').waitFor();
+    expect(await changes.getByRole('listitem').count()).toBe(await findings.count());
+    await page.getByRole('region', { name: 'Tijdlijn' }).getByText(/nieuw\)$/).waitFor();
     await inspect(page, 'site');
     await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();
@@ -181,11 +186,23 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await status.waitFor();
     await status.selectOption('ACCEPTED_RISK');
     await page.getByLabel('Reden').fill('Alleen intern bereikbaar');
+    await page.getByLabel('Eigenaar van het risico').selectOption({ label: OWNER.email });
+    const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Geaccepteerd tot en met').fill(until);
     await page.getByRole('button', { name: 'Status opslaan' }).first().click();
     await page
       .getByText(new RegExp(`Risico geaccepteerd door ${OWNER.email} op .*: Alleen intern bereikbaar`))
       .waitFor();
-    const change = await api.db.selectFrom('finding_status_changes').selectAll().executeTakeFirstOrThrow();
+    await page.getByText(new RegExp(`Risico geaccepteerd tot .*, eigenaar ${OWNER.email}`)).waitFor();
+    const acceptance = await api.db.selectFrom('finding_acceptances').selectAll().executeTakeFirstOrThrow();
+    expect(acceptance).toMatchObject({ reason: 'Alleen intern bereikbaar', created_by: OWNER.email, ended_at: null });
+    // The end of the chosen day in the browser's time zone.
+    expect(Math.abs(Date.parse(acceptance.expires_at) - Date.parse(`${until}T23:59:59Z`))).toBeLessThan(86_400_000);
+    const change = await api.db
+      .selectFrom('finding_status_changes')
+      .selectAll()
+      .where('status', '=', 'ACCEPTED_RISK')
+      .executeTakeFirstOrThrow();
     expect(change).toMatchObject({
       status: 'ACCEPTED_RISK',
       reason: 'Alleen intern bereikbaar',

@@ -146,6 +146,8 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         get_site: { site_id: owner.siteId },
         get_scan: { scan_id: scanId },
         get_scan_sarif: { scan_id: scanId },
+        get_scan_changes: { scan_id: scanId },
+        list_expiries: { site_id: owner.siteId },
         scan_site: { site_id: owner.siteId },
         get_finding: { finding_id: findingId },
       };

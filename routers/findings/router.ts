@@ -5,6 +5,7 @@ import {
   changeFindingStatus,
   extendAcceptance,
   findingStatusHistory,
+  riskOwners,
 } from '../../services/finding-status.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
@@ -67,6 +68,9 @@ export const findingsRouter = router({
     .meta({ permission: 'write_config' })
     .input(FindingExtendInput)
     .mutation(({ ctx, input }) => extendAcceptance(ctx, ctx.actor, input)),
+
+  /** Dashboard only: who can own an accepted risk. */
+  owners: userProcedure.meta({ permission: 'write_config' }).query(({ ctx }) => riskOwners(ctx, ctx.actor)),
 
   /** Dashboard only: the tenant's accepted risks still counting, soonest end first. */
   acceptances: userProcedure

@@ -1,10 +1,10 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { SARIF_CONTENT_TYPE } from '../../scanner/report/sarif.ts';
 import { getScan, getScanSarif, listScans, triggerScan } from '../../services/scans.ts';
-import { getScanChanges } from '../../services/scan-changes.ts';
+import { getScanChanges, scanChangeList } from '../../services/scan-changes.ts';
 import { scanCreatedView } from '../../services/views.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
-import { operationProcedure, router } from '../trpc.ts';
+import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import {
   SarifLog,
@@ -114,6 +114,12 @@ export const scansRouter = router({
   get: operationProcedure(getOperation).query(({ ctx, input }) => getScan(ctx, ctx.actor, input)),
 
   changes: operationProcedure(changesOperation).query(({ ctx, input }) => getScanChanges(ctx, ctx.actor, input)),
+
+  /** Dashboard only: "Wat is er veranderd": a scan's changes with each finding's title. */
+  changeList: userProcedure
+    .meta({ permission: 'read_scans' })
+    .input(ScanGetInput)
+    .query(({ ctx, input }) => scanChangeList(ctx, ctx.actor, input)),
 
   sarif: operationProcedure(sarifOperation).query(({ ctx, input }) =>
     getScanSarif(ctx, ctx.actor, input, `${ctx.publicOrigin()}${API_PATHS.docs}`),

@@ -5,6 +5,7 @@ import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
 import { setScanSchedule } from '../../services/schedules.ts';
 import { siteExpiries } from '../../services/expiries.ts';
+import { siteTimeline } from '../../services/scan-changes.ts';
 import {
   Site,
   SiteCreateInput,
@@ -84,6 +85,12 @@ export const sitesRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
   get: operationProcedure(getOperation).query(({ ctx, input }) => getSite(ctx, ctx.actor, input)),
+
+  /** Dashboard only: the site's latest scans with how many findings each kind of change touched. */
+  timeline: userProcedure
+    .meta({ permission: 'read_scans' })
+    .input(SiteGetInput)
+    .query(({ ctx, input }) => siteTimeline(ctx, ctx.actor, input)),
 
   expiries: operationProcedure(expiriesOperation).query(({ ctx, input }) => siteExpiries(ctx, ctx.actor, input)),
 

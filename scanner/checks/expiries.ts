@@ -1,4 +1,3 @@
-import { displayText } from '../report/display-text.ts';
 import type { ScanEvidence } from '../types.ts';
 import type { ExpiryKind } from '../vocabulary.ts';
 import { securityTxtExpires, servedSecurityTxt } from './security-txt.ts';
@@ -6,7 +5,7 @@ import { securityTxtExpires, servedSecurityTxt } from './security-txt.ts';
 /** A dated item of the scanned site: when it ends, as the scan saw it. */
 export interface Expiry {
   kind: ExpiryKind;
-  /** What it is: the certificate's subject, or the security.txt's URL (shown sanitised). */
+  /** What it is: the certificate's subject (raw: the scan result sanitises it), or the security.txt's URL. */
   subject: string;
   /** ISO 8601. */
   not_after: string;
@@ -21,7 +20,7 @@ export function expiriesOf(evidence: Pick<ScanEvidence, 'tls' | 'securityTxt'>):
   const chain = evidence.tls?.certificate?.chain ?? [];
   const expiries: Expiry[] = chain.map((cert, i) => ({
     kind: i === 0 ? 'certificate' : 'intermediate',
-    subject: displayText(cert.subject, 300),
+    subject: cert.subject,
     not_after: cert.notAfter,
   }));
   const served = evidence.securityTxt ? servedSecurityTxt(evidence.securityTxt) : null;

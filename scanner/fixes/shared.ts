@@ -117,6 +117,8 @@ export const CERTIFICATE_FINDINGS: readonly FindingType[] = [
   'tls_certificate_weak_signature',
   'tls_certificate_expires_within_14_days',
   'tls_certificate_expires_within_30_days',
+  'tls_intermediate_certificate_expired',
+  'tls_intermediate_certificate_expires_within_30_days',
   'tls_certificate_key_phase_out',
   'tls_certificate_signature_phase_out',
   'https_unavailable',
@@ -132,6 +134,7 @@ export const SECURITY_TXT_FINDINGS: readonly FindingType[] = [
   'security_txt_multiple_expires',
   'security_txt_expires_invalid',
   'security_txt_expired',
+  'security_txt_expires_soon',
   'security_txt_expires_too_far',
 ];
 

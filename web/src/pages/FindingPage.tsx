@@ -91,11 +91,17 @@ export function FindingPage({ findingId }: { findingId: string }) {
         'status-title',
         'Status',
         <>
+          {finding.acceptance && (
+            <p role="note">
+              Risico geaccepteerd tot {when(finding.acceptance.expires_at)}, eigenaar{' '}
+              {finding.acceptance.owner.email ?? finding.acceptance.owner.id}: {finding.acceptance.reason}
+            </p>
+          )}
           <StatusForm key={finding.status} finding={finding} />
           {history.length > 0 ? (
             <ol className="plain small">
               {history.map((change) => (
-                <li key={change.changed_at + change.status}>
+                <li key={`${change.changed_at}-${change.status}-${change.scan_id ?? change.changed_by}`}>
                   {STATUS_LABELS[change.status]} door {change.changed_by} op {when(change.changed_at)}
                   {change.reason ? `: ${change.reason}` : ''}
                 </li>

@@ -7,6 +7,7 @@ import { ErrorText } from '../components/ErrorText.tsx';
 import { SEVERITY_LABELS, Severity, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC } from '../trpc.ts';
+import { AcceptanceRegister } from '../components/Monitoring.tsx';
 
 const PAGE = 25;
 type Status = (typeof FINDING_STATUSES)[number];
@@ -34,6 +35,7 @@ export function FindingsPage() {
   return (
     <>
       <h1>Bevindingen</h1>
+      <AcceptanceRegister />
       {/* biome-ignore lint/a11y/useSemanticElements: the <search> element is not yet announced by every screen reader; role=search on the form is the established pattern */}
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="f-search">Zoeken</label>

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { Expiries, ScanChanges, Timeline } from '../components/Monitoring.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
@@ -175,10 +176,13 @@ export function SitePage({ siteId }: { siteId: string }) {
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
       </section>
+      {latestId && <ScanChanges scanId={latestId} />}
       <section aria-labelledby="history-title">
         <h2 id="history-title">Scoregeschiedenis</h2>
         <ScoreChart points={[...(history.data?.scans ?? [])].reverse()} />
       </section>
+      <Timeline siteId={siteId} />
+      <Expiries siteId={siteId} />
       <section aria-labelledby="findings-title">
         <h2 id="findings-title">Bevindingen van de laatste scan</h2>
         {latestId && findings.length === 0 && latest.isSuccess && <p>Geen bevindingen: alles in orde.</p>}

@@ -1,0 +1,136 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
+import type { ScanChangeKind } from '../../../domain/vocabulary.ts';
+import { useTRPC } from '../trpc.ts';
+import { ErrorText } from './ErrorText.tsx';
+import { Grade, Severity } from './Grade.tsx';
+
+const when = (moment: string) => new Date(moment).toLocaleString('nl-NL');
+const day = (moment: string) => new Date(moment).toLocaleDateString('nl-NL');
+
+/** How the dashboard names each kind of change. */
+export const CHANGE_LABELS: Record<ScanChangeKind, string> = {
+  new: 'Nieuw',
+  regressed: 'Terug',
+  resolved: 'Opgelost',
+  severity_changed: 'Andere ernst',
+  escalated: 'Verergerd',
+};
+
+const EXPIRY_LABELS = {
+  certificate: 'Certificaat',
+  intermediate: 'Tussencertificaat',
+  security_txt: 'security.txt',
+} as const;
+
+/** "Wat is er veranderd": what one scan changed against the site's scan before it. */
+export function ScanChanges({ scanId }: { scanId: string }) {
+  const trpc = useTRPC();
+  const changes = useQuery(trpc.scans.changeList.queryOptions({ scan_id: scanId }));
+  if (changes.error) return <ErrorText error={changes.error} />;
+  if (!changes.data) return null;
+  const { entries, compared_to_scan_id: comparedTo } = changes.data;
+  return (
+    <section aria-labelledby="changes-title" className="card">
+      <h2 id="changes-title">Wat is er veranderd</h2>
+      <p className="muted">
+        {comparedTo ? 'Ten opzichte van de vorige scan van deze site.' : 'De eerste scan: alles is nieuw.'}
+      </p>
+      {entries.length === 0 ? (
+        <p>Niets veranderd.</p>
+      ) : (
+        <ul className="plain">
+          {entries.map((entry) => (
+            <li key={`${entry.kind}-${entry.finding_id}`}>
+              <strong>{CHANGE_LABELS[entry.kind]}</strong>:{' '}
+              <Link href={dashboardPath(DASHBOARD_PAGES.finding, entry.finding_id)}>
+                {entry.title || entry.finding_id}
+              </Link>
+              {entry.severity && (
+                <>
+                  {' '}
+                  <Severity severity={entry.severity} />
+                </>
+              )}
+              {entry.kind === 'severity_changed' && entry.detail && <span className="muted"> ({entry.detail})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** "2 nieuw, 1 opgelost": the kinds of change a scan had, in words; "geen wijzigingen" when none. */
+function changeSummary(changes: Record<ScanChangeKind, number>): string {
+  const parts = (Object.keys(CHANGE_LABELS) as ScanChangeKind[])
+    .filter((kind) => changes[kind] > 0)
+    .map((kind) => `${changes[kind]} ${CHANGE_LABELS[kind].toLowerCase()}`);
+  return parts.length > 0 ? parts.join(', ') : 'geen wijzigingen';
+}
+
+/** The site's scans over time, each with how many findings it opened, brought back and resolved. */
+export function Timeline({ siteId }: { siteId: string }) {
+  const trpc = useTRPC();
+  const timeline = useQuery(trpc.sites.timeline.queryOptions({ site_id: siteId }));
+  if (timeline.error) return <ErrorText error={timeline.error} />;
+  if (!timeline.data || timeline.data.length === 0) return null;
+  return (
+    <section aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Tijdlijn</h2>
+      <ol className="plain">
+        {timeline.data.map((scan) => (
+          <li key={scan.id}>
+            {when(scan.scanned_at)}: <Grade grade={scan.grade} score={scan.score} />{' '}
+            <span className="muted">({changeSummary(scan.changes)})</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** What ends when on the site, soonest first (from its latest scan). */
+export function Expiries({ siteId }: { siteId: string }) {
+  const trpc = useTRPC();
+  const expiries = useQuery(trpc.sites.expiries.queryOptions({ site_id: siteId }));
+  if (expiries.error) return <ErrorText error={expiries.error} />;
+  if (!expiries.data || expiries.data.expiries.length === 0) return null;
+  return (
+    <section aria-labelledby="expiries-title">
+      <h2 id="expiries-title">Wat verloopt wanneer</h2>
+      <ul className="plain">
+        {expiries.data.expiries.map((item) => (
+          <li key={`${item.kind}-${item.subject}`}>
+            <strong>{EXPIRY_LABELS[item.kind]}</strong>: geldig tot {day(item.not_after)}{' '}
+            {item.days_left < 0 ? '(verlopen)' : `(nog ${item.days_left} dagen)`}
+            <div className="small muted break">{item.subject}</div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The tenant's accepted risks still counting, the one ending soonest first. */
+export function AcceptanceRegister() {
+  const trpc = useTRPC();
+  const register = useQuery(trpc.findings.acceptances.queryOptions());
+  if (register.error) return <ErrorText error={register.error} />;
+  if (!register.data || register.data.length === 0) return null;
+  return (
+    <section aria-labelledby="register-title" className="card">
+      <h2 id="register-title">Geaccepteerde risico's</h2>
+      <ul className="plain">
+        {register.data.map((row) => (
+          <li key={row.finding_id}>
+            <Link href={dashboardPath(DASHBOARD_PAGES.finding, row.finding_id)}>{row.title}</Link> ({row.site_name}):
+            tot {day(row.expires_at)}, nog {row.days_left} dagen; eigenaar {row.owner.email ?? row.owner.id}
+            <div className="small muted">{row.reason}</div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
