@@ -13,7 +13,7 @@ import { findUserByEmail, insertTenant, insertUser, planByTier } from '../db/ten
 import type { Actor } from '../domain/actor.ts';
 import { Conflict, ERRORS, Forbidden, Invalid, NotFound, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
 import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import type { CounterStore } from './limits/counter-store.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../infra/passwords.ts';
 import { secretDigest } from '../infra/bearer-digest.ts';
@@ -66,8 +66,9 @@ export interface Visitor {
 }
 
 /** Sign-up: a tenant on the free plan with its first user as owner, logged in at once. */
-export async function signUp({ db }: ServiceDeps, input: { email: string; password: string; organisation: string }) {
-  const now = Date.now();
+export async function signUp(deps: ServiceDeps, input: { email: string; password: string; organisation: string }) {
+  const { db } = deps;
+  const now = nowOf(deps);
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
@@ -112,8 +113,9 @@ export async function logOut({ db }: ServiceDeps, input: { token: string }): Pro
 }
 
 /** Joins the inviting tenant with the invited role and a chosen password, logged in at once. */
-export async function acceptInvitation({ db }: ServiceDeps, input: { token: string; password: string }) {
-  const now = Date.now();
+export async function acceptInvitation(deps: ServiceDeps, input: { token: string; password: string }) {
+  const { db } = deps;
+  const now = nowOf(deps);
   checkPassword(input.password);
   const tokenHash = secretDigest(input.token);
   const invite = await findInvite(db, tokenHash);

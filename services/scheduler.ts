@@ -10,7 +10,7 @@ import {
 import { findSite } from '../db/sites.ts';
 import { systemActor } from '../domain/actor.ts';
 import { NotFound, QuotaExceeded, TargetRefused, TooManyRequests } from '../domain/errors.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import type { Logger } from './logger.ts';
 import { PollingWorker } from './polling-worker.ts';
 import { triggerScan } from './scans.ts';
@@ -55,7 +55,7 @@ export class ScanScheduler extends PollingWorker {
 
   /** One round: enqueue what is due, claim what fits, start it. Scans finish on their own time. */
   protected async round(): Promise<void> {
-    const now = Date.now();
+    const now = nowOf(this.deps);
     for (const site of await dueSites(this.deps.db, iso(now), 100)) {
       if (site.next_scan_at === null || site.scan_interval_hours === null) continue;
       await enqueueScanJob(
@@ -84,7 +84,7 @@ export class ScanScheduler extends PollingWorker {
     const { db } = this.deps;
     const worker = this.options.workerId;
     const finish = (status: 'skipped' | 'failed', reason: string) =>
-      finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(Date.now()));
+      finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(nowOf(this.deps)));
     try {
       await triggerScan(
         this.deps,
@@ -109,7 +109,7 @@ export class ScanScheduler extends PollingWorker {
       );
       await clearScheduleFailures(this.deps, job.site_id);
     } catch (error) {
-      const now = Date.now();
+      const now = nowOf(this.deps);
       if (error instanceof LeaseLost) {
         this.log.warn({ job: job.id }, 'scheduled scan dropped: its lease went to another worker');
       } else if (error instanceof QuotaExceeded) {

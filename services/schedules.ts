@@ -3,7 +3,7 @@ import { findSite, findSiteWithLatestScan } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import { siteView } from './views.ts';
 
 const HOUR = 3_600_000;
@@ -45,7 +45,7 @@ export async function setScanSchedule(
   }
   const unchanged = intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
   const nextScanAt =
-    intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(Date.now(), intervalHours);
+    intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(nowOf(deps), intervalHours);
   await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
   return siteView((await findSiteWithLatestScan(deps.db, actor.tenantId, siteId))!);
 }

@@ -6,7 +6,7 @@ import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/vocabulary.ts';
 import { assertOwner, type UserPrincipal } from './accounts.ts';
 import { secretDigest } from '../infra/bearer-digest.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 
 /** An invitation link stays valid for 7 days and works once. */
 export const INVITE_VALID_MS = 7 * 24 * 3_600_000;
@@ -31,12 +31,13 @@ export async function listTeam({ db }: ServiceDeps, owner: UserPrincipal) {
  * Invites a person by e-mail address with a role. No mail is sent: the owner passes on the one-time
  * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
  */
-export async function inviteMember({ db }: ServiceDeps, owner: UserPrincipal, input: { email: string; role: Role }) {
+export async function inviteMember(deps: ServiceDeps, owner: UserPrincipal, input: { email: string; role: Role }) {
+  const { db } = deps;
   assertOwner(owner);
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
   const token = randomBytes(32).toString('base64url');
-  const now = Date.now();
+  const now = nowOf(deps);
   const expiresAt = new Date(now + INVITE_VALID_MS).toISOString();
   await insertInvite(db, {
     token_hash: secretDigest(token),

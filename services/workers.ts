@@ -37,6 +37,7 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
       disableAfter: config.WEBHOOK_DISABLE_AFTER,
       allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
       secrets,
+      clock: deps.clock,
     },
     log,
   );

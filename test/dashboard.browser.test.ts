@@ -137,7 +137,10 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     const changes = page.getByRole('region', { name: 'Wat is er veranderd' });
     await changes.getByText('De eerste scan: alles is nieuw.').waitFor();
     expect(await changes.getByRole('listitem').count()).toBe(await findings.count());
-    await page.getByRole('region', { name: 'Tijdlijn' }).getByText(/nieuw\)$/).waitFor();
+    await page
+      .getByRole('region', { name: 'Tijdlijn' })
+      .getByText(/nieuw\)$/)
+      .waitFor();
     await inspect(page, 'site');
     await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();

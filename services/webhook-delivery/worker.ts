@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import { PollingWorker } from '../polling-worker.ts';
 import { webhookDeliveriesTotal } from '../metrics.ts';
 import type { SecretBox } from '../../infra/secret-encryption.ts';
+import { systemClock, type Clock } from '../../infra/clock.ts';
 import { claimDeliveries, dueDeliveries, recordAttempt, type DueDelivery } from '../../db/outbox.ts';
 import { sendWebhook } from './sender.ts';
 
@@ -21,6 +22,8 @@ export interface WorkerOptions {
   maxInFlight?: number;
   /** Deliveries in flight at once to one webhook, so a slow receiver cannot take every slot. */
   maxPerWebhook?: number;
+  /** When deliveries are due, leased and retried; the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -42,12 +45,16 @@ export class WebhookWorker extends PollingWorker {
     return this.inFlight.size > 0;
   }
 
+  private now(): number {
+    return (this.options.clock ?? systemClock).now();
+  }
+
   /** One polling round; deliveries started here finish on their own time. */
   protected async round(): Promise<void> {
     const maxInFlight = this.options.maxInFlight ?? 32;
     const free = maxInFlight - this.inFlight.size;
     if (free > 0) {
-      const now = Date.now();
+      const now = this.now();
       const due = await dueDeliveries(this.db, new Date(now).toISOString(), free * 2, [...this.inFlight.keys()]);
       const perWebhook = new Map<string, number>();
       for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
@@ -75,7 +82,7 @@ export class WebhookWorker extends PollingWorker {
   }
 
   private async deliver(delivery: DueDelivery): Promise<void> {
-    const started = Date.now();
+    const started = this.now();
     const attemptedAt = new Date(started).toISOString();
     let secret: string | null = null;
     try {
@@ -106,7 +113,7 @@ export class WebhookWorker extends PollingWorker {
           attemptedAt,
           statusCode: result.statusCode,
           error: result.error,
-          durationMs: Date.now() - started,
+          durationMs: this.now() - started,
           succeeded,
           nextAttemptAt,
           gone,
