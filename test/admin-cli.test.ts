@@ -249,6 +249,14 @@ describe('admin CLI', () => {
       finding_type: 'hsts_missing',
       acceptance: { reason: 'Alleen intern bereikbaar', owner: { id: user.id } },
     });
+    const later = new Date(Date.now() + 200 * 86_400_000).toISOString();
+    expect(await json('finding', 'extend', '--id', findingId, '--expires', later)).toMatchObject({
+      status: 'ACCEPTED_RISK',
+      acceptance: { expires_at: later, created_by: 'admin-cli', owner: { id: user.id } },
+    });
+    const tooFar = await adminCli('finding', 'extend', '--id', findingId, '--expires', '2099-01-01T00:00:00Z');
+    expect(tooFar.code).toBe(1);
+    expect(tooFar.stderr).toMatch(/365 dagen/);
     const hooks = await json('webhook', 'list', '--tenant', tenant.id);
     expect(hooks).toEqual([
       expect.objectContaining({ id: webhookId, enabled: true, failure_count: 0, events: ['scan_completed'] }),

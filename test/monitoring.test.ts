@@ -516,3 +516,48 @@ describe('severity changes', () => {
     expect(sarif.body.runs[0].results.map((r: { baselineState: string }) => r.baselineState)).toEqual(['updated']);
   });
 });
+
+describe('the sweeper in a running service', () => {
+  it('runs every RISK_SWEEP_INTERVAL_S seconds on its own: an acceptance ending within the notice period is announced', async () => {
+    const running = await startApi({ ...FAST, RISK_SWEEP_INTERVAL_S: '1' });
+    const hooked = await startReceiver();
+    try {
+      const owner = await seedTenant(running.db, 'https://sweep.example/');
+      const hook = await running.call('POST', '/api/agent/webhooks', {
+        key: owner.key,
+        body: { url: hooked.url, events: ['risk_acceptance_expiring'] },
+      });
+      expect(hook.status).toBe(201);
+      const recorded = await running.db
+        .transaction()
+        .execute((trx) =>
+          recordScan(
+            trx,
+            owner.tenantId,
+            owner.siteId,
+            scanResult('https://sweep.example/', [['csp_missing', 'https://sweep.example/']]),
+            'api',
+          ),
+        );
+      const findingId = recorded.opened[0]!.id;
+      await admin.setStatusOfFinding(
+        { db: running.db, config: running.config },
+        {
+          finding_id: findingId,
+          status: 'ACCEPTED_RISK',
+          reason: 'Wordt volgende week opgelost',
+          owner_id: owner.userId,
+          expires_at: iso(Date.now() + 60_000),
+        },
+      );
+      const [notice] = await waitFor(() => {
+        const delivered = ofType(hooked, 'risk_acceptance_expiring');
+        return delivered.length > 0 && delivered;
+      });
+      expect(notice!.json.data).toMatchObject({ finding: { id: findingId, status: 'ACCEPTED_RISK' } });
+    } finally {
+      await hooked.close();
+      await running.close();
+    }
+  });
+});
