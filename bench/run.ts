@@ -189,9 +189,11 @@ try {
     // issue defines it; the whole run's maximum is shown beside it.
     const loopMaxima: number[] = [];
     const endPhase = async (phase: string) => {
-      const { loopMaxMs, gcMaxMs } = await stats();
+      const { loopMaxMs, gcMaxMs, peakRss } = await stats();
       loopMaxima.push(loopMaxMs);
-      log(`  event loop max during ${phase}: ${loopMaxMs.toFixed(1)} ms (longest GC pause ${gcMaxMs.toFixed(1)} ms)`);
+      log(
+        `  event loop max during ${phase}: ${loopMaxMs.toFixed(1)} ms (longest GC pause ${gcMaxMs.toFixed(1)} ms); peak memory so far ${(peakRss / MB).toFixed(0)} MB`,
+      );
       await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
     };
     await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
@@ -444,6 +446,9 @@ try {
     });
     headline.client_code_added_ms = Math.round(added);
     await Promise.all(libraryPages.map((page) => page.close()));
+    log(
+      `  peak memory after the single scans and the library-build scans: ${((await stats()).peakRss / MB).toFixed(0)} MB`,
+    );
     // Mixed load: two clients keep reading findings pages (one every 10 ms each, about what a few
     // busy agents send) while the 20 scans run.
     let scanning = true;

@@ -209,9 +209,12 @@ describe('the scheduler', () => {
       return taken.some((j) => j.site_id === tenant.siteId) && taken;
     });
     expect(claimed).toBeTruthy();
+    // Follow the dead worker's job itself: under load the live scheduler may have enqueued another
+    // job from a read made while the loop above set the site due.
+    const deadJobId = claimed && claimed.find((j) => j.site_id === tenant.siteId)!.id;
     const [job] = await waitFor(async () => {
-      const all = await jobs(tenant.siteId);
-      return all[0]?.status === 'completed' && all;
+      const taken = (await jobs(tenant.siteId)).filter((j) => j.id === deadJobId);
+      return taken[0]?.status === 'completed' && taken;
     });
     expect(job).toMatchObject({ status: 'completed', attempts: 2, scan_id: expect.any(String) });
     // The taken-over job made its scan. (A scan the live scheduler may have run while the loop above
