@@ -1,8 +1,10 @@
-import dns from 'node:dns';
+import type dns from 'node:dns';
+import { DnsError, queryDns, serversOf, type DnsServer } from './dns-client.ts';
 
-// Name look-ups of a scan. By default the system's resolver (dns.lookup for connections, the system's
-// name servers for CAA); with SCANNER_DNS_SERVERS, the listed servers for both, so the address guard
-// sees exactly the answers the scan uses.
+// Name look-ups of a scan. By default the system's resolver (dns.lookup for connections, so
+// localhost and /etc/hosts keep working, and /etc/resolv.conf's name servers for CAA); with
+// SCANNER_DNS_SERVERS, the listed servers for both, through the one DNS client (dns-client.ts), so
+// the address guard sees exactly the answers the scan uses.
 
 export interface DnsOptions {
   /** Name servers as "ip" or "ip:port" ("[ip6]:port"); empty or missing: the system's. */
@@ -11,17 +13,13 @@ export interface DnsOptions {
 
 /** How long one DNS question may take, per try; two tries. */
 const DNS_TIMEOUT_MS = 3_000;
-const resolvers = new Map<string, dns.promises.Resolver>();
 
-export function resolverFor(options: DnsOptions): dns.promises.Resolver {
-  const key = (options.dnsServers ?? []).join(',');
-  let resolver = resolvers.get(key);
-  if (!resolver) {
-    resolver = new dns.promises.Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
-    if (options.dnsServers?.length) resolver.setServers([...options.dnsServers]);
-    resolvers.set(key, resolver);
-  }
-  return resolver;
+/** The addresses of one family: empty for NXDOMAIN or no data; a failing server throws. */
+async function addressesOf(host: string, type: 'A' | 'AAAA', servers: readonly DnsServer[]): Promise<string[]> {
+  const response = await queryDns(host, type, { servers, timeoutMs: DNS_TIMEOUT_MS });
+  if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN')
+    throw Object.assign(new Error(`${type} ${host}: ${response.rcode}`), { code: 'ESERVFAIL', hostname: host });
+  return response.answers.map((answer) => String(answer.data));
 }
 
 /** RFC 6761: localhost names resolve to loopback without asking DNS, as browsers do. */
@@ -33,10 +31,10 @@ const SECOND_FAMILY_GRACE_MS = 150;
 const ANSWER_CACHE_MS = 30_000;
 const answers = new Map<string, { at: number; addresses: Promise<dns.LookupAddress[]> }>();
 
-async function lookUpBoth(host: string, resolver: dns.promises.Resolver): Promise<dns.LookupAddress[]> {
+async function lookUpBoth(host: string, servers: readonly DnsServer[]): Promise<dns.LookupAddress[]> {
   const asked = [
-    resolver.resolve4(host).then((list) => list.map((address) => ({ address, family: 4 }))),
-    resolver.resolve6(host).then((list) => list.map((address) => ({ address, family: 6 }))),
+    addressesOf(host, 'A', servers).then((list) => list.map((address) => ({ address, family: 4 }))),
+    addressesOf(host, 'AAAA', servers).then((list) => list.map((address) => ({ address, family: 6 }))),
   ];
   const settled: Array<dns.LookupAddress[] | null> = [null, null];
   const errors: unknown[] = [];
@@ -79,7 +77,7 @@ export async function resolveAddresses(
   const key = `${(options.dnsServers ?? []).join(',')} ${host.toLowerCase()}`;
   let cached = answers.get(key);
   if (!cached || Date.now() - cached.at > ANSWER_CACHE_MS) {
-    cached = { at: Date.now(), addresses: lookUpBoth(host, resolverFor(options)) };
+    cached = { at: Date.now(), addresses: lookUpBoth(host, serversOf(options.dnsServers)) };
     answers.set(key, cached);
     // A failed look-up is not kept: the next connection asks again.
     cached.addresses.catch(() => answers.delete(key));
@@ -98,8 +96,6 @@ export interface CaaEvidence {
   records: string[];
 }
 
-const NO_ANSWER = new Set(['ENODATA', 'ENOTFOUND', 'NOTFOUND', 'ENONAME']);
-
 /**
  * The CAA record set relevant for `host` (RFC 8659 section 3): the host's own, else its parents'
  * up to the registrable domain. Null when a name server failed, so absence is never guessed.
@@ -109,25 +105,19 @@ export async function lookupCaa(
   registrableDomain: string,
   options: DnsOptions,
 ): Promise<CaaEvidence | null> {
-  const resolver = resolverFor(options);
+  const servers = serversOf(options.dnsServers);
   const labels = host.replace(/\.$/, '').split('.');
   const depth = registrableDomain.split('.').length;
   for (let i = 0; labels.length - i >= depth; i++) {
     const name = labels.slice(i).join('.');
     try {
-      const records = await resolver.resolveCaa(name);
-      if (records.length) {
-        return {
-          foundAt: name,
-          records: records.map((r) => {
-            const { critical, ...rest } = r;
-            const [tag, value] = Object.entries(rest)[0] ?? ['?', ''];
-            return `${critical} ${tag} "${value}"`;
-          }),
-        };
-      }
+      const response = await queryDns(name, 'CAA', { servers, timeoutMs: DNS_TIMEOUT_MS });
+      if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') return null;
+      const records = response.answers.map((answer) => answer.data as { flags: number; tag: string; value: string });
+      if (records.length) return { foundAt: name, records: records.map((r) => `${r.flags} ${r.tag} "${r.value}"`) };
     } catch (error) {
-      if (!NO_ANSWER.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+      if (error instanceof DnsError) return null;
+      throw error;
     }
   }
   return { foundAt: null, records: [] };

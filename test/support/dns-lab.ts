@@ -1,0 +1,214 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { queryDns } from '../../scanner/net/dns-client.ts';
+import { waitFor } from './receiver.ts';
+
+// An offline DNSSEC lab: zones signed at start with ldns-keygen/ldns-signzone, served by knot on a
+// high port on 127.0.0.1 and ::1, and a validating unbound (ede: yes) whose trust anchor is the lab's
+// parent zone. Debian packages knot, unbound and ldnsutils (.ci/run installs them).
+
+export const LAB_PARENT = 'lab.test';
+
+export interface LabZone {
+  /** The zone's name below LAB_PARENT, e.g. "secure" for secure.lab.test. */
+  label: string;
+  /** Records of the zone besides SOA and NS, in zone-file syntax relative to the zone. */
+  records: string[];
+  /** Sign the zone and put its DS in the parent. */
+  signed: boolean;
+  /** After signing, replace this text of the signed file (a record changed after signing: bogus). */
+  tamper?: [from: string, to: string];
+}
+
+export interface DnsLab {
+  /** unbound, as SCANNER_DNS_SERVERS takes it. */
+  resolver: string;
+  /** knot's port: name servers in the lab answer here instead of 53 (NS records carry no port). */
+  nameServerPort: number;
+  close: () => Promise<void>;
+}
+
+const BINARIES = ['/usr/sbin/knotd', '/usr/sbin/unbound', '/usr/bin/ldns-keygen', '/usr/bin/ldns-signzone'];
+
+export function dnsLabAvailable(): boolean {
+  try {
+    for (const binary of BINARIES) execFileSync('test', ['-x', binary]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A TCP and UDP port free on both 127.0.0.1 and ::1. */
+export async function freeDualPort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '::1', () => {
+        const { port: chosen } = probe.address() as { port: number };
+        probe.close(() => resolve(chosen));
+      });
+    });
+    const freeOn4 = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (freeOn4) return port;
+  }
+}
+
+const SOA = (zone: string) => `@ 3600 IN SOA ns1.${LAB_PARENT}. hostmaster.${zone}. 2026112601 3600 600 86400 300`;
+const NS = [`@ 3600 IN NS ns1.${LAB_PARENT}.`, `@ 3600 IN NS ns2.${LAB_PARENT}.`];
+
+function sign(dir: string, zone: string, file: string): { signedFile: string; ds: string[] } {
+  const keygen = (ksk: boolean) =>
+    execFileSync('ldns-keygen', ['-a', 'ECDSAP256SHA256', ...(ksk ? ['-k'] : []), zone], { cwd: dir })
+      .toString()
+      .trim();
+  const ksk = keygen(true);
+  const zsk = keygen(false);
+  // Valid from yesterday for 30 days: the lab's signatures never expire during a run.
+  const from = new Date(Date.now() - 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const until = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  execFileSync('ldns-signzone', ['-i', from, '-e', until, '-o', zone, file, zsk, ksk], { cwd: dir });
+  const ds = readFileSync(join(dir, `${ksk}.ds`), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('\tDS\t') || / DS /.test(line))
+    .map((line) => line.trim());
+  return { signedFile: `${file}.signed`, ds };
+}
+
+/** Starts the lab with these child zones of LAB_PARENT; `parentRecords` go into the parent itself. */
+export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []): Promise<DnsLab> {
+  const dir = mkdtempSync(join(tmpdir(), 'dns-lab-'));
+  const [knotPort, unboundPort] = [await freeDualPort(), await freeDualPort()];
+  const served: Array<{ name: string; file: string }> = [];
+  const delegations: string[] = [];
+  for (const zone of zones) {
+    const name = `${zone.label}.${LAB_PARENT}`;
+    const file = `${name}.zone`;
+    writeFileSync(join(dir, file), [`$ORIGIN ${name}.`, SOA(name), ...NS, ...zone.records, ''].join('\n'));
+    delegations.push(...NS.map((ns) => ns.replace('@', zone.label)));
+    if (zone.signed) {
+      const { signedFile, ds } = sign(dir, name, file);
+      delegations.push(...ds.map((line) => line.replace(/^(\S+)\.\s/, (_, owner: string) => `${owner}. `)));
+      if (zone.tamper) {
+        const path = join(dir, signedFile);
+        writeFileSync(path, readFileSync(path, 'utf8').replace(zone.tamper[0], zone.tamper[1]));
+      }
+      served.push({ name, file: signedFile });
+    } else served.push({ name, file });
+  }
+  const parentFile = `${LAB_PARENT}.zone`;
+  writeFileSync(
+    join(dir, parentFile),
+    [
+      `$ORIGIN ${LAB_PARENT}.`,
+      SOA(LAB_PARENT),
+      ...NS,
+      'ns1 3600 IN A 127.0.0.1',
+      'ns1 3600 IN AAAA ::1',
+      'ns2 3600 IN A 127.0.0.1',
+      'ns2 3600 IN AAAA ::1',
+      ...parentRecords,
+      ...delegations,
+      '',
+    ].join('\n'),
+  );
+  const parent = sign(dir, LAB_PARENT, parentFile);
+  served.push({ name: LAB_PARENT, file: parent.signedFile });
+  const anchor = readdirSync(dir).find((f) => f.startsWith(`K${LAB_PARENT}.`) && f.endsWith('.ds'))!;
+  writeFileSync(join(dir, 'anchor.ds'), readFileSync(join(dir, anchor), 'utf8'));
+
+  writeFileSync(
+    join(dir, 'knot.conf'),
+    [
+      'server:',
+      `  rundir: "${dir}"`,
+      `  listen: [ 127.0.0.1@${knotPort}, ::1@${knotPort} ]`,
+      'database:',
+      `  storage: "${dir}"`,
+      'log:',
+      '  - target: stderr',
+      '    any: error',
+      'zone:',
+      ...served.flatMap((z) => [`  - domain: ${z.name}`, `    file: "${join(dir, z.file)}"`, '    zonefile-sync: -1']),
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'unbound.conf'),
+    [
+      'server:',
+      `  interface: 127.0.0.1@${unboundPort}`,
+      `  interface: ::1@${unboundPort}`,
+      `  port: ${unboundPort}`,
+      '  do-ip6: yes',
+      '  do-not-query-localhost: no',
+      '  username: ""',
+      '  chroot: ""',
+      `  directory: "${dir}"`,
+      `  pidfile: "${join(dir, 'unbound.pid')}"`,
+      '  use-syslog: no',
+      '  logfile: ""',
+      '  verbosity: 0',
+      '  access-control: 127.0.0.0/8 allow',
+      '  access-control: ::1 allow',
+      '  module-config: "validator iterator"',
+      `  trust-anchor-file: "${join(dir, 'anchor.ds')}"`,
+      '  ede: yes',
+      // RFC 6761 names are answered locally by default; the lab lives under test.
+      '  local-zone: "test." nodefault',
+      '  val-log-level: 0',
+      '  harden-dnssec-stripped: yes',
+      '  cache-max-ttl: 0',
+      '  cache-max-negative-ttl: 0',
+      '  qname-minimisation: no',
+      ...[LAB_PARENT, ...zones.map((z) => `${z.label}.${LAB_PARENT}`)].flatMap((name) => [
+        'stub-zone:',
+        `  name: "${name}"`,
+        `  stub-addr: 127.0.0.1@${knotPort}`,
+      ]),
+      '',
+    ].join('\n'),
+  );
+  const children: ChildProcess[] = [
+    spawn('/usr/sbin/knotd', ['-c', join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    spawn('/usr/sbin/unbound', ['-d', '-c', join(dir, 'unbound.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
+  ];
+  let errors = '';
+  for (const child of children) child.stderr?.on('data', (chunk) => (errors += chunk));
+  const answers = (port: number) =>
+    queryDns(LAB_PARENT, 'SOA', { servers: [{ address: '127.0.0.1', port }], timeoutMs: 300 }).then(
+      (response) => response.rcode === 'NOERROR',
+      () => false,
+    );
+  try {
+    await waitFor(async () => (await answers(knotPort)) && (await answers(unboundPort)), 15_000);
+  } catch {
+    for (const child of children) child.kill('SIGKILL');
+    throw new Error(`the DNS lab in ${dir} did not start: ${errors.slice(0, 2000)}`);
+  }
+  return {
+    resolver: `127.0.0.1:${unboundPort}`,
+    nameServerPort: knotPort,
+    close: async () => {
+      await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
