@@ -35,6 +35,7 @@ import * as keyChangeNotify from './migrations/0013_key_change_notify.ts';
 import * as retentionIndexes from './migrations/0014_retention_indexes.ts';
 import * as scanDetectedServer from './migrations/0015_scan_detected_server.ts';
 import * as monitoringOverTime from './migrations/0016_monitoring_over_time.ts';
+import * as internetnl from './migrations/0017_internetnl.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_retention_indexes': retentionIndexes,
   '0015_scan_detected_server': scanDetectedServer,
   '0016_monitoring_over_time': monitoringOverTime,
+  '0017_internetnl': internetnl,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

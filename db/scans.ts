@@ -107,6 +107,7 @@ export async function recordScan(
     detected_server: result.detected_server,
     trigger,
     previous_scan_id: before?.id ?? null,
+    internetnl: result.internetnl ? JSON.stringify(result.internetnl) : null,
   };
   await trx.insertInto('scans').values(scan).execute();
 
@@ -355,6 +356,7 @@ const SCAN_COLUMNS = [
   'scans.failed_checks',
   'scans.detected_server',
   'scans.previous_scan_id',
+  'scans.internetnl',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

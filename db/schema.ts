@@ -152,6 +152,8 @@ export interface ScansTable {
   trigger: Generated<ScanTrigger>;
   /** The site's scan before this one, which `changes` compares against; null for the first. */
   previous_scan_id: string | null;
+  /** internet.nl's website test as JSON (scanner/report/internetnl.ts); null when not run. */
+  internetnl: string | null;
 }
 
 export interface FindingsTable {

@@ -69,6 +69,14 @@ const ConfigSchema = z.object({
   SCANNER_DEADLINE: duration.prefault('60s'),
   /** Name servers the scanner asks (CAA records, and every address the guard checks); empty: the system's. */
   SCANNER_DNS_SERVERS: dnsServerList.optional(),
+  /** A name known to be DNSSEC-signed: the resolver must validate it before a site counts as "insecure". */
+  SCANNER_DNSSEC_PROBE_NAME: z.string().min(1).max(253).default('internet.nl'),
+  /** A Routinator-compatible validator (/api/v1/validity/{asn}/{prefix}); RPKI is not tested without it. */
+  SCANNER_RPKI_VALIDATOR_URL: z.url().optional(),
+  /** A RIPEstat-compatible prefix-overview URL (?resource=<address>) for the origin AS of an address. */
+  SCANNER_RPKI_ORIGIN_URL: z.url().optional(),
+  /** The port name servers are asked on for the IPv6 test: 53 everywhere but an offline lab. */
+  SCANNER_NAME_SERVER_PORT: z.coerce.number().int().min(1).max(65_535).default(53),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),

@@ -32,6 +32,7 @@ import {
   checkHttpsAvailable,
   checkProtocolVersions,
 } from './checks/transport.ts';
+import { checkDane } from './checks/dane.ts';
 import { parseHtml } from './probes/html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
@@ -48,6 +49,7 @@ export const CHECKS = {
   cipher_order: checkCipherOrder,
   tls_features: checkTlsFeatures,
   caa: checkCaa,
+  dane: checkDane,
   http_redirection: checkHttpRedirection,
   strict_transport_security: checkStrictTransportSecurity,
   content_security_policy: checkContentSecurityPolicy,

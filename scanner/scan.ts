@@ -3,7 +3,8 @@ import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
 import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
-import { parseTarget, retrieve } from './probes/retriever.ts';
+import { parseTarget, retrieve, type InternetNlSettings } from './probes/retriever.ts';
+import { internetNlReport, type InternetNlReport } from './report/internetnl.ts';
 import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
@@ -28,6 +29,8 @@ export interface ScanResult {
   requests_made: number;
   /** When the site's certificates and security.txt end (monitoring's expiry list and warnings). */
   expiries: Expiry[];
+  /** internet.nl's website test (IPv6, DNSSEC, TLS, RPKI); null when not asked for or not gathered. */
+  internetnl: InternetNlReport | null;
 }
 
 export interface ScanOptions {
@@ -50,12 +53,15 @@ export interface ScanOptions {
   firebaseStorageApi?: string;
   /** Told of every check or retrieval phase that failed (listed in failed_checks), with its error, for the log. */
   onCheckFailure?: CheckFailureReport;
+  /** Run internet.nl's DNSSEC, IPv6, DANE and RPKI tests with these settings. */
+  internetnl?: InternetNlSettings;
 }
 
 /** The checks that judge what a retrieval phase gathered: when the phase fails, they are failed checks. */
 const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = {
   client_code: ['client_secrets', 'supabase_tables', 'firebase'],
   nextjs_middleware: ['nextjs_middleware'],
+  internetnl: ['dane'],
 };
 
 /** The longest certificate subject an expiry carries. */
@@ -90,6 +96,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     onProgress: options.onProgress,
     firebaseStorageApi: options.firebaseStorageApi,
     onPhaseFailure: options.onCheckFailure,
+    internetnl: options.internetnl,
   });
   // Stopped by the caller (a cancelled tool call, a client that went away): no result to score.
   if (options.signal?.aborted) throw new ScanCancelledError('De scan is afgebroken.');
@@ -116,6 +123,11 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     ],
     requests_made: requests,
     // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
+    internetnl: label(
+      'internetnl',
+      () => internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type))),
+      options.onCheckFailure,
+    ),
     expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
       ...expiry,
       subject: displayText(expiry.subject, MAX_SUBJECT),

@@ -1,6 +1,7 @@
 import type { ClientCodeEvidence } from './probes/client-code.ts';
 import type { CaaEvidence } from './net/dns.ts';
 import type { MiddlewareBypassEvidence } from './probes/nextjs-middleware.ts';
+import type { InternetNlEvidence } from './probes/internetnl.ts';
 import type { ExposureType } from './probes/exposure-rules.ts';
 import type { CatalogEntry } from './catalog/entry.ts';
 import type { FindingType } from './catalog/index.ts';
@@ -42,6 +43,8 @@ export interface CertificateEvidence {
    * with the name and key of a trusted root (a cross-sign validation passes by), is left out.
    */
   chain: ChainCertificate[];
+  /** The DER certificates as sent (and completed from the trust store), leaf first: for DANE. */
+  presented?: Buffer[];
 }
 
 export interface ChainCertificate {
@@ -132,8 +135,10 @@ export interface ScanEvidence {
   clientCode: ClientCodeEvidence | null;
   /** CVE-2025-29927 probes; null unless the site is a Next.js app. */
   middleware: MiddlewareBypassEvidence | null;
+  /** internet.nl's DNSSEC, IPv6, DANE and RPKI evidence; null when not gathered. */
+  internetnl: InternetNlEvidence | null;
   /** Retrieval phases that failed, so their checks are reported in failed_checks. */
-  failedPhases: Array<'client_code' | 'nextjs_middleware'>;
+  failedPhases: Array<'client_code' | 'nextjs_middleware' | 'internetnl'>;
 }
 
 /** What a pure check reports; the catalog supplies the rest of the finding. */

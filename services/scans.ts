@@ -10,6 +10,7 @@ import type { DB } from '../db/database.ts';
 import { scanSite, ScanCancelledError, ScanError, type ScanStage } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
+import type { InternetNlReport } from '../scanner/report/internetnl.ts';
 import type { ScanChanges } from '../domain/scan-comparison.ts';
 import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
@@ -103,6 +104,12 @@ export async function triggerScan(
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,
+      internetnl: {
+        dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
+        nameServerPort: config.SCANNER_NAME_SERVER_PORT,
+        rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
+        rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
+      },
       onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
       signal: options.signal,
       onProgress: options.onProgress,
@@ -191,7 +198,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id:
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const { previous_scan_id: _previous, ...shown } = scan;
+  const { previous_scan_id: _previous, internetnl, ...shown } = scan;
   const [rows, changes] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
@@ -199,6 +206,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id:
   const findings = rows.map(findingView);
   return {
     ...shown,
+    internetnl: internetnl === null ? null : (JSON.parse(internetnl) as InternetNlReport),
     changes,
     score_breakdown: scoreBreakdown(findings),
     failed_checks: failedChecksOf(scan),

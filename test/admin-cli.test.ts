@@ -204,6 +204,7 @@ describe('admin CLI', () => {
         failed_checks: [],
         requests_made: 1,
         expiries: [],
+        internetnl: null,
       };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;

@@ -56,6 +56,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     probes: [],
     clientCode: null,
     middleware: null,
+    internetnl: null,
     failedPhases: [],
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../scanner/index.ts';
+import { INTERNETNL_STATUSES } from '../../scanner/report/internetnl.ts';
 import { GRADES, SEVERITIES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import {
   Count,
@@ -121,6 +122,31 @@ export const ScanChangesInput = z.object({
   against: Uuid.optional().meta({ description: 'Een andere scan van dezelfde site; zonder: de vorige scan' }),
 });
 
+const InternetNlStatus = z.enum(INTERNETNL_STATUSES);
+const InternetNlCategoryResult = z.object({
+  status: InternetNlStatus,
+  score: z.number().int().min(0).max(100).nullable(),
+  tests: z.array(z.object({ name: z.string(), status: InternetNlStatus, detail: z.string() })),
+});
+export const InternetNl = z
+  .object({
+    score: z.number().int().min(0).max(100).nullable().meta({
+      description:
+        'Het gemiddelde van de geteste categorieën, zoals internet.nl het berekent; null als er geen getest is',
+    }),
+    categories: z.object({
+      ipv6: InternetNlCategoryResult,
+      dnssec: InternetNlCategoryResult,
+      tls: InternetNlCategoryResult,
+      rpki: InternetNlCategoryResult,
+    }),
+  })
+  .meta({
+    id: 'InternetNl',
+    description:
+      'De websitetest van internet.nl (IPv6, DNSSEC, HTTPS/TLS, RPKI); los van grade en de *_score-velden. Null voor scans zonder deze test.',
+  });
+
 export const ScanDetail = ScanListItem.extend({
   url: z.string(),
   detected_server: z.enum(WEB_SERVERS).nullable().meta({
@@ -130,5 +156,6 @@ export const ScanDetail = ScanListItem.extend({
   score_breakdown: ScoreBreakdown,
   failed_checks: FailedChecks,
   findings: z.array(FindingWithFixes),
+  internetnl: InternetNl.nullable(),
   changes: ScanChanges.meta({ description: 'Wat deze scan veranderde ten opzichte van de vorige scan van de site' }),
 }).meta({ id: 'ScanDetail' });

@@ -192,6 +192,18 @@ export const SSL_TLS_CATALOG = {
       'Installeer de nieuwe keten van de certificaatautoriteit (fullchain.pem bij ACME-clients) en controleer dat de server die meestuurt.',
     expected_value: 'Alle tussencertificaten langer dan 30 dagen geldig',
   },
+  tls_dane_invalid: {
+    ...certificate(
+      'HIGH',
+      'DANE-records passen niet bij het certificaat',
+      'De TLSA-records van deze poort zijn met DNSSEC ondertekend, maar geen ervan past bij het certificaat of de keten die de server stuurt.',
+    ),
+    impact:
+      'Clients die DANE controleren (mailservers, DANE-browserextensies, sommige resolvers) weigeren de verbinding: voor hen is de site onbereikbaar.',
+    remediation:
+      'Publiceer TLSA-records voor het huidige certificaat (bijvoorbeeld 3 1 1 met de SHA-256 van de publieke sleutel) vóórdat u een certificaat of sleutel vervangt, of verwijder de oude records.',
+    expected_value: 'Een TLSA-record (gebruik 2 of 3) dat bij de keten past',
+  },
   tls_1_0_supported: {
     severity: 'HIGH',
     title: 'Server accepteert TLS 1.0',

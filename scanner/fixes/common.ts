@@ -11,6 +11,14 @@ export const DNS_FIXES: FixTable = {
     notes:
       'Vervang voorbeeld.nl door uw domein en letsencrypt.org door de CA die uw certificaten uitgeeft; in te stellen bij uw DNS-provider.',
   },
+  tls_dane_invalid: {
+    title: 'TLSA-record voor het huidige certificaat publiceren',
+    language: 'dns',
+    snippet:
+      '# De SHA-256 van de publieke sleutel van het certificaat dat de server nu stuurt:\n# openssl x509 -in cert.pem -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256\n_443._tcp.www.voorbeeld.nl.  3600  IN  TLSA  3 1 1 <sha256-in-hex>',
+    notes:
+      'Zet het nieuwe record naast het oude, wacht de TTL af, vervang dan pas certificaat of sleutel en verwijder daarna het oude record. De zone moet met DNSSEC ondertekend blijven.',
+  },
 };
 
 export const CERTIFICATE_FIXES: FixTable = forEach(CERTIFICATE_FINDINGS, {

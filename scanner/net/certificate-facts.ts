@@ -72,6 +72,19 @@ export const describeName = (name: tls.Certificate | undefined) =>
  */
 export const isSelfIssued = (cert: tls.PeerCertificate) => describeName(cert.subject) === describeName(cert.issuer);
 
+/** Every certificate the server sent, leaf first, as DER (what DANE records are compared with). */
+export function presentedChain(leaf: tls.DetailedPeerCertificate): Buffer[] {
+  const chain: Buffer[] = [];
+  const seen = new Set<string>();
+  let cert: tls.DetailedPeerCertificate | undefined = leaf;
+  while (cert?.raw && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    chain.push(cert.raw);
+    cert = cert.issuerCertificate;
+  }
+  return chain;
+}
+
 /** A certificate by what a trust store matches: its subject and its public key. */
 function anchorKey(der: Buffer): string | null {
   try {

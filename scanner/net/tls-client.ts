@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
-import { chainFacts, describeName, isSelfIssued } from './certificate-facts.ts';
+import { chainFacts, describeName, isSelfIssued, presentedChain } from './certificate-facts.ts';
 import { refusalIn } from '../errors.ts';
 import { TLS13_INSUFFICIENT_SUITE } from '../rules/tls-guideline.ts';
 import { probeSuites } from './tls-suites.ts';
@@ -159,6 +159,7 @@ function certificateEvidence(host: string, shake: Handshake): CertificateEvidenc
     selfSigned: isSelfIssued(cert),
     hasSubjectAltName: Boolean(cert.subjectaltname),
     chain: chainFacts(cert),
+    presented: presentedChain(cert),
   };
 }
 

@@ -13,6 +13,8 @@ import { probeMiddlewareBypass } from './nextjs-middleware.ts';
 import { detectSitePlatform } from './site-platform.ts';
 import { siteOf } from '../net/registrable-domain.ts';
 import { probeTls } from '../net/tls-client.ts';
+import { fetchAtAddress } from '../net/pinned-fetch.ts';
+import { probeInternetNl } from './internetnl.ts';
 import { parseWebUrl, WEB_URL_PROBLEMS } from '../net/web-url.ts';
 import type {
   FetchedResponse,
@@ -35,6 +37,15 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   probeExposures: boolean;
   /** Told when a stage starts (no site text: the stage's name only). */
   onProgress?: (stage: ScanStage) => void;
+  /** internet.nl's DNSSEC, IPv6, DANE and RPKI tests; left out when absent. */
+  internetnl?: InternetNlSettings;
+}
+
+export interface InternetNlSettings {
+  dnssecProbeName: string;
+  nameServerPort?: number;
+  rpkiValidatorUrl?: string;
+  rpkiOriginUrl?: string;
 }
 
 /** Browsers give up after 20 redirects (Chromium and Firefox alike); so does the scanner. */
@@ -279,26 +290,50 @@ export async function retrieve(
       requestOrigin: CORS_TEST_ORIGIN,
     };
 
-    const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware] = await Promise.all([
-      options.probeExposures
-        ? probeExposures(client, target, pageResponse, facts, options)
-        : { notFoundBaselines: [], probeEvidence: [] },
-      tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
-      facts
-        ? failureAsUndefined(
-            'client_code',
-            readClientCode(client, pageResponse.url, facts, options),
-            options.onPhaseFailure,
-          )
-        : null,
-      facts && detectSitePlatform(page, facts) === 'nextjs'
-        ? failureAsUndefined(
-            'nextjs_middleware',
-            probeMiddlewareBypass(client, pageResponse.url, facts),
-            options.onPhaseFailure,
-          )
-        : null,
-    ]);
+    const internetnl = options.internetnl;
+    const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware, internetnlEvidence] =
+      await Promise.all([
+        options.probeExposures
+          ? probeExposures(client, target, pageResponse, facts, options)
+          : { notFoundBaselines: [], probeEvidence: [] },
+        tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
+        facts
+          ? failureAsUndefined(
+              'client_code',
+              readClientCode(client, pageResponse.url, facts, options),
+              options.onPhaseFailure,
+            )
+          : null,
+        facts && detectSitePlatform(page, facts) === 'nextjs'
+          ? failureAsUndefined(
+              'nextjs_middleware',
+              probeMiddlewareBypass(client, pageResponse.url, facts),
+              options.onPhaseFailure,
+            )
+          : null,
+        internetnl
+          ? failureAsUndefined(
+              'internetnl',
+              probeInternetNl(
+                httpsUrl.hostname,
+                {
+                  ...options,
+                  ...internetnl,
+                  scheme: tlsWorks ? 'https' : 'http',
+                  port: Number(tlsWorks ? httpsUrl.port || 443 : target.port || 80),
+                  chain: tls.certificate?.presented ?? [],
+                  timeoutMs: Math.min(3_000, options.requestTimeoutMs),
+                },
+                (address) =>
+                  fetchAtAddress(tlsWorks ? new URL('/', httpsUrl).href : target.href, address, {
+                    ...options,
+                    timeoutMs: options.requestTimeoutMs,
+                  }),
+              ),
+              options.onPhaseFailure,
+            )
+          : null,
+      ]);
 
     const evidence: ScanEvidence = {
       target: target.href,
@@ -313,9 +348,11 @@ export async function retrieve(
       probes: probeEvidence,
       clientCode: clientCode ?? null,
       middleware: middleware ?? null,
+      internetnl: internetnlEvidence ?? null,
       failedPhases: [
         ...(clientCode === undefined ? (['client_code'] as const) : []),
         ...(middleware === undefined ? (['nextjs_middleware'] as const) : []),
+        ...(internetnlEvidence === undefined ? (['internetnl'] as const) : []),
       ],
     };
     return { evidence, requests: client.requestCount + handshakes };

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryDns } from '../../scanner/net/dns-client.ts';
 import { waitFor } from './receiver.ts';
@@ -40,6 +40,13 @@ export function dnsLabAvailable(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the loopback interface has ::1 (containers sometimes run without IPv6). */
+export function loopbackIpv6(): boolean {
+  return Object.values(networkInterfaces()).some((addresses) =>
+    (addresses ?? []).some((a) => a.family === 'IPv6' && a.address === '::1'),
+  );
 }
 
 /** A TCP and UDP port free on both 127.0.0.1 and ::1. */

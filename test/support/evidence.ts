@@ -169,6 +169,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
     })),
     clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
     middleware: o.middleware ?? null,
+    internetnl: null,
     failedPhases: [],
   };
 }

@@ -16,5 +16,6 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     failed_checks: [],
     requests_made: 1,
     expiries: [],
+    internetnl: null,
   };
 }

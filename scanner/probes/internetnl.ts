@@ -1,0 +1,331 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { isIP, Socket } from 'node:net';
+import { refusalReason, type AddressPolicy } from '../net/address-policy.ts';
+import { DnsError, queryDns, serversOf, type DnsResponse, type DnsServer } from '../net/dns-client.ts';
+import { isLocalhostName } from '../net/dns.ts';
+import { validateRoutes, type RpkiRoute } from './rpki.ts';
+
+// What internet.nl's website test needs beyond the TLS and headers the scan already has: the DNSSEC
+// state of the site's name, the IPv6 reachability of its name servers and web server, the DANE
+// records of its TLS port, and route-origin validation (RPKI). Every DNS question goes to the one
+// resolver SCANNER_DNS_SERVERS names (or /etc/resolv.conf's); every address is checked by the
+// address policy before a connection.
+
+export type DnssecState = 'secure' | 'insecure' | 'bogus' | 'not_tested' | 'error';
+
+export interface InternetNlEvidence {
+  host: string;
+  dnssec: { state: DnssecState; reason: string | null; extendedError: { code: number; text: string } | null };
+  ipv6: {
+    nameServers: Array<{ name: string; addresses: string[]; reachable: string[] }> | null;
+    webAddresses: string[];
+    /** Per port tried (the scan's, and 80 beside https on 443): reachable over IPv6. */
+    webReach: Array<{ port: number; reachable: boolean }>;
+    /** The same page over IPv4 and IPv6; null when one family was not reachable. */
+    sameContent: { v4Status: number; v6Status: number; similarity: number } | null;
+    error: string | null;
+  };
+  dane: {
+    /** TLSA records at _port._tcp.host, as "usage selector matching data". */
+    records: string[];
+    secure: boolean;
+    /** Whether a usage 2 or 3 record matches the chain the server sent; null without such records. */
+    matches: boolean | null;
+  } | null;
+  rpki: { state: 'not_tested'; reason: string } | { state: 'tested'; web: RpkiRoute[]; nameServers: RpkiRoute[] };
+}
+
+export interface InternetNlOptions extends AddressPolicy {
+  /** The scanned URL's scheme and port. */
+  scheme: 'http' | 'https';
+  port: number;
+  /** The DER certificates the TLS server sent, leaf first (for DANE). */
+  chain: Buffer[];
+  /** A name known to be signed: the resolver must validate it before "insecure" is believed. */
+  dnssecProbeName: string;
+  /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
+  nameServerPort?: number;
+  rpkiValidatorUrl?: string;
+  rpkiOriginUrl?: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
+
+/**
+ * internet.nl's DNSSEC verdict for a name: SOA with DO set and CD clear; AD is secure; SERVFAIL
+ * that answers with CD is bogus; NOERROR without AD is insecure only when the resolver validates
+ * (a known signed name comes back with AD), else not tested.
+ */
+async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlOptions) {
+  const ask = (name: string, checkingDisabled = false) =>
+    queryDns(name, 'SOA', {
+      servers,
+      dnssecOk: true,
+      checkingDisabled,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+  let response: DnsResponse;
+  try {
+    response = await ask(host);
+  } catch (error) {
+    return {
+      state: 'error' as const,
+      reason: error instanceof DnsError ? error.message : 'DNS-fout',
+      extendedError: null,
+    };
+  }
+  if (response.authenticated) return { state: 'secure' as const, reason: null, extendedError: null };
+  if (response.rcode === 'SERVFAIL') {
+    const unchecked = await ask(host, true).catch(() => null);
+    return unchecked && unchecked.rcode !== 'SERVFAIL'
+      ? { state: 'bogus' as const, reason: 'handtekeningen kloppen niet', extendedError: response.extendedError }
+      : {
+          state: 'error' as const,
+          reason: 'de DNS-server antwoordt met SERVFAIL',
+          extendedError: response.extendedError,
+        };
+  }
+  if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN')
+    return { state: 'error' as const, reason: `DNS-antwoord ${response.rcode}`, extendedError: null };
+  const selfTest = await ask(options.dnssecProbeName).catch(() => null);
+  if (!selfTest?.authenticated)
+    return { state: 'not_tested' as const, reason: 'de resolver valideert niet', extendedError: null };
+  return { state: 'insecure' as const, reason: null, extendedError: null };
+}
+
+async function addresses(name: string, type: 'A' | 'AAAA', servers: DnsServer[], options: InternetNlOptions) {
+  const response = await queryDns(name, type, { servers, timeoutMs: options.timeoutMs, signal: options.signal });
+  return response.answers.map((a) => String(a.data));
+}
+
+/** IPv4-mapped IPv6 addresses (::ffff:0:0/96) are IPv4 in disguise: internet.nl does not count them. */
+const isRealIpv6 = (address: string) => isIP(address) === 6 && !/^::ffff:/i.test(address);
+
+/** The zone that holds `host`: the closest enclosing name with NS records. */
+async function zoneNameServers(host: string, servers: DnsServer[], options: InternetNlOptions): Promise<string[]> {
+  const labels = trimDot(host).split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const response = await queryDns(labels.slice(i).join('.'), 'NS', {
+      servers,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+    if (response.answers.length > 0) return response.answers.map((a) => trimDot(String(a.data))).sort();
+  }
+  return [];
+}
+
+/** Whether a name server answers a question over UDP at this IPv6 address. */
+async function answersDns(address: string, zone: string, options: InternetNlOptions): Promise<boolean> {
+  if (refusalReason(address, options)) return false;
+  return queryDns(zone, 'SOA', {
+    servers: [{ address, port: options.nameServerPort ?? 53 }],
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  }).then(
+    () => true,
+    () => false,
+  );
+}
+
+function connects(address: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('error', () => done(false));
+    socket.connect({ host: address, port }, () => done(true));
+  });
+}
+
+/** difflib's SequenceMatcher.quick_ratio: 2 * (characters in common, as multisets) / total length. */
+export function quickRatio(a: string, b: string): number {
+  if (a.length + b.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const ch of b) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let matches = 0;
+  for (const ch of a) {
+    const left = counts.get(ch) ?? 0;
+    if (left > 0) {
+      matches += 1;
+      counts.set(ch, left - 1);
+    }
+  }
+  return (2 * matches) / (a.length + b.length);
+}
+
+/** The page at one address, with the site's name in Host and SNI; null when it did not answer. */
+type PageFetcher = (address: string) => Promise<{ status: number; body: string } | null>;
+
+async function ipv6Of(
+  host: string,
+  servers: DnsServer[],
+  options: InternetNlOptions,
+  fetchPage: PageFetcher,
+): Promise<InternetNlEvidence['ipv6']> {
+  try {
+    const zone = await zoneNameServers(host, servers, options);
+    const nameServers = await Promise.all(
+      zone.map(async (name) => {
+        const found = (await addresses(name, 'AAAA', servers, options).catch(() => [])).filter(isRealIpv6);
+        const reachable: string[] = [];
+        for (const address of found) if (await answersDns(address, trimDot(host), options)) reachable.push(address);
+        return { name, addresses: found, reachable };
+      }),
+    );
+    const webAddresses = (await addresses(host, 'AAAA', servers, options)).filter(isRealIpv6);
+    const allowed = webAddresses.filter((address) => !refusalReason(address, options));
+    const ports = options.scheme === 'https' && options.port === 443 ? [443, 80] : [options.port];
+    const webReach = await Promise.all(
+      ports.map(async (port) => ({
+        port,
+        reachable:
+          allowed.length > 0 &&
+          (await Promise.all(allowed.map((a) => connects(a, port, options.timeoutMs)))).every(Boolean),
+      })),
+    );
+    const v4 = (await addresses(host, 'A', servers, options)).filter((a) => !refusalReason(a, options));
+    let sameContent: InternetNlEvidence['ipv6']['sameContent'] = null;
+    if (v4[0] && allowed[0] && webReach[0]?.reachable) {
+      const [page4, page6] = await Promise.all([fetchPage(v4[0]), fetchPage(allowed[0])]);
+      if (page4 && page6)
+        sameContent = {
+          v4Status: page4.status,
+          v6Status: page6.status,
+          similarity: quickRatio(page4.body, page6.body),
+        };
+    }
+    return { nameServers, webAddresses, webReach, sameContent, error: null };
+  } catch (error) {
+    return {
+      nameServers: null,
+      webAddresses: [],
+      webReach: [],
+      sameContent: null,
+      error: error instanceof DnsError ? error.message : 'DNS-fout',
+    };
+  }
+}
+
+/** RFC 6698 section 2.1: what a TLSA record's selector and matching type say to compare. */
+function tlsaMatches(
+  record: { usage: number; selector: number; matchingType: number; certificate: Buffer },
+  der: Buffer,
+) {
+  let selected: Buffer;
+  try {
+    selected = record.selector === 1 ? new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' }) : der;
+  } catch {
+    return false;
+  }
+  const digest =
+    record.matchingType === 0
+      ? selected
+      : record.matchingType === 1
+        ? createHash('sha256').update(selected).digest()
+        : record.matchingType === 2
+          ? createHash('sha512').update(selected).digest()
+          : null;
+  return digest !== null && digest.equals(record.certificate);
+}
+
+async function daneOf(
+  host: string,
+  servers: DnsServer[],
+  options: InternetNlOptions,
+): Promise<InternetNlEvidence['dane']> {
+  if (options.scheme !== 'https') return null;
+  const name = `_${options.port}._tcp.${trimDot(host)}`;
+  const response = await queryDns(name, 'TLSA', {
+    servers,
+    dnssecOk: true,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  }).catch(() => null);
+  if (!response || response.answers.length === 0) return { records: [], secure: false, matches: null };
+  const records = response.answers.map(
+    (a) => a.data as { usage: number; selector: number; matchingType: number; certificate: Buffer },
+  );
+  // Usages 2 (trust anchor) and 3 (end entity), as internet.nl and browsers' DANE add-ons judge.
+  const usable = records.filter((r) => r.usage === 2 || r.usage === 3);
+  const [leaf, ...rest] = options.chain;
+  const matches =
+    usable.length === 0 || !leaf
+      ? null
+      : usable.some((r) => (r.usage === 3 ? tlsaMatches(r, leaf) : rest.some((der) => tlsaMatches(r, der))));
+  return {
+    records: records.map((r) => `${r.usage} ${r.selector} ${r.matchingType} ${r.certificate.toString('hex')}`),
+    secure: response.authenticated,
+    matches,
+  };
+}
+
+/**
+ * RPKI needs a validator and a source of route origins; without both it is not tested. With them,
+ * the web host's addresses and its name servers' are judged.
+ */
+async function rpkiOf(
+  host: string,
+  servers: DnsServer[],
+  options: InternetNlOptions,
+  nameServers: InternetNlEvidence['ipv6']['nameServers'],
+): Promise<InternetNlEvidence['rpki']> {
+  if (!options.rpkiValidatorUrl || !options.rpkiOriginUrl)
+    return {
+      state: 'not_tested',
+      reason: 'geen RPKI-validator en routebron ingesteld (SCANNER_RPKI_VALIDATOR_URL en SCANNER_RPKI_ORIGIN_URL)',
+    };
+  const web = [
+    ...(await addresses(host, 'A', servers, options).catch(() => [])),
+    ...(await addresses(host, 'AAAA', servers, options).catch(() => [])),
+  ];
+  const ns = (
+    await Promise.all(
+      (nameServers ?? []).map(async (n) => [
+        ...(await addresses(n.name, 'A', servers, options).catch(() => [])),
+        ...n.addresses,
+      ]),
+    )
+  ).flat();
+  const sources = {
+    validatorUrl: options.rpkiValidatorUrl,
+    originUrl: options.rpkiOriginUrl,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  };
+  const [webRoutes, nsRoutes] = await Promise.all([validateRoutes(web, sources), validateRoutes(ns, sources)]);
+  return { state: 'tested', web: webRoutes, nameServers: nsRoutes };
+}
+
+/** Gathers the internet.nl evidence for one host; never throws (a failing part says so). */
+export async function probeInternetNl(
+  host: string,
+  options: InternetNlOptions,
+  fetchPage: PageFetcher,
+): Promise<InternetNlEvidence> {
+  const name = trimDot(host);
+  const servers = serversOf(options.dnsServers);
+  if (isIP(name) || isLocalhostName(name)) {
+    const reason = 'een IP-adres of localhost heeft geen DNS-zone';
+    return {
+      host: name,
+      dnssec: { state: 'not_tested', reason, extendedError: null },
+      ipv6: { nameServers: null, webAddresses: [], webReach: [], sameContent: null, error: reason },
+      dane: null,
+      rpki: { state: 'not_tested', reason },
+    };
+  }
+  const [dnssec, ipv6, dane] = await Promise.all([
+    dnssecOf(name, servers, options),
+    ipv6Of(name, servers, options, fetchPage),
+    daneOf(name, servers, options),
+  ]);
+  return { host: name, dnssec, ipv6, dane, rpki: await rpkiOf(name, servers, options, ipv6.nameServers) };
+}

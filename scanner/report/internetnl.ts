@@ -1,0 +1,354 @@
+import type { FindingType } from '../catalog/index.ts';
+import type { InternetNlEvidence } from '../probes/internetnl.ts';
+
+// internet.nl's website test, scored as internet.nl scores it (checks/scoring.py, checks/categories.py
+// of internetstandards/Internet.nl): each subtest gives full (10), partial (5 or 2) or no points; a
+// category's score is its points over the maximum of its required subtests; the website score is the
+// mean of the categories that were tested.
+
+export const INTERNETNL_STATUSES = ['passed', 'warning', 'failed', 'not_tested', 'error'] as const;
+export type InternetNlStatus = (typeof INTERNETNL_STATUSES)[number];
+export const INTERNETNL_CATEGORIES = ['ipv6', 'dnssec', 'tls', 'rpki'] as const;
+export type InternetNlCategory = (typeof INTERNETNL_CATEGORIES)[number];
+
+export interface InternetNlTest {
+  name: string;
+  status: InternetNlStatus;
+  detail: string;
+}
+
+export interface InternetNlReport {
+  score: number | null;
+  categories: Record<InternetNlCategory, { status: InternetNlStatus; score: number | null; tests: InternetNlTest[] }>;
+}
+
+/** A subtest's verdict with its points out of `max` (max 0: informational, not in the score). */
+interface Scored extends InternetNlTest {
+  points: number;
+  max: number;
+}
+
+const FULL = 10;
+const HALF = 5;
+const LESS = 2;
+
+const test = (name: string, status: InternetNlStatus, detail: string, points = 0, max = 0): Scored => ({
+  name,
+  status,
+  detail,
+  points,
+  max,
+});
+
+function category(tests: Scored[]): InternetNlReport['categories'][InternetNlCategory] {
+  const shown = tests.map(({ name, status, detail }) => ({ name, status, detail }));
+  const tested = tests.filter((t) => t.status !== 'not_tested');
+  if (tested.length === 0) return { status: 'not_tested', score: null, tests: shown };
+  if (tested.some((t) => t.status === 'error') && tested.every((t) => t.status === 'error' || t.max === 0))
+    return { status: 'error', score: null, tests: shown };
+  const required = tested.filter((t) => t.max > 0);
+  const max = required.reduce((sum, t) => sum + t.max, 0);
+  const score = max > 0 ? Math.round((100 * required.reduce((sum, t) => sum + t.points, 0)) / max) : null;
+  const status: InternetNlStatus = tested.some((t) => t.status === 'failed' && t.max > 0)
+    ? 'failed'
+    : tested.some((t) => t.status === 'error')
+      ? 'error'
+      : tested.some((t) => t.status !== 'passed')
+        ? 'warning'
+        : 'passed';
+  return { status, score, tests: shown };
+}
+
+function ipv6Tests(ipv6: InternetNlEvidence['ipv6']): Scored[] {
+  if (ipv6.nameServers === null) return [test('web_aaaa', 'not_tested', ipv6.error ?? 'niet getest')];
+  const withAaaa = ipv6.nameServers.filter((ns) => ns.addresses.length > 0);
+  const addresses = withAaaa.flatMap((ns) => ns.addresses);
+  const reachable = withAaaa.flatMap((ns) => ns.reachable);
+  const nsList = withAaaa.map((ns) => ns.name).join(', ') || 'geen';
+  const tests = [
+    test(
+      'ns_aaaa',
+      withAaaa.length >= 2 ? 'passed' : 'failed',
+      `${withAaaa.length} van ${ipv6.nameServers.length} nameservers met een IPv6-adres (${nsList}); minstens twee nodig`,
+    ),
+    reachable.length === addresses.length && addresses.length > 0
+      ? test('ns_reach', 'passed', 'alle nameservers zijn via IPv6 bereikbaar', FULL, FULL)
+      : reachable.length > 0
+        ? test('ns_reach', 'failed', `${reachable.length} van ${addresses.length} IPv6-adressen bereikbaar`, LESS, FULL)
+        : test('ns_reach', 'failed', 'geen nameserver via IPv6 bereikbaar', 0, FULL),
+    test(
+      'web_aaaa',
+      ipv6.webAddresses.length > 0 ? 'passed' : 'failed',
+      ipv6.webAddresses.length > 0
+        ? `IPv6-adres: ${ipv6.webAddresses.join(', ')}`
+        : 'de webserver heeft geen IPv6-adres (AAAA)',
+    ),
+  ];
+  const reached = ipv6.webReach.filter((r) => r.reachable);
+  tests.push(
+    ipv6.webReach.length > 0 && reached.length === ipv6.webReach.length
+      ? test(
+          'web_reach',
+          'passed',
+          `bereikbaar via IPv6 op poort ${reached.map((r) => r.port).join(' en ')}`,
+          FULL,
+          FULL,
+        )
+      : reached.length > 0
+        ? test(
+            'web_reach',
+            'failed',
+            `via IPv6 alleen bereikbaar op poort ${reached.map((r) => r.port).join(', ')}`,
+            LESS,
+            FULL,
+          )
+        : test('web_reach', 'failed', 'de webserver is niet via IPv6 bereikbaar', 0, FULL),
+  );
+  const same = ipv6.sameContent;
+  tests.push(
+    !same
+      ? test('web_ipv46', 'not_tested', 'niet vergeleken: de site antwoordt niet via IPv4 én IPv6')
+      : same.v4Status !== same.v6Status
+        ? test('web_ipv46', 'warning', `statuscode via IPv4 ${same.v4Status}, via IPv6 ${same.v6Status}`, 0, LESS)
+        : same.similarity >= 0.9
+          ? test('web_ipv46', 'passed', 'dezelfde pagina via IPv4 en IPv6', LESS, LESS)
+          : test(
+              'web_ipv46',
+              'failed',
+              `de pagina verschilt tussen IPv4 en IPv6 (${Math.round(same.similarity * 100)}% gelijk, minstens 90% nodig)`,
+              0,
+              LESS,
+            ),
+  );
+  return tests;
+}
+
+const DNSSEC_DETAIL = {
+  secure: 'de domeinnaam is ondertekend en de handtekeningen kloppen',
+  insecure: 'de domeinnaam is niet ondertekend met DNSSEC',
+  bogus: 'de handtekeningen kloppen niet: validerende resolvers geven geen antwoord (bogus)',
+} as const;
+
+function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
+  const ede = dnssec.extendedError
+    ? ` (EDE ${dnssec.extendedError.code}${dnssec.extendedError.text ? `: ${dnssec.extendedError.text}` : ''})`
+    : '';
+  switch (dnssec.state) {
+    case 'secure':
+      return [
+        test('dnssec_exists', 'passed', DNSSEC_DETAIL.secure),
+        test('dnssec_valid', 'passed', DNSSEC_DETAIL.secure, FULL, FULL),
+      ];
+    case 'insecure':
+      return [
+        test('dnssec_exists', 'failed', DNSSEC_DETAIL.insecure),
+        test('dnssec_valid', 'failed', DNSSEC_DETAIL.insecure, LESS, FULL),
+      ];
+    case 'bogus':
+      return [
+        test('dnssec_exists', 'passed', 'de domeinnaam is ondertekend'),
+        test('dnssec_valid', 'failed', `${DNSSEC_DETAIL.bogus}${ede}`, 0, FULL),
+      ];
+    case 'error':
+      return [test('dnssec_valid', 'error', `${dnssec.reason ?? 'DNS-fout'}${ede}`)];
+    default:
+      return [test('dnssec_valid', 'not_tested', dnssec.reason ?? 'niet getest')];
+  }
+}
+
+/** internet.nl's HTTPS subtests, each judged by the findings of our own checks that fail it. */
+const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; partial?: FindingType[]; max: number }> =
+  [
+    {
+      name: 'https_forced',
+      label: 'HTTP stuurt door naar HTTPS',
+      max: FULL,
+      fails: ['http_no_redirect_to_https', 'http_redirect_not_to_https', 'http_redirect_initial_not_https'],
+    },
+    {
+      name: 'hsts',
+      label: 'HSTS',
+      max: FULL,
+      fails: ['hsts_missing', 'hsts_invalid', 'hsts_ignored_invalid_certificate'],
+      partial: ['hsts_max_age_too_short'],
+    },
+    {
+      name: 'tls_version',
+      label: 'TLS-versies',
+      max: FULL,
+      fails: ['tls_modern_protocols_missing', 'tls_1_0_supported', 'tls_1_1_supported'],
+    },
+    {
+      name: 'cipher_suites',
+      label: 'Ciphers',
+      max: FULL,
+      fails: [
+        'tls_cipher_null',
+        'tls_cipher_anonymous',
+        'tls_cipher_export',
+        'tls_cipher_rc4',
+        'tls_cipher_3des',
+        'tls_cipher_static_rsa',
+        'tls_cipher_cbc_sha1',
+        'tls_cipher_ccm8',
+        'tls_cipher_insufficient',
+      ],
+    },
+    {
+      name: 'cipher_order',
+      label: 'Cipher-volgorde',
+      max: FULL,
+      fails: ['tls_cipher_order_missing', 'tls_cipher_order_weak_first'],
+    },
+    {
+      name: 'key_exchange',
+      label: 'Sleuteluitwisselingsparameters',
+      max: FULL,
+      fails: ['tls_dh_group_insufficient', 'tls_curve_insufficient', 'tls_no_forward_secrecy'],
+    },
+    {
+      name: 'kex_hash_function',
+      label: 'Hashfunctie voor sleuteluitwisseling',
+      max: FULL,
+      fails: ['tls_key_exchange_hash_insufficient'],
+    },
+    { name: 'tls_compression', label: 'TLS-compressie', max: FULL, fails: ['tls_compression_enabled'] },
+    {
+      name: 'secure_renegotiation',
+      label: 'Veilige heronderhandeling',
+      max: FULL,
+      fails: ['tls_secure_renegotiation_missing'],
+    },
+    {
+      name: 'client_renegotiation',
+      label: 'Client-geïnitieerde heronderhandeling',
+      max: 0,
+      fails: ['tls_client_renegotiation_allowed'],
+    },
+    {
+      name: 'extended_master_secret',
+      label: 'Extended Master Secret',
+      max: FULL,
+      fails: ['tls_extended_master_secret_missing'],
+    },
+    {
+      name: 'cert_trust',
+      label: 'Vertrouwensketen van certificaat',
+      max: FULL,
+      fails: [
+        'tls_certificate_self_signed',
+        'tls_certificate_untrusted',
+        'tls_certificate_chain_incomplete',
+        'tls_certificate_expired',
+        'tls_certificate_not_yet_valid',
+        'tls_intermediate_certificate_expired',
+      ],
+    },
+    {
+      name: 'cert_pubkey',
+      label: 'Publieke sleutel van certificaat',
+      max: FULL,
+      fails: ['tls_certificate_weak_key', 'tls_certificate_broken_key'],
+    },
+    {
+      name: 'cert_signature',
+      label: 'Handtekening van certificaat',
+      max: FULL,
+      fails: ['tls_certificate_weak_signature'],
+    },
+    {
+      name: 'cert_hostmatch',
+      label: 'Domeinnaam op certificaat',
+      max: FULL,
+      fails: ['tls_certificate_hostname_mismatch', 'tls_certificate_no_subject_alt_name'],
+    },
+    { name: 'caa', label: 'CAA voor domein', max: 0, fails: ['caa_missing'] },
+  ];
+
+function tlsTests(found: ReadonlySet<FindingType>, dane: InternetNlEvidence['dane']): Scored[] {
+  if (found.has('https_unavailable'))
+    return [test('https_exists', 'failed', 'de site is niet via HTTPS bereikbaar', 0, FULL)];
+  const tests: Scored[] = [test('https_exists', 'passed', 'de site is via HTTPS bereikbaar')];
+  for (const sub of TLS_SUBTESTS) {
+    const failing = sub.fails.filter((type) => found.has(type));
+    const partial = (sub.partial ?? []).filter((type) => found.has(type));
+    const optional = sub.max === 0;
+    tests.push(
+      failing.length > 0
+        ? test(sub.name, optional ? 'warning' : 'failed', `${sub.label}: ${failing.join(', ')}`, 0, sub.max)
+        : partial.length > 0
+          ? test(sub.name, 'failed', `${sub.label}: ${partial.join(', ')}`, LESS, sub.max)
+          : test(sub.name, 'passed', `${sub.label}: in orde`, sub.max, sub.max),
+    );
+  }
+  // Neither can be tested from Node (docs/scanner.md); internet.nl counts 0-RTT, OCSP is a notice.
+  tests.push(test('zero_rtt', 'not_tested', '0-RTT is met de TLS-stack van Node niet te testen'));
+  tests.push(test('ocsp_stapling', 'not_tested', 'OCSP-stapling wordt niet getest'));
+  if (!dane || dane.records.length === 0)
+    tests.push(test('dane_exists', 'warning', 'geen TLSA-records voor deze poort'));
+  else if (!dane.secure)
+    tests.push(test('dane_exists', 'warning', 'TLSA-records zonder geldige DNSSEC: niet te vertrouwen'));
+  else {
+    tests.push(test('dane_exists', 'passed', `TLSA: ${dane.records.slice(0, 3).join('; ')}`));
+    tests.push(
+      dane.matches === true
+        ? test('dane_valid', 'passed', 'een TLSA-record past bij de keten van de server')
+        : dane.matches === false
+          ? test('dane_valid', 'warning', 'geen TLSA-record past bij de keten van de server')
+          : test('dane_valid', 'warning', 'geen TLSA-record met gebruik 2 of 3'),
+    );
+  }
+  return tests;
+}
+
+function rpkiTests(rpki: InternetNlEvidence['rpki']): Scored[] {
+  if (rpki.state === 'not_tested') return [test('rpki', 'not_tested', rpki.reason)];
+  const part = (name: string, routes: typeof rpki.web): Scored[] => {
+    const routed = routes.filter((r) => r.validity !== 'not_routed' && r.validity !== 'error');
+    if (routes.length > 0 && routes.every((r) => r.validity === 'error'))
+      return [test(`${name}_valid`, 'error', 'de RPKI-validator of routebron gaf geen antwoord')];
+    if (routed.length === 0) return [test(`${name}_valid`, 'not_tested', 'geen gerouteerde adressen')];
+    const covered = routed.filter((r) => r.validity !== 'not_found');
+    const invalid = routed.filter((r) => r.validity === 'invalid');
+    const list = (rs: typeof routes) =>
+      rs.map((r) => `${r.address} (${r.prefix}, AS${r.asn}: ${r.validity})`).join('; ');
+    return [
+      test(
+        `${name}_exists`,
+        covered.length === routed.length ? 'passed' : 'failed',
+        covered.length === routed.length
+          ? 'alle routes hebben een ROA'
+          : `zonder ROA: ${list(routed.filter((r) => r.validity === 'not_found'))}`,
+        covered.length === routed.length ? HALF : 0,
+        HALF,
+      ),
+      test(
+        `${name}_valid`,
+        invalid.length === 0 ? 'passed' : 'failed',
+        invalid.length === 0 ? 'geen ongeldige route-origin' : `ongeldig: ${list(invalid)}`,
+        invalid.length === 0 ? FULL : 0,
+        FULL,
+      ),
+    ];
+  };
+  return [...part('web', rpki.web), ...part('ns', rpki.nameServers)];
+}
+
+/** The internet.nl section of a scan; null when its evidence was not gathered. */
+export function internetNlReport(
+  evidence: InternetNlEvidence | null,
+  findings: ReadonlySet<FindingType>,
+): InternetNlReport | null {
+  if (!evidence) return null;
+  const categories = {
+    ipv6: category(ipv6Tests(evidence.ipv6)),
+    dnssec: category(dnssecTests(evidence.dnssec)),
+    tls: category(tlsTests(findings, evidence.dane)),
+    rpki: category(rpkiTests(evidence.rpki)),
+  };
+  const scores = Object.values(categories).flatMap((c) => (c.score === null ? [] : [c.score]));
+  return {
+    score: scores.length > 0 ? Math.round(scores.reduce((sum, s) => sum + s, 0) / scores.length) : null,
+    categories,
+  };
+}

@@ -1,0 +1,219 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as admin from '../services/admin.ts';
+import { scanSite } from '../scanner/index.ts';
+import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
+import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
+import { HARDENED_HEADERS } from './support/sites.ts';
+
+// internet.nl's website test against an offline lab: knot serving signed, unsigned and tampered
+// zones, a validating unbound in front of it, and HTTPS servers on 127.0.0.1 and ::1.
+
+const withLab = dnsLabAvailable();
+// In CI a missing lab (or a missing ::1) fails instead of skipping.
+if (!withLab && process.env.CI) throw new Error('knot, unbound and ldnsutils are needed (.ci/run installs them)');
+if (withLab && process.env.CI && !loopbackIpv6()) throw new Error('the IPv6 tests need ::1 on the loopback interface');
+
+const HOSTS = [
+  'www.secure.lab.test',
+  'v4only.secure.lab.test',
+  'split.secure.lab.test',
+  'badtlsa.secure.lab.test',
+  'www.insecure.lab.test',
+  'www.bogus.lab.test',
+];
+const page = (text: string) => `<!doctype html><html><body>${text.repeat(40)}</body></html>`;
+
+let lab: DnsLab;
+let api: TestApi;
+let tenant: Tenant;
+let port: number;
+const servers: https.Server[] = [];
+
+/** One HTTPS server per address family on the same port; `v6` null: nothing listens on ::1. */
+async function serve(v4: string, v6: string | null) {
+  const cert = certificate({ hosts: HOSTS });
+  const start = (host: string, body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const server = https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS }, (_req, res) => {
+        res.writeHead(200, HARDENED_HEADERS).end(body);
+      });
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+      servers.push(server);
+    });
+  await start('127.0.0.1', v4);
+  if (v6 !== null) await start('::1', v6);
+  return cert;
+}
+
+async function scanOf(host: string) {
+  const site = await admin.createSite(
+    { db: api.db, config: api.config },
+    { tenant_id: tenant.tenantId, name: host, url: `https://${host}:${port}/` },
+  );
+  const created = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: site.id } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return (await api.call('GET', `/api/agent/scans/${created.body.scan_id}`, { key: tenant.key })).body;
+}
+const testOf = (report: any, category: string, name: string) =>
+  report.categories[category].tests.find((t: { name: string }) => t.name === name);
+
+describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offline DNS lab', () => {
+  beforeAll(async () => {
+    port = await freeDualPort();
+    // One certificate for every host; the same server answers all names on this port.
+    const cert = await serve(page('dezelfde pagina '), page('dezelfde pagina '));
+    const spki = new X509Certificate(cert.certPem).publicKey.export({ type: 'spki', format: 'der' });
+    const match = createHash('sha256').update(spki).digest('hex');
+    const both = (name: string) => [`${name} 300 IN A 127.0.0.1`, `${name} 300 IN AAAA ::1`];
+    lab = await startDnsLab([
+      {
+        label: 'secure',
+        signed: true,
+        records: [
+          ...both('www'),
+          ...both('v4only'),
+          ...both('split'),
+          ...both('badtlsa'),
+          `_${port}._tcp.www 300 IN TLSA 3 1 1 ${match}`,
+          `_${port}._tcp.badtlsa 300 IN TLSA 3 1 1 ${'ab'.repeat(32)}`,
+        ],
+      },
+      { label: 'insecure', signed: false, records: both('www') },
+      { label: 'bogus', signed: true, records: both('www'), tamper: ['2026112601', '2026112602'] },
+    ]);
+    api = await startApi({
+      SCANNER_DNS_SERVERS: lab.resolver,
+      SCANNER_DNSSEC_PROBE_NAME: 'lab.test',
+      SCANNER_NAME_SERVER_PORT: String(lab.nameServerPort),
+    });
+    tenant = await seedTenant(api.db, 'https://example.nl/', { plan: 'enterprise' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await api?.close();
+    await lab?.close();
+  });
+
+  it('judges a signed, reachable site with matching DANE as internet.nl does', async () => {
+    const scan = await scanOf('www.secure.lab.test');
+    const report = scan.internetnl;
+    expect(report.categories.dnssec).toMatchObject({ status: 'passed', score: 100 });
+    expect(report.categories.ipv6).toMatchObject({ status: 'passed', score: 100 });
+    expect(testOf(report, 'ipv6', 'ns_aaaa')).toMatchObject({ status: 'passed' });
+    expect(testOf(report, 'tls', 'dane_valid')).toMatchObject({ status: 'passed' });
+    expect(report.categories.rpki).toMatchObject({ status: 'not_tested', score: null });
+    expect(testOf(report, 'rpki', 'rpki').detail).toMatch(/SCANNER_RPKI_VALIDATOR_URL/);
+    const tested = ['ipv6', 'dnssec', 'tls'].map((c) => report.categories[c].score as number);
+    expect(report.score).toBe(Math.round(tested.reduce((a, b) => a + b, 0) / 3));
+    expect(scan.findings.map((f: { finding_type: string }) => f.finding_type)).not.toContain('tls_dane_invalid');
+  });
+
+  it('tells insecure from bogus, with the resolver’s extended DNS error', async () => {
+    const insecure = (await scanOf('www.insecure.lab.test')).internetnl;
+    expect(insecure.categories.dnssec).toMatchObject({ status: 'failed', score: 20 });
+    expect(testOf(insecure, 'dnssec', 'dnssec_exists')).toMatchObject({ status: 'failed' });
+    const bogus = (await scanOf('www.bogus.lab.test')).internetnl;
+    expect(bogus.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
+    expect(testOf(bogus, 'dnssec', 'dnssec_valid').detail).toMatch(/bogus.*EDE 6/);
+  });
+
+  it('finds a web server that does not answer over IPv6', async () => {
+    // Nothing listens on ::1 at this port: the AAAA record points nowhere.
+    const v4Port = port;
+    port = await freeDualPort();
+    await serve(page('dezelfde pagina '), null);
+    try {
+      const report = (await scanOf('v4only.secure.lab.test')).internetnl;
+      expect(testOf(report, 'ipv6', 'web_aaaa')).toMatchObject({ status: 'passed' });
+      expect(testOf(report, 'ipv6', 'web_reach')).toMatchObject({ status: 'failed' });
+      expect(report.categories.ipv6.status).toBe('failed');
+      expect(report.categories.ipv6.score).toBeLessThan(100);
+    } finally {
+      port = v4Port;
+    }
+  });
+
+  it('finds a site that serves another page over IPv6', async () => {
+    const shared = port;
+    port = await freeDualPort();
+    await serve(page('de pagina via IPv4 '), page('iets heel anders, via zes: 0123456789 '));
+    try {
+      const report = (await scanOf('split.secure.lab.test')).internetnl;
+      expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
+    } finally {
+      port = shared;
+    }
+  });
+
+  it('reports signed TLSA records that match nothing as a HIGH finding', async () => {
+    const scan = await scanOf('badtlsa.secure.lab.test');
+    expect(testOf(scan.internetnl, 'tls', 'dane_valid')).toMatchObject({ status: 'warning' });
+    const finding = scan.findings.find((f: { finding_type: string }) => f.finding_type === 'tls_dane_invalid');
+    expect(finding).toMatchObject({ severity: 'HIGH', category: 'SSL_TLS' });
+  });
+
+  it('validates route origins through a Routinator-compatible validator when one is configured', async () => {
+    // A loopback stand-in for RIPEstat's prefix-overview and Routinator's validity API.
+    let verdict = 'valid';
+    const asked: string[] = [];
+    const rpki = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://rpki');
+      asked.push(url.pathname);
+      const body =
+        url.pathname === '/prefix-overview'
+          ? url.searchParams.get('resource') === '127.0.0.1'
+            ? { data: { announced: true, resource: '127.0.0.0/8', asns: [{ asn: 64500 }] } }
+            : { data: { announced: false, resource: url.searchParams.get('resource'), asns: [] } }
+          : {
+              validated_route: {
+                route: { origin_asn: 'AS64500', prefix: '127.0.0.0/8' },
+                validity: { state: verdict },
+              },
+            };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => rpki.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(rpki.address() as { port: number }).port}`;
+    const scanWith = () =>
+      scanSite(`https://www.secure.lab.test:${port}/`, {
+        allowPrivateTargets: true,
+        dnsServers: [lab.resolver],
+        probeExposures: false,
+        internetnl: {
+          dnssecProbeName: 'lab.test',
+          nameServerPort: lab.nameServerPort,
+          rpkiValidatorUrl: base,
+          rpkiOriginUrl: `${base}/prefix-overview`,
+        },
+      });
+    try {
+      const valid = (await scanWith()).internetnl!;
+      expect(valid.categories.rpki).toMatchObject({ status: 'passed', score: 100 });
+      expect(testOf(valid, 'rpki', 'web_valid')).toMatchObject({ status: 'passed' });
+      expect(asked).toContain('/api/v1/validity/AS64500/127.0.0.0/8');
+      verdict = 'invalid';
+      const invalid = (await scanWith()).internetnl!;
+      expect(invalid.categories.rpki.status).toBe('failed');
+      expect(testOf(invalid, 'rpki', 'web_valid').detail).toMatch(/127\.0\.0\.1 \(127\.0\.0\.0\/8, AS64500: invalid\)/);
+    } finally {
+      await new Promise((resolve) => rpki.close(resolve));
+    }
+  });
+
+  it('does not call a site insecure when the resolver does not validate', async () => {
+    const result = await scanSite(`https://www.insecure.lab.test:${port}/`, {
+      allowPrivateTargets: true,
+      dnsServers: [lab.resolver],
+      probeExposures: false,
+      internetnl: { dnssecProbeName: 'insecure.lab.test', nameServerPort: lab.nameServerPort },
+    });
+    expect(result.internetnl!.categories.dnssec).toMatchObject({ status: 'not_tested', score: null });
+    expect(testOf(result.internetnl, 'dnssec', 'dnssec_valid').detail).toBe('de resolver valideert niet');
+  });
+});
