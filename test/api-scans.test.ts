@@ -201,7 +201,16 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
     const { status, body } = await api.call('GET', `/api/agent/scans/${created.scan_id}`, { key: owner.key });
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(
-      [...LIST_ITEM_KEYS, 'url', 'detected_server', 'score_breakdown', 'failed_checks', 'findings', 'changes'].sort(),
+      [
+        ...LIST_ITEM_KEYS,
+        'url',
+        'detected_server',
+        'score_breakdown',
+        'failed_checks',
+        'findings',
+        'changes',
+        'internetnl',
+      ].sort(),
     );
     expect(body.failed_checks).toEqual([]);
     expect(body.findings).toHaveLength(created.findings_count);

@@ -141,6 +141,11 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       .getByRole('region', { name: 'Tijdlijn' })
       .getByText(/nieuw\)$/)
       .waitFor();
+    // internet.nl's four parts, in its own words.
+    await page
+      .getByRole('region', { name: 'Internet.nl-websitetest' })
+      .getByText(/^Beveiligde verbinding \(HTTPS\)/)
+      .waitFor();
     await inspect(page, 'site');
     await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();

@@ -50,6 +50,11 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
   ],
   ['tls_certificate_no_subject_alt_name', { certificate: { hasSubjectAltName: false } }, {}],
   [
+    'tls_dane_invalid',
+    { dane: { records: ['3 1 1 abab'], secure: true, matches: false } },
+    { dane: { records: ['3 1 1 abab'], secure: false, matches: false } },
+  ],
+  [
     'tls_intermediate_certificate_expired',
     { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(2) }] } },
     { certificate: { chain: [leaf('rsa', 2048), { ...leaf('rsa', 2048), notAfter: ago(-40) }] } },

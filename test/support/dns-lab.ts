@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryDns } from '../../scanner/net/dns-client.ts';
+import { killWithThisProcess } from './orphan-guard.ts';
 import { waitFor } from './receiver.ts';
 
 // An offline DNSSEC lab: zones signed at start with ldns-keygen/ldns-signzone, served by knot on a
@@ -184,9 +185,14 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
       '',
     ].join('\n'),
   );
+  // Tied to the test process: a killed test run leaves no name server holding its ports.
   const children: ChildProcess[] = [
-    spawn('/usr/sbin/knotd', ['-c', join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
-    spawn('/usr/sbin/unbound', ['-d', '-c', join(dir, 'unbound.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    killWithThisProcess(
+      spawn('/usr/sbin/knotd', ['-c', join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    ),
+    killWithThisProcess(
+      spawn('/usr/sbin/unbound', ['-d', '-c', join(dir, 'unbound.conf')], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    ),
   ];
   let errors = '';
   for (const child of children) child.stderr?.on('data', (chunk) => (errors += chunk));

@@ -15,6 +15,8 @@ export interface EvidenceOverrides {
   httpRedirects?: ScanEvidence['httpRedirects'];
   tls?: Partial<NonNullable<ScanEvidence['tls']>> | null;
   certificate?: Partial<NonNullable<NonNullable<ScanEvidence['tls']>['certificate']>>;
+  /** The DANE part of internet.nl's evidence (the rest is left out). */
+  dane?: NonNullable<ScanEvidence['internetnl']>['dane'];
   probes?: Array<{ type: ExposureType; path: string; response: Partial<FetchedResponse> & { text?: string } }>;
   baseline?: Partial<FetchedResponse> & { text?: string };
   /** The /.well-known/security.txt answer (null: none), and the legacy /security.txt one. */
@@ -169,7 +171,15 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
     })),
     clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
     middleware: o.middleware ?? null,
-    internetnl: null,
+    internetnl: o.dane
+      ? {
+          host: new URL(url).hostname,
+          dnssec: { state: 'secure', reason: null, extendedError: null },
+          ipv6: { nameServers: null, webAddresses: [], webReach: [], sameContent: null, error: null },
+          dane: o.dane,
+          rpki: { state: 'not_tested', reason: '' },
+        }
+      : null,
     failedPhases: [],
   };
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import type { ScanChangeKind } from '../../../domain/vocabulary.ts';
-import { useTRPC } from '../trpc.ts';
+import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
 import { Grade, Severity } from './Grade.tsx';
 
@@ -131,6 +131,55 @@ export function AcceptanceRegister() {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** internet.nl's names for its four parts of the website test. */
+const INTERNETNL_PARTS = {
+  ipv6: 'Moderne adressen bereikbaar (IPv6)',
+  dnssec: 'Domeinnaam ondertekend (DNSSEC)',
+  tls: 'Beveiligde verbinding (HTTPS)',
+  rpki: 'Route-autorisatie (RPKI)',
+} as const;
+
+const INTERNETNL_STATUS_LABELS = {
+  passed: 'geslaagd',
+  warning: 'waarschuwing',
+  failed: 'gezakt',
+  not_tested: 'niet getest',
+  error: 'fout',
+} as const;
+
+type InternetNl = NonNullable<Outputs['scans']['get']['internetnl']>;
+
+/** The latest scan's internet.nl website test: the four parts with their score and subtests. */
+export function InternetNlParts({ report }: { report: InternetNl }) {
+  return (
+    <section aria-labelledby="internetnl-title" className="card">
+      <h2 id="internetnl-title">Internet.nl-websitetest</h2>
+      <p>
+        Score: {report.score === null ? 'niet getest' : `${report.score}%`}{' '}
+        <span className="muted">(het gemiddelde van de geteste onderdelen; los van het cijfer hierboven)</span>
+      </p>
+      {(Object.keys(INTERNETNL_PARTS) as Array<keyof typeof INTERNETNL_PARTS>).map((part) => {
+        const result = report.categories[part];
+        return (
+          <details key={part}>
+            <summary>
+              {INTERNETNL_PARTS[part]}: {INTERNETNL_STATUS_LABELS[result.status]}
+              {result.score === null ? '' : ` (${result.score}%)`}
+            </summary>
+            <ul className="plain small">
+              {result.tests.map((t) => (
+                <li key={t.name}>
+                  <strong>{INTERNETNL_STATUS_LABELS[t.status]}</strong>: {t.detail}
+                </li>
+              ))}
+            </ul>
+          </details>
+        );
+      })}
     </section>
   );
 }

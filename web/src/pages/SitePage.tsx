@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
-import { Expiries, ScanChanges, Timeline } from '../components/Monitoring.tsx';
+import { Expiries, InternetNlParts, ScanChanges, Timeline } from '../components/Monitoring.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
@@ -176,6 +176,7 @@ export function SitePage({ siteId }: { siteId: string }) {
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
       </section>
+      {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}
       {latestId && <ScanChanges scanId={latestId} />}
       <section aria-labelledby="history-title">
         <h2 id="history-title">Scoregeschiedenis</h2>
