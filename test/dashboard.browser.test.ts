@@ -140,7 +140,9 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page
       .getByRole('region', { name: 'Tijdlijn' })
       .getByText(/nieuw\)$/)
-      .waitFor();
+      .click();
+    // Opening a scan on the timeline shows its own changes beside the latest scan's.
+    await expect.poll(() => page.getByRole('region', { name: 'Wat is er veranderd' }).count()).toBe(2);
     // internet.nl's four parts, in its own words.
     await page
       .getByRole('region', { name: 'Internet.nl-websitetest' })

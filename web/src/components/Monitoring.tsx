@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import type { ScanChangeKind } from '../../../domain/vocabulary.ts';
@@ -27,13 +28,15 @@ const EXPIRY_LABELS = {
 /** "Wat is er veranderd": what one scan changed against the site's scan before it. */
 export function ScanChanges({ scanId }: { scanId: string }) {
   const trpc = useTRPC();
+  // The site page shows the latest scan's and any opened on the timeline: ids must not repeat.
+  const titleId = useId();
   const changes = useQuery(trpc.scans.changeList.queryOptions({ scan_id: scanId }));
   if (changes.error) return <ErrorText error={changes.error} />;
   if (!changes.data) return null;
   const { entries, compared_to_scan_id: comparedTo } = changes.data;
   return (
-    <section aria-labelledby="changes-title" className="card">
-      <h2 id="changes-title">Wat is er veranderd</h2>
+    <section aria-labelledby={titleId} className="card">
+      <h2 id={titleId}>Wat is er veranderd</h2>
       <p className="muted">
         {comparedTo ? 'Ten opzichte van de vorige scan van deze site.' : 'De eerste scan: alles is nieuw.'}
       </p>
@@ -70,6 +73,20 @@ function changeSummary(changes: Record<ScanChangeKind, number>): string {
   return parts.length > 0 ? parts.join(', ') : 'geen wijzigingen';
 }
 
+/** One scan of the timeline; its "Wat is er veranderd" is fetched only when opened. */
+function ScanOnTimeline({ scan }: { scan: Outputs['sites']['timeline'][number] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        {when(scan.scanned_at)}: <Grade grade={scan.grade} score={scan.score} />{' '}
+        <span className="muted">({changeSummary(scan.changes)})</span>
+      </summary>
+      {open && <ScanChanges scanId={scan.id} />}
+    </details>
+  );
+}
+
 /** The site's scans over time, each with how many findings it opened, brought back and resolved. */
 export function Timeline({ siteId }: { siteId: string }) {
   const trpc = useTRPC();
@@ -82,8 +99,7 @@ export function Timeline({ siteId }: { siteId: string }) {
       <ol className="plain">
         {timeline.data.map((scan) => (
           <li key={scan.id}>
-            {when(scan.scanned_at)}: <Grade grade={scan.grade} score={scan.score} />{' '}
-            <span className="muted">({changeSummary(scan.changes)})</span>
+            <ScanOnTimeline scan={scan} />
           </li>
         ))}
       </ol>
