@@ -540,3 +540,16 @@ export const SSL_TLS_CATALOG = {
     observatory: 'strict-transport-security',
   },
 } satisfies Record<string, Entry>;
+
+/** Cipher suites the NCSC guideline calls insufficient: one finding each (internet.nl's `cipher_suites` fails on any). */
+export const INSUFFICIENT_CIPHER_FINDINGS = [
+  'tls_cipher_null',
+  'tls_cipher_anonymous',
+  'tls_cipher_export',
+  'tls_cipher_rc4',
+  'tls_cipher_3des',
+  'tls_cipher_static_rsa',
+  'tls_cipher_cbc_sha1',
+  'tls_cipher_ccm8',
+  'tls_cipher_insufficient',
+] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;

@@ -1,5 +1,6 @@
 import { FINDING_TYPES, type FindingType } from '../catalog/index.ts';
 import type { FixEntry, FixTable } from './fix.ts';
+import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 
 /**
  * The header values every target sets, each one the scanner accepts: what the fix tables of the
@@ -73,15 +74,7 @@ export const TLS_FINDINGS: readonly FindingType[] = [
   'tls_1_1_supported',
   'tls_modern_protocols_missing',
   'tls_1_3_not_supported',
-  'tls_cipher_null',
-  'tls_cipher_anonymous',
-  'tls_cipher_export',
-  'tls_cipher_rc4',
-  'tls_cipher_3des',
-  'tls_cipher_static_rsa',
-  'tls_cipher_cbc_sha1',
-  'tls_cipher_ccm8',
-  'tls_cipher_insufficient',
+  ...INSUFFICIENT_CIPHER_FINDINGS,
   'tls_cipher_phase_out',
   'tls_dh_group_insufficient',
   'tls_dh_group_phase_out',

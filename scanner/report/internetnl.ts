@@ -1,4 +1,5 @@
 import type { FindingType } from '../catalog/index.ts';
+import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { InternetNlEvidence } from '../probes/internetnl.ts';
 
 // internet.nl's website test, scored as internet.nl scores it (checks/scoring.py, checks/categories.py
@@ -182,17 +183,7 @@ const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; p
       name: 'cipher_suites',
       label: 'Ciphers',
       max: FULL,
-      fails: [
-        'tls_cipher_null',
-        'tls_cipher_anonymous',
-        'tls_cipher_export',
-        'tls_cipher_rc4',
-        'tls_cipher_3des',
-        'tls_cipher_static_rsa',
-        'tls_cipher_cbc_sha1',
-        'tls_cipher_ccm8',
-        'tls_cipher_insufficient',
-      ],
+      fails: [...INSUFFICIENT_CIPHER_FINDINGS],
     },
     {
       name: 'cipher_order',
