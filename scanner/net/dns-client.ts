@@ -137,7 +137,7 @@ function overUdp(server: DnsServer, wire: Buffer, accept: (r: packet.Packet) => 
     socket.on('error', () => done(null));
     socket.on('message', (message, from) => {
       // Anything not from the server we asked, or not about our question, is ignored (spoofing).
-      if (from.port !== server.port) return;
+      if (from.port !== server.port || from.address.toLowerCase() !== server.address.toLowerCase()) return;
       try {
         const decoded = packet.decode(message);
         if (accept(decoded)) done(decoded);

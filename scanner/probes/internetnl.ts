@@ -52,6 +52,27 @@ export interface InternetNlOptions extends AddressPolicy {
 }
 
 const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
+/** Bounds against a hostile zone: name servers looked at, and addresses tried per name server. */
+const MAX_NAME_SERVERS = 8;
+const MAX_ADDRESSES = 4;
+
+/** A resolver's self-test answer is kept this long: every scan of a name would otherwise ask it again. */
+const SELF_TEST_MS = 5 * 60_000;
+const selfTests = new Map<string, { at: number; validates: Promise<boolean> }>();
+
+/** Whether the resolver validates: the known signed name comes back with AD (failures are not kept). */
+function resolverValidates(servers: DnsServer[], options: InternetNlOptions, ask: () => Promise<DnsResponse>) {
+  const key = `${servers.map((s) => `${s.address}:${s.port}`).join(',')} ${options.dnssecProbeName}`;
+  const kept = selfTests.get(key);
+  if (kept && Date.now() - kept.at < SELF_TEST_MS) return kept.validates;
+  const validates = ask().then(
+    (response) => response.authenticated,
+    () => false,
+  );
+  selfTests.set(key, { at: Date.now(), validates });
+  validates.then((yes) => yes || selfTests.delete(key));
+  return validates;
+}
 
 /**
  * internet.nl's DNSSEC verdict for a name: SOA with DO set and CD clear; AD is secure; SERVFAIL
@@ -90,8 +111,7 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
   }
   if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN')
     return { state: 'error' as const, reason: `DNS-antwoord ${response.rcode}`, extendedError: null };
-  const selfTest = await ask(options.dnssecProbeName).catch(() => null);
-  if (!selfTest?.authenticated)
+  if (!(await resolverValidates(servers, options, () => ask(options.dnssecProbeName))))
     return { state: 'not_tested' as const, reason: 'de resolver valideert niet', extendedError: null };
   return { state: 'insecure' as const, reason: null, extendedError: null };
 }
@@ -113,7 +133,11 @@ async function zoneNameServers(host: string, servers: DnsServer[], options: Inte
       timeoutMs: options.timeoutMs,
       signal: options.signal,
     });
-    if (response.answers.length > 0) return response.answers.map((a) => trimDot(String(a.data))).sort();
+    if (response.answers.length > 0)
+      return response.answers
+        .map((a) => trimDot(String(a.data)))
+        .sort()
+        .slice(0, MAX_NAME_SERVERS);
   }
   return [];
 }
@@ -174,13 +198,15 @@ async function ipv6Of(
     const zone = await zoneNameServers(host, servers, options);
     const nameServers = await Promise.all(
       zone.map(async (name) => {
-        const found = (await addresses(name, 'AAAA', servers, options).catch(() => [])).filter(isRealIpv6);
+        const found = (await addresses(name, 'AAAA', servers, options).catch(() => []))
+          .filter(isRealIpv6)
+          .slice(0, MAX_ADDRESSES);
         const reachable: string[] = [];
         for (const address of found) if (await answersDns(address, trimDot(host), options)) reachable.push(address);
         return { name, addresses: found, reachable };
       }),
     );
-    const webAddresses = (await addresses(host, 'AAAA', servers, options)).filter(isRealIpv6);
+    const webAddresses = (await addresses(host, 'AAAA', servers, options)).filter(isRealIpv6).slice(0, MAX_ADDRESSES);
     const allowed = webAddresses.filter((address) => !refusalReason(address, options));
     const ports = options.scheme === 'https' && options.port === 443 ? [443, 80] : [options.port];
     const webReach = await Promise.all(
