@@ -486,6 +486,20 @@ describe('accepted risk that expires', () => {
     expect(after.body).toMatchObject({ status: 'OPEN', acceptance: null });
     const register = await fetch(`${api.url}/trpc/findings.acceptances`, { headers: { origin: api.url, cookie } });
     expect(((await register.json()) as any).result.data).toEqual([]);
+    // A person resolving it: finding_resolved says so.
+    expect((await trpc('findings.setStatus', { finding_id: envId, status: 'RESOLVED' })).status).toBe(200);
+    const manual = await waitFor(() =>
+      ofType(receiver, 'finding_resolved').find(
+        (m) => m.json.data.id === envId && m.json.data.change?.kind === 'manual',
+      ),
+    );
+    expect(manual.json.data.change).toEqual({
+      kind: 'manual',
+      scan_id: null,
+      previous_scan_id: null,
+      previous_status: 'OPEN',
+      previous_severity: 'CRITICAL',
+    });
   });
 });
 
