@@ -128,7 +128,11 @@ function matches(response: packet.Packet, id: number, name: string, type: Record
 function overUdp(server: DnsServer, wire: Buffer, accept: (r: packet.Packet) => boolean, timeoutMs: number) {
   return new Promise<packet.Packet | null>((resolve) => {
     const socket = dgram.createSocket(isIP(server.address) === 6 ? 'udp6' : 'udp4');
+    let settled = false;
+    // Settles once: a late send error or a second datagram must not close the socket twice (that throws).
     const done = (value: packet.Packet | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       socket.close();
       resolve(value);
@@ -153,7 +157,10 @@ function overTcp(server: DnsServer, wire: Buffer, accept: (r: packet.Packet) => 
   return new Promise<packet.Packet | null>((resolve) => {
     const socket = new Socket();
     let received = Buffer.alloc(0);
+    let settled = false;
     const done = (value: packet.Packet | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       socket.destroy();
       resolve(value);
