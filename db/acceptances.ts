@@ -4,13 +4,17 @@ import type { FindingAcceptancesTable } from './schema.ts';
 
 export type AcceptanceRow = FindingAcceptancesTable;
 
-/** The acceptance that counts for a finding now: the latest one that has not ended. */
-export async function currentAcceptance(db: DB, findingId: string) {
-  return db
+/** Acceptances with their owner's e-mail address (null once the user is gone). */
+const withOwner = (db: DB) =>
+  db
     .selectFrom('finding_acceptances')
     .leftJoin('users', 'users.id', 'finding_acceptances.owner_id')
     .selectAll('finding_acceptances')
-    .select('users.email as owner_email')
+    .select('users.email as owner_email');
+
+/** The acceptance that counts for a finding now: the latest one that has not ended. */
+export async function currentAcceptance(db: DB, findingId: string) {
+  return withOwner(db)
     .where('finding_acceptances.finding_id', '=', findingId)
     .where('finding_acceptances.ended_at', 'is', null)
     .orderBy('finding_acceptances.created_at', 'desc')
@@ -39,13 +43,11 @@ export async function insertAcceptance(
 
 /** Acceptances still counting whose end is at or before `until`, soonest first. */
 export async function acceptancesEndingBy(db: DB, until: string, options: { unnoticedOnly?: boolean } = {}) {
-  let query = db
-    .selectFrom('finding_acceptances')
-    .selectAll()
-    .where('ended_at', 'is', null)
-    .where('expires_at', '<=', until);
-  if (options.unnoticedOnly) query = query.where('notice_sent_at', 'is', null);
-  return query.orderBy('expires_at').limit(500).execute();
+  let query = withOwner(db)
+    .where('finding_acceptances.ended_at', 'is', null)
+    .where('finding_acceptances.expires_at', '<=', until);
+  if (options.unnoticedOnly) query = query.where('finding_acceptances.notice_sent_at', 'is', null);
+  return query.orderBy('finding_acceptances.expires_at').limit(500).execute();
 }
 
 /** Claims the expiring notice of an acceptance; false when another sweeper (or an end) got there first. */

@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
 import {
-  SCAN_CHANGE_KINDS,
+  changeCounts,
+  type ChangeCounts,
   SEVERITIES,
   severityCounts,
   type FindingStatus,
@@ -23,7 +24,7 @@ export type FindingRecord = Selectable<FindingsTable> & FindingTexts;
 
 /** What happened to one finding, for its webhook's `data.change`. */
 export interface FindingChange {
-  kind: 'new' | 'regressed' | 'resolved' | 'escalated' | 'severity_changed';
+  kind: ScanChangeKind;
   previous_status: FindingStatus | null;
   previous_severity: Severity | null;
 }
@@ -38,7 +39,7 @@ export interface RecordedScan {
   /** Findings seen again with another severity. */
   severityChanged: ChangedFinding[];
   /** How many findings each kind of change touched (scan_completed's `changes`). */
-  changeCounts: Record<ScanChangeKind, number>;
+  changeCounts: ChangeCounts;
 }
 
 const TEXT_FIELDS = ['title', 'description', 'impact', 'remediation', 'expected_value', 'reference_url'] as const;
@@ -272,9 +273,13 @@ export async function recordScan(
     result.expiries.map((expiry) => ({ scan_id: scan.id, tenant_id: tenantId, site_id: siteId, ...expiry })),
     (rows) => trx.insertInto('scan_expiries').values(rows).execute(),
   );
-  const changeCounts = Object.fromEntries(SCAN_CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ScanChangeKind, number>;
-  for (const row of changeRows) changeCounts[row.kind] += 1;
-  return { scan, opened, resolved, severityChanged, changeCounts };
+  return {
+    scan,
+    opened,
+    resolved,
+    severityChanged,
+    changeCounts: changeCounts(changeRows.map((row) => [row.kind, 1] as const)),
+  };
 }
 
 /** Why a scan changed a finding's status, as its history shows it. */

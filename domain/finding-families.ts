@@ -21,9 +21,17 @@ const STAGE = new Map<FindingType, { family: string; stage: number }>(
   ),
 );
 
-/** Whether `later` is a further stage of the condition `earlier` is a stage of. */
-export function escalates(earlier: FindingType, later: FindingType): boolean {
-  const from = STAGE.get(earlier);
-  const to = STAGE.get(later);
-  return from !== undefined && to !== undefined && from.family === to.family && to.stage > from.stage;
+type Placed = { finding_type: FindingType; endpoint: string };
+
+/** Whether `later` is a further stage, at the same endpoint, of the condition `earlier` is a stage of. */
+export function escalates(earlier: Placed, later: Placed): boolean {
+  const from = STAGE.get(earlier.finding_type);
+  const to = STAGE.get(later.finding_type);
+  return (
+    earlier.endpoint === later.endpoint &&
+    from !== undefined &&
+    to !== undefined &&
+    from.family === to.family &&
+    to.stage > from.stage
+  );
 }

@@ -61,9 +61,7 @@ export function diffFindings<
   const arrived = [...diff.open, ...diff.reopen.map((r) => r.observed)];
   for (const [key, before] of known) {
     if (seen.has(key) || !RESOLVABLE.has(before.status) || scannedHostOf(before.endpoint) !== scannedHost) continue;
-    const successor = arrived.find(
-      (f) => f.endpoint === before.endpoint && escalates(before.finding_type, f.finding_type),
-    );
+    const successor = arrived.find((f) => escalates(before, f));
     if (successor) diff.escalate.push({ previous: before, observed: successor });
     else diff.resolve.push(before);
   }

@@ -49,12 +49,7 @@ export function compareScans(
         changes.severity_changed.push({ finding_id: finding.finding_id, from: was.severity, to: finding.severity });
       continue;
     }
-    const predecessor = gone.find(
-      (f) =>
-        !replaced.has(f.finding_id) &&
-        f.endpoint === finding.endpoint &&
-        escalates(f.finding_type, finding.finding_type),
-    );
+    const predecessor = gone.find((f) => !replaced.has(f.finding_id) && escalates(f, finding));
     if (predecessor) {
       replaced.add(predecessor.finding_id);
       changes.escalated.push({ finding_id: finding.finding_id, from_finding_id: predecessor.finding_id });

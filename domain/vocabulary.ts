@@ -61,17 +61,20 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** How a scan changed one of its site's findings (a scan's `changes`, docs/monitoring.md). */
 export const SCAN_CHANGE_KINDS = ['new', 'regressed', 'resolved', 'severity_changed', 'escalated'] as const;
 export type ScanChangeKind = (typeof SCAN_CHANGE_KINDS)[number];
+export type ChangeCounts = Record<ScanChangeKind, number>;
 
-/** `data.change.kind` of a finding_new event. */
-export const FINDING_OPENED_KINDS = ['new', 'regressed', 'acceptance_expired'] as const;
-/** `data.change.kind` of a finding_resolved event. */
-export const FINDING_CLOSED_KINDS = ['resolved', 'manual', 'escalated'] as const;
-/** Every `data.change.kind` a finding event can carry. */
-export const FINDING_EVENT_CHANGE_KINDS = [
-  ...FINDING_OPENED_KINDS,
-  ...FINDING_CLOSED_KINDS,
-  'severity_changed',
-] as const;
+/** Adds up changes per kind; kinds without any count 0 (scan_completed's `changes`, the timeline). */
+export function changeCounts(entries: Iterable<readonly [ScanChangeKind, number]>): ChangeCounts {
+  const counts = Object.fromEntries(SCAN_CHANGE_KINDS.map((kind) => [kind, 0])) as ChangeCounts;
+  for (const [kind, n] of entries) counts[kind] += n;
+  return counts;
+}
+
+/**
+ * Every `data.change.kind` a finding event can carry: a scan's kinds, a person resolving it
+ * (`manual`, finding_resolved) and an acceptance that ran out (`acceptance_expired`, finding_new).
+ */
+export const FINDING_EVENT_CHANGE_KINDS = [...SCAN_CHANGE_KINDS, 'manual', 'acceptance_expired'] as const;
 export type FindingEventChangeKind = (typeof FINDING_EVENT_CHANGE_KINDS)[number];
 
 /** Days before an end at which expiry_warning goes out, once each per item; 0 is the end itself. */

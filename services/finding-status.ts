@@ -8,7 +8,8 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Forbidden, Invalid, NotFound } from '../domain/errors.ts';
 import { RISK_ACCEPTANCE, type FindingStatus } from '../domain/vocabulary.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
-import { findingView } from './views.ts';
+import { daysLeft } from './expiries.ts';
+import { acceptanceView, findingEventData, findingView } from './views.ts';
 
 const DAY_MS = 86_400_000;
 /** RFC 3339 date-time with seconds and an offset: what the API writes and reads everywhere. */
@@ -98,16 +99,13 @@ export async function changeFindingStatus(deps: ServiceDeps, actor: Actor, input
       await enqueueEvents(trx, actor.tenantId, [
         {
           type: 'finding_resolved',
-          data: {
-            ...finding,
-            change: {
-              kind: 'manual',
-              scan_id: null,
-              previous_scan_id: null,
-              previous_status: before.status,
-              previous_severity: before.severity,
-            },
-          },
+          data: findingEventData(finding, {
+            kind: 'manual',
+            scan_id: null,
+            previous_scan_id: null,
+            previous_status: before.status,
+            previous_severity: before.severity,
+          }),
         },
       ]);
     return { finding, change };
@@ -162,7 +160,7 @@ async function recordStatus(
   return changeView(stored);
 }
 
-export const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) => ({
+const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) => ({
   finding_id: row.finding_id,
   status: row.status,
   reason: row.reason,
@@ -180,15 +178,7 @@ export async function findingStatusHistory(deps: ServiceDeps, actor: Actor, inpu
 /** The acceptance that counts for a finding now, as the API shows it; null when none does. */
 export async function acceptanceOf(deps: ServiceDeps, findingId: string) {
   const row = await currentAcceptance(deps.db, findingId);
-  return row
-    ? {
-        reason: row.reason,
-        owner: { id: row.owner_id, email: row.owner_email },
-        expires_at: row.expires_at,
-        created_by: row.created_by,
-        created_at: row.created_at,
-      }
-    : null;
+  return row ? acceptanceView(row) : null;
 }
 
 /** The tenant's accepted risks still counting, soonest end first (the dashboard's register). */
@@ -204,7 +194,7 @@ export async function acceptanceRegister(deps: ServiceDeps, actor: Actor) {
     reason: row.reason,
     owner: { id: row.owner_id, email: row.owner_email },
     expires_at: row.expires_at,
-    days_left: Math.floor((Date.parse(row.expires_at) - now) / DAY_MS),
+    days_left: daysLeft(row.expires_at, now),
   }));
 }
 

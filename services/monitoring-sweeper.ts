@@ -1,18 +1,16 @@
-import { acceptancesEndingBy, claimEnd, claimNotice, type AcceptanceRow } from '../db/acceptances.ts';
-import type { DB } from '../db/database.ts';
+import { acceptancesEndingBy, claimEnd, claimNotice } from '../db/acceptances.ts';
 import { claimExpiryWarning, expiriesEndingBy, lowestWarnedThreshold } from '../db/expiries.ts';
 import { insertStatusChange } from '../db/finding-status-changes.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
 import { latestSightingOnHost } from '../db/scan-changes.ts';
-import { findUser } from '../db/tenancy.ts';
 import { scannedHostOf } from '../domain/finding-lifecycle.ts';
 import { EXPIRY_WARNING_DAYS } from '../domain/vocabulary.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
 import { daysLeft, expiryView } from './expiries.ts';
 import type { Logger } from './logger.ts';
 import { PollingWorker } from './polling-worker.ts';
-import { findingView } from './views.ts';
+import { acceptanceView, findingEventData, findingView } from './views.ts';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -26,17 +24,6 @@ export interface SweepCounts {
   expired: number;
   /** expiry_warning sent. */
   warned: number;
-}
-
-async function acceptanceView(db: DB, row: AcceptanceRow) {
-  const owner = await findUser(db, row.owner_id);
-  return {
-    reason: row.reason,
-    owner: { id: row.owner_id, email: owner?.email ?? null },
-    expires_at: row.expires_at,
-    created_by: row.created_by,
-    created_at: row.created_at,
-  };
 }
 
 /** Sends risk_acceptance_expiring once per acceptance that ends within the notice period. */
@@ -54,7 +41,7 @@ async function noticeEndingAcceptances(deps: ServiceDeps, now: number): Promise<
           type: 'risk_acceptance_expiring',
           data: {
             finding: findingView(finding),
-            acceptance: await acceptanceView(trx, row),
+            acceptance: acceptanceView(row),
             days_left: daysLeft(row.expires_at, now),
           },
         },
@@ -96,23 +83,20 @@ async function endExpiredAcceptances(deps: ServiceDeps, now: number): Promise<nu
         scan_id: null,
       });
       const finding = findingView((await findFinding(trx, before.id))!);
-      const acceptance = await acceptanceView(trx, row);
+      const acceptance = acceptanceView(row);
       await enqueueEvents(trx, row.tenant_id, [
         { type: 'risk_acceptance_expired', data: { finding, acceptance } },
         ...(status === 'OPEN'
           ? [
               {
                 type: 'finding_new' as const,
-                data: {
-                  ...finding,
-                  change: {
-                    kind: 'acceptance_expired' as const,
-                    scan_id: sighting?.scan_id ?? null,
-                    previous_scan_id: null,
-                    previous_status: before.status,
-                    previous_severity: before.severity,
-                  },
-                },
+                data: findingEventData(finding, {
+                  kind: 'acceptance_expired',
+                  scan_id: sighting?.scan_id ?? null,
+                  previous_scan_id: null,
+                  previous_status: before.status,
+                  previous_severity: before.severity,
+                }),
               },
             ]
           : []),

@@ -1,7 +1,7 @@
 import { changeCountsOf, findingLabels, findingsSeenBy, recordedChanges, scanBefore } from '../db/scan-changes.ts';
 import { findScan, listScans } from '../db/scans.ts';
 import { findSite } from '../db/sites.ts';
-import { SCAN_CHANGE_KINDS, type ScanChangeKind } from '../domain/vocabulary.ts';
+import { changeCounts, type ScanChangeKind } from '../domain/vocabulary.ts';
 import type { DB } from '../db/database.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
@@ -86,12 +86,7 @@ export async function siteTimeline(deps: ServiceDeps, actor: Actor, input: { sit
     grade: row.grade,
     score: row.score,
     trigger: row.trigger,
-    changes: Object.fromEntries(
-      SCAN_CHANGE_KINDS.map((kind) => [
-        kind,
-        Number(counts.find((c) => c.scan_id === row.id && c.kind === kind)?.n ?? 0),
-      ]),
-    ) as Record<ScanChangeKind, number>,
+    changes: changeCounts(counts.filter((c) => c.scan_id === row.id).map((c) => [c.kind, Number(c.n)] as const)),
   }));
 }
 

@@ -22,7 +22,7 @@ import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
 import { pageOf, type Page } from './pagination.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-configuration.ts';
-import { failedChecksOf, findingView, scanCreatedView } from './views.ts';
+import { failedChecksOf, findingEventData, findingView, scanCreatedView } from './views.ts';
 
 export interface TriggerInput {
   site_id: string;
@@ -127,10 +127,12 @@ export async function triggerScan(
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();
-  const eventData = ({ change, ...finding }: RecordedScan['opened'][number], scan: RecordedScan['scan']) => ({
-    ...findingView({ ...finding, site_name: site.name, site_url: site.url }),
-    change: { ...change, scan_id: scan.id, previous_scan_id: scan.previous_scan_id },
-  });
+  const eventData = ({ change, ...finding }: RecordedScan['opened'][number], scan: RecordedScan['scan']) =>
+    findingEventData(findingView({ ...finding, site_name: site.name, site_url: site.url }), {
+      ...change,
+      scan_id: scan.id,
+      previous_scan_id: scan.previous_scan_id,
+    });
   return db.transaction().execute(async (trx) => {
     const recorded = await recordScan(
       trx,

@@ -4,7 +4,8 @@ import type { SiteWithLatestScan } from '../db/sites.ts';
 import type { SuggestionRow } from '../db/suggestions.ts';
 import type { WebhookRow } from '../db/webhooks.ts';
 import { scanDetailPath } from '../domain/endpoints.ts';
-import type { WebhookEvent } from '../domain/vocabulary.ts';
+import type { FindingEventChangeKind, FindingStatus, Severity, WebhookEvent } from '../domain/vocabulary.ts';
+import type { AcceptanceRow } from '../db/acceptances.ts';
 
 // The objects of docs/spec.md built from stored rows, one function per object: the API, webhook payloads
 // and the admin CLI all show the same shape.
@@ -58,6 +59,32 @@ export function findingView(row: FindingViewRow) {
     created_at: row.created_at,
   };
 }
+
+/** A risk acceptance as the API and the acceptance events show it. */
+export function acceptanceView(row: AcceptanceRow & { owner_email: string | null }) {
+  return {
+    reason: row.reason,
+    owner: { id: row.owner_id, email: row.owner_email },
+    expires_at: row.expires_at,
+    created_by: row.created_by,
+    created_at: row.created_at,
+  };
+}
+
+/** How a finding event came about: `data.change` beside SPEC's finding object (docs/monitoring.md). */
+export interface FindingEventChange {
+  kind: FindingEventChangeKind;
+  scan_id: string | null;
+  previous_scan_id: string | null;
+  previous_status: FindingStatus | null;
+  previous_severity: Severity | null;
+}
+
+/** The data of finding_new, finding_resolved and finding_severity_changed. */
+export const findingEventData = (finding: ReturnType<typeof findingView>, change: FindingEventChange) => ({
+  ...finding,
+  change,
+});
 
 /** A site as agents see it: its own fields and its latest scan in one object. */
 export function siteView(row: SiteWithLatestScan) {

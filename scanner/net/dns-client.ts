@@ -24,7 +24,7 @@ export function parseDnsServer(spec: string): DnsServer {
 let systemServers: DnsServer[] | null = null;
 
 /** The name servers of /etc/resolv.conf, read once; the loopback resolver when it names none. */
-export function resolvConfServers(): DnsServer[] {
+function resolvConfServers(): DnsServer[] {
   if (!systemServers) {
     let text = '';
     try {

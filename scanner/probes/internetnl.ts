@@ -170,7 +170,7 @@ function connects(address: string, port: number, timeoutMs: number): Promise<boo
 }
 
 /** difflib's SequenceMatcher.quick_ratio: 2 * (characters in common, as multisets) / total length. */
-export function quickRatio(a: string, b: string): number {
+function quickRatio(a: string, b: string): number {
   if (a.length + b.length === 0) return 1;
   const counts = new Map<string, number>();
   for (const ch of b) counts.set(ch, (counts.get(ch) ?? 0) + 1);
@@ -259,7 +259,7 @@ function tlsaMatches(
         : record.matchingType === 2
           ? createHash('sha512').update(selected).digest()
           : null;
-  return digest !== null && digest.equals(record.certificate);
+  return digest?.equals(record.certificate) === true;
 }
 
 async function daneOf(
