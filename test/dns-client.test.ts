@@ -76,12 +76,10 @@ describe('the DNS client', () => {
 
   it('gives up on a silent server after its time-out, twice, with a Dutch error', async () => {
     const server = await nameServer(() => null);
-    const started = Date.now();
     await expect(
       queryDns('stil.voorbeeld.nl', 'A', { servers: [{ address: '127.0.0.1', port: server.port }], timeoutMs: 100 }),
     ).rejects.toThrow(DnsError);
     expect(server.udpQuestions).toBe(2);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('reads the server forms of SCANNER_DNS_SERVERS', () => {
