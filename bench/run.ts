@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,10 +56,17 @@ process.env.TEST_CA_DIR = dir;
 const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import('../test/support/sites.ts');
 const { libraryBundles, librarySite } = await import('../test/support/client-code-sites.ts');
 
+/** The V8 heap bound `npm start` gives the service (package.json's config.node_flags), so the memory measured is its own. */
+const NODE_FLAGS = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+    config: { node_flags: string };
+  }
+).config.node_flags.split(' ');
+
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseline: string }> {
-  // The compiled build, as `npm start` runs the service.
+  // The compiled build, with the flags `npm start` runs the service with.
   const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profile')}`] : [];
-  const child = spawn(process.execPath, [...profiling, 'dist/bench/server.js'], {
+  const child = spawn(process.execPath, [...profiling, ...NODE_FLAGS, 'dist/bench/server.js'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -167,6 +174,9 @@ try {
     (await (await fetch(`${base}/bench/stats`)).json()) as {
       rss: number;
       peakRss: number;
+      peakHeapTotal: number;
+      peakHeapUsed: number;
+      peakExternal: number;
       loopMaxMs: number;
       gcMaxMs: number;
       cpuUs: number;
@@ -189,10 +199,10 @@ try {
     // issue defines it; the whole run's maximum is shown beside it.
     const loopMaxima: number[] = [];
     const endPhase = async (phase: string) => {
-      const { loopMaxMs, gcMaxMs, peakRss } = await stats();
+      const { loopMaxMs, gcMaxMs, peakRss, peakHeapTotal, peakHeapUsed, peakExternal } = await stats();
       loopMaxima.push(loopMaxMs);
       log(
-        `  event loop max during ${phase}: ${loopMaxMs.toFixed(1)} ms (longest GC pause ${gcMaxMs.toFixed(1)} ms); peak memory so far ${(peakRss / MB).toFixed(0)} MB`,
+        `  event loop max during ${phase}: ${loopMaxMs.toFixed(1)} ms (longest GC pause ${gcMaxMs.toFixed(1)} ms); peak memory so far ${(peakRss / MB).toFixed(0)} MB (V8 heap ${(peakHeapTotal / MB).toFixed(0)} MB reserved, ${(peakHeapUsed / MB).toFixed(0)} MB in use; external ${(peakExternal / MB).toFixed(0)} MB)`,
       );
       await fetch(`${base}/bench/stats/reset`, { method: 'POST' });
     };

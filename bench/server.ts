@@ -68,14 +68,26 @@ let gcMaxMs = 0;
 new PerformanceObserver((entries) => {
   for (const entry of entries.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
 }).observe({ entryTypes: ['gc'] });
-let peakRss = process.memoryUsage().rss;
+// The peak, and what it was made of when it was reached: V8's heap (reserved and in use) and the
+// memory outside it (buffers, the SQLite driver's page cache, malloc's own overhead).
+let peak = process.memoryUsage();
 setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const now = process.memoryUsage();
+  if (now.rss > peak.rss) peak = now;
 }, 25).unref();
 
 app.get('/bench/stats', async () => {
   const cpu = process.cpuUsage();
-  return { rss: process.memoryUsage().rss, peakRss, loopMaxMs: loop.max / 1e6, gcMaxMs, cpuUs: cpu.user + cpu.system };
+  return {
+    rss: process.memoryUsage().rss,
+    peakRss: peak.rss,
+    peakHeapTotal: peak.heapTotal,
+    peakHeapUsed: peak.heapUsed,
+    peakExternal: peak.external,
+    loopMaxMs: loop.max / 1e6,
+    gcMaxMs,
+    cpuUs: cpu.user + cpu.system,
+  };
 });
 app.post('/bench/stats/reset', async () => {
   loop.reset();

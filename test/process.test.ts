@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -86,6 +86,18 @@ describe('the service as a process', () => {
     );
     try {
       const port = await listeningPort(npm);
+      // npm's shell execs node with package.json's node_flags: the heap bound the memory target was measured with.
+      const { config } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+        config: { node_flags: string };
+      };
+      expect(config.node_flags).toMatch(/^--max-old-space-size=\d+$/);
+      const { stdout: server } = await execFileAsync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)]);
+      expect(readFileSync(`/proc/${server.trim()}/cmdline`, 'utf8').split('\0')).toEqual([
+        'node',
+        config.node_flags,
+        'dist/server/main.js',
+        '',
+      ]);
       const scan = fetch(`http://127.0.0.1:${port}/api/agent/scan`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
