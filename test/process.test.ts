@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,15 @@ const execFileAsync = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'scanner-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A process's parent, from /proc/<pid>/stat (the field after the parenthesised command name). */
+const parentOf = (pid: string): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined; // gone since the directory was listed
+  }
+};
 const exited = (child: ChildProcess) => new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
 // The service as a process of its own (npm start, dist/server/main.js) on its zero-configuration
@@ -91,8 +100,9 @@ describe('the service as a process', () => {
         config: { node_flags: string };
       };
       expect(config.node_flags).toMatch(/^--max-old-space-size=\d+$/);
-      const { stdout: server } = await execFileAsync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)]);
-      expect(readFileSync(`/proc/${server.trim()}/cmdline`, 'utf8').split('\0')).toEqual([
+      // The server is npm's child (its shell exec'd node), found in /proc without procps.
+      const server = readdirSync('/proc').find((pid) => /^\d+$/.test(pid) && parentOf(pid) === npm.pid);
+      expect(readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toEqual([
         'node',
         config.node_flags,
         'dist/server/main.js',
