@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +11,7 @@ import * as admin from '../services/admin.ts';
 import { freePort } from '../test/support/net.ts';
 import { createDatabase, startPostgres } from '../test/support/postgres.ts';
 import { createCa } from '../test/support/test-ca.ts';
+import { NODE_FLAGS } from './node-flags.ts';
 import { profileSummary } from './profile.ts';
 import { queryPlans } from './query-plans.ts';
 import { BENCH_CONFIG, benchTenant, extraKey, FULL_SEED, QUICK_SEED, seedFindings, seedScans } from './seed.ts';
@@ -55,13 +56,6 @@ writeFileSync(join(dir, 'ca-key.pem'), ca.keyPem);
 process.env.TEST_CA_DIR = dir;
 const { leakyWordPressSite, singlePageAppSite, softNotFoundSite } = await import('../test/support/sites.ts');
 const { libraryBundles, librarySite } = await import('../test/support/client-code-sites.ts');
-
-/** The V8 heap bound `npm start` gives the service (package.json's config.node_flags), so the memory measured is its own. */
-const NODE_FLAGS = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
-    config: { node_flags: string };
-  }
-).config.node_flags.split(' ');
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseline: string }> {
   // The compiled build, with the flags `npm start` runs the service with.
