@@ -69,7 +69,7 @@ new PerformanceObserver((entries) => {
   for (const entry of entries.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
 }).observe({ entryTypes: ['gc'] });
 // The peak, and what it was made of when it was reached: V8's heap (reserved and in use) and the
-// memory outside it (buffers, the SQLite driver's page cache, malloc's own overhead).
+// buffers outside it; the rest of the resident memory is code, the SQLite page cache and malloc's own.
 let peak = process.memoryUsage();
 setInterval(() => {
   const now = process.memoryUsage();
