@@ -122,12 +122,12 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       ...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])]),
     ],
     requests_made: requests,
-    // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
     internetnl: label(
       'internetnl',
       () => internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type))),
       options.onCheckFailure,
     ),
+    // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
     expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
       ...expiry,
       subject: displayText(expiry.subject, MAX_SUBJECT),

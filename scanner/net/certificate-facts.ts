@@ -72,18 +72,21 @@ export const describeName = (name: tls.Certificate | undefined) =>
  */
 export const isSelfIssued = (cert: tls.PeerCertificate) => describeName(cert.subject) === describeName(cert.issuer);
 
-/** Every certificate the server sent, leaf first, as DER (what DANE records are compared with). */
-export function presentedChain(leaf: tls.DetailedPeerCertificate): Buffer[] {
-  const chain: Buffer[] = [];
+/** The linked certificates from the leaf up, each once (Node links the last one to itself). */
+function issuerPath(leaf: tls.DetailedPeerCertificate): tls.DetailedPeerCertificate[] {
+  const path: tls.DetailedPeerCertificate[] = [];
   const seen = new Set<string>();
   let cert: tls.DetailedPeerCertificate | undefined = leaf;
   while (cert?.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
-    chain.push(cert.raw);
+    path.push(cert);
     cert = cert.issuerCertificate;
   }
-  return chain;
+  return path;
 }
+
+/** Every certificate the server sent, leaf first, as DER (what DANE records are compared with). */
+export const presentedChain = (leaf: tls.DetailedPeerCertificate): Buffer[] => issuerPath(leaf).map((c) => c.raw);
 
 /** A certificate by what a trust store matches: its subject and its public key. */
 function anchorKey(der: Buffer): string | null {
@@ -134,10 +137,7 @@ function isTrustAnchor(der: Buffer): boolean {
  */
 export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[] {
   const chain: ChainCertificate[] = [];
-  const seen = new Set<string>();
-  let cert: tls.DetailedPeerCertificate | undefined = leaf;
-  while (cert?.raw && !seen.has(cert.fingerprint256)) {
-    seen.add(cert.fingerprint256);
+  for (const cert of issuerPath(leaf)) {
     const selfIssued = isSelfIssued(cert);
     if (chain.length > 0 && (selfIssued || isTrustAnchor(cert.raw))) break;
     chain.push({
@@ -146,7 +146,6 @@ export function chainFacts(leaf: tls.DetailedPeerCertificate): ChainCertificate[
       ...keyOf(cert.raw),
       signatureAlgorithm: selfIssued ? null : signatureAlgorithm(cert.raw),
     });
-    cert = cert.issuerCertificate;
   }
   return chain;
 }
