@@ -11,8 +11,8 @@ const layer = (name, from, allowed) => ({
   },
 });
 
-// Inside scanner/ the flow runs down too: the scan and its assessment at the root, then the report,
-// the checks and the probes, the catalog and fixes, the secret rules, the network clients, the rule
+// Inside scanner/ the flow runs down too: the scan and its assessment at the root, then the registry
+// of tests (scanner/tests/), the report, the checks and the probes, the catalog and fixes, the secret rules, the network clients, the rule
 // tables, and the leaves (value lists, errors, turns). Type-only imports (the evidence types of
 // scanner/types.ts) may cross: they add no run-time dependency.
 const LEAVES = 'scanner/(vocabulary|errors|turns)\\.ts$';
@@ -47,6 +47,14 @@ module.exports = {
     inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog']),
     inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net']),
     inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),
+    inScanner('scanner-tests-own-probes-and-checks', 'tests', [
+      'checks',
+      'probes',
+      'net',
+      'catalog',
+      'rules',
+      'secrets',
+    ]),
     layer('domain-is-pure', 'domain', ['scanner']),
     layer('db-below-services', 'db', ['domain', 'scanner', 'infra']),
     layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner', 'infra']),

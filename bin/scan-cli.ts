@@ -132,6 +132,11 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
       deadlineMs: config.SCANNER_DEADLINE,
       onProgress: (stage) => io.stderr.write(`… ${SCAN_STAGE_LABELS[stage]}\n`),
     });
+    // A site that gave no page has no report: the scan could not run, as the exit codes say.
+    if (result.unreachable) {
+      io.stderr.write(`${result.unreachable}\n`);
+      return options.failOn ? EXIT.scanFailedWithGate : EXIT.scanFailed;
+    }
     io.stdout.write(`${render(result, options.format, config)}\n`);
     return options.failOn && atOrAbove(result, options.failOn) ? EXIT.findingsAtThreshold : EXIT.ok;
   } catch (error) {

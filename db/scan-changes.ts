@@ -104,3 +104,24 @@ export async function findingLabels(db: DB, tenantId: string, ids: readonly stri
     .where('findings.id', 'in', ids)
     .execute();
 }
+
+/** The open findings a scan could not re-check, with the severity they had then (its score counted them). */
+export async function unverifiedBy(db: DB, scanId: string) {
+  const rows = await db
+    .selectFrom('scan_changes')
+    .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
+    .select([
+      'findings.id',
+      'findings.finding_type',
+      'findings.category',
+      'findings.severity',
+      'scan_changes.from_severity',
+    ])
+    .where('scan_changes.scan_id', '=', scanId)
+    .where('scan_changes.kind', '=', 'unverified')
+    .orderBy('findings.severity_rank')
+    .orderBy('findings.finding_type')
+    .orderBy('findings.endpoint')
+    .execute();
+  return rows.map(({ from_severity, ...row }) => ({ ...row, severity: from_severity ?? row.severity }));
+}

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import { diffFindings, scannedHostOf } from '../domain/finding-lifecycle.ts';
+import { changeRowsOf, planFindings, statusChangesOf, type ScanPlan } from '../domain/finding-lifecycle.ts';
+import { scoresWith } from '../domain/scan-scores.ts';
 import {
   changeCounts,
   type ChangeCounts,
@@ -11,7 +12,7 @@ import {
   type ScanTrigger,
   type Severity,
 } from '../domain/vocabulary.ts';
-import type { ScanFinding, ScanResult } from '../scanner/index.ts';
+import { recheckedBy, type ScanFinding, type ScanResult } from '../scanner/index.ts';
 import type { DB } from './database.ts';
 import { preparedQuery } from './prepared-query.ts';
 import { uuidv7 } from './ids.ts';
@@ -24,7 +25,7 @@ export type FindingRecord = Selectable<FindingsTable> & FindingTexts;
 
 /** What happened to one finding, for its webhook's `data.change`. */
 export interface FindingChange {
-  kind: ScanChangeKind;
+  kind: Exclude<ScanChangeKind, 'unverified'>;
   previous_status: FindingStatus | null;
   previous_severity: Severity | null;
 }
@@ -34,7 +35,7 @@ export interface RecordedScan {
   scan: ScanRow;
   /** Findings seen for the first time on the site, or seen again after being resolved. */
   opened: ChangedFinding[];
-  /** Findings this scan no longer saw on a host it covered, or saw replaced by a further stage. */
+  /** Findings this scan re-checked and no longer saw, or saw replaced by a further stage. */
   resolved: ChangedFinding[];
   /** Findings seen again with another severity. */
   severityChanged: ChangedFinding[];
@@ -44,6 +45,14 @@ export interface RecordedScan {
 
 const TEXT_FIELDS = ['title', 'description', 'impact', 'remediation', 'expected_value', 'reference_url'] as const;
 const textKey = (t: FindingTexts) => TEXT_FIELDS.map((field) => t[field]).join('\u0000');
+const textsOf = (f: ScanFinding): FindingTexts => ({
+  title: f.title,
+  description: f.description,
+  impact: f.impact,
+  remediation: f.remediation,
+  expected_value: f.expected_value,
+  reference_url: f.reference_url,
+});
 
 /** Ids of sets of catalog texts, each stored once however many findings share it. */
 async function textIdsOf(trx: DB, wanted: FindingTexts[]): Promise<Map<string, number>> {
@@ -66,19 +75,27 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
-/**
- * Stores a scan and writes what diffFindings decided for the site's findings; call it inside a
- * transaction. Writes are batched: a rescan that sees the same issues costs a handful of statements.
- */
-export async function recordScan(
-  trx: DB,
-  tenantId: string,
-  siteId: string,
-  result: ScanResult,
-  trigger: ScanTrigger,
-): Promise<RecordedScan> {
-  const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
-  const before = await trx
+type SiteFinding = FindingRecord;
+type Plan = ScanPlan<SiteFinding, ScanFinding>;
+
+/** The site's findings with their texts: what a scan's plan is made against. */
+function siteFindings(trx: DB, siteId: string) {
+  return trx
+    .selectFrom('findings')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .selectAll('findings')
+    .select(TEXT_FIELDS.map((field) => `finding_texts.${field}` as const))
+    .where('findings.site_id', '=', siteId)
+    .execute();
+}
+
+/** Whether the site has been scanned before (a stored scan of it exists). */
+export async function siteHasScans(db: DB, tenantId: string, siteId: string): Promise<boolean> {
+  return (await latestScanId(db, tenantId, siteId)) !== undefined;
+}
+
+function latestScanId(trx: DB, tenantId: string, siteId: string) {
+  return trx
     .selectFrom('scans')
     .select('id')
     .where('tenant_id', '=', tenantId)
@@ -87,16 +104,29 @@ export async function recordScan(
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/**
+ * Stores a scan and applies the plan domain/finding-lifecycle.ts makes for the site's findings;
+ * call it inside a transaction. Writes are batched: a rescan that sees the same issues costs a
+ * handful of statements.
+ */
+export async function recordScan(
+  trx: DB,
+  tenantId: string,
+  siteId: string,
+  result: ScanResult,
+  trigger: ScanTrigger,
+): Promise<RecordedScan> {
+  const [before, previous] = await Promise.all([latestScanId(trx, tenantId, siteId), siteFindings(trx, siteId)]);
+  const plan: Plan = planFindings(previous, result.findings, recheckedBy(result.coverage), uuidv7);
+  const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {
     id: uuidv7(),
     tenant_id: tenantId,
     site_id: siteId,
     url: result.url,
-    score: result.score,
-    grade: result.grade,
-    ssl_score: result.ssl_score,
-    headers_score: result.headers_score,
-    endpoints_score: result.endpoints_score,
+    ...scoresWith(result.findings, plan.unverified),
     detected_platform: result.detected_platform,
     findings_count: result.findings.length,
     critical_count: counts.critical,
@@ -109,26 +139,39 @@ export async function recordScan(
     trigger,
     previous_scan_id: before?.id ?? null,
     internetnl: result.internetnl ? JSON.stringify(result.internetnl) : null,
+    coverage: JSON.stringify(result.coverage),
+    unreachable: result.unreachable,
   };
   await trx.insertInto('scans').values(scan).execute();
+  const changed = await applyPlan(trx, scan, plan, await textIdsOf(trx, result.findings.map(textsOf)));
+  const changeRows = changeRowsOf(plan).map((row) => ({ ...row, scan_id: scan.id }));
+  await inChunks(changeRows, (rows) => trx.insertInto('scan_changes').values(rows).execute());
+  const history = statusChangesOf(plan).map((entry) => ({
+    id: uuidv7(),
+    tenant_id: tenantId,
+    ...entry,
+    actor_kind: 'system' as const,
+    actor_id: 'scan',
+    actor_label: 'scan',
+    changed_at: scan.scanned_at,
+    scan_id: scan.id,
+  }));
+  await inChunks(history, (rows) => trx.insertInto('finding_status_changes').values(rows).execute());
+  await inChunks(
+    result.expiries.map((expiry) => ({ scan_id: scan.id, tenant_id: tenantId, site_id: siteId, ...expiry })),
+    (rows) => trx.insertInto('scan_expiries').values(rows).execute(),
+  );
+  if (result.detected_platform)
+    await trx
+      .updateTable('sites')
+      .set({ detected_platform: result.detected_platform })
+      .where('id', '=', siteId)
+      .execute();
+  return { scan, ...changed, changeCounts: changeCounts(changeRows.map((row) => [row.kind, 1] as const)) };
+}
 
-  const previous = await trx
-    .selectFrom('findings')
-    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
-    .selectAll('findings')
-    .select(TEXT_FIELDS.map((field) => `finding_texts.${field}` as const))
-    .where('findings.site_id', '=', siteId)
-    .execute();
-  const textsOf = (f: ScanFinding): FindingTexts => ({
-    title: f.title,
-    description: f.description,
-    impact: f.impact,
-    remediation: f.remediation,
-    expected_value: f.expected_value,
-    reference_url: f.reference_url,
-  });
-  const textIds = await textIdsOf(trx, result.findings.map(textsOf));
-  const diff = diffFindings(previous, result.findings, scannedHostOf(result.url));
+/** Writes a plan's findings: new rows, what a rescan saw of known ones, reopenings and resolutions. */
+async function applyPlan(trx: DB, scan: ScanRow, plan: Plan, textIds: Map<string, number>) {
   const observedFields = (f: ScanFinding) => ({
     category: f.category,
     severity: f.severity,
@@ -136,90 +179,64 @@ export async function recordScan(
     text_id: textIds.get(textKey(textsOf(f)))!,
     actual_value: f.actual_value,
   });
-
-  const inserted: Selectable<FindingsTable>[] = diff.open.map((f) => ({
-    id: uuidv7(),
-    tenant_id: tenantId,
-    site_id: siteId,
-    scan_id: scan.id,
-    finding_type: f.finding_type,
-    endpoint: f.endpoint,
+  const seenNow = { scan_id: scan.id, last_seen_at: scan.scanned_at };
+  const inserted: Selectable<FindingsTable>[] = plan.open.map(({ id, observed }) => ({
+    id,
+    tenant_id: scan.tenant_id,
+    site_id: scan.site_id,
+    finding_type: observed.finding_type,
+    endpoint: observed.endpoint,
     status: 'OPEN',
     created_at: scan.scanned_at,
-    last_seen_at: scan.scanned_at,
     resolved_at: null,
-    ...observedFields(f),
+    ...seenNow,
+    ...observedFields(observed),
   }));
-  const opened: ChangedFinding[] = inserted.map((row, i) => ({
-    ...row,
-    ...textsOf(diff.open[i]!),
+  await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
+  const opened: ChangedFinding[] = plan.open.map(({ observed }, i) => ({
+    ...inserted[i]!,
+    ...textsOf(observed),
     change: { kind: 'new', previous_status: null, previous_severity: null },
   }));
-  const severityChanged: ChangedFinding[] = [];
-  for (const { previous: earlier, observed } of diff.keep) {
+  for (const { previous, observed } of plan.keep) {
     const fields = observedFields(observed);
-    const changed = (Object.keys(fields) as Array<keyof typeof fields>).some(
-      (field) => earlier[field] !== fields[field],
-    );
-    if (changed) await trx.updateTable('findings').set(fields).where('id', '=', earlier.id).execute();
-    if (earlier.severity !== observed.severity)
-      severityChanged.push({
-        ...earlier,
-        ...fields,
-        ...textsOf(observed),
-        scan_id: scan.id,
-        last_seen_at: scan.scanned_at,
-        change: { kind: 'severity_changed', previous_status: earlier.status, previous_severity: earlier.severity },
-      });
+    if ((Object.keys(fields) as Array<keyof typeof fields>).some((field) => previous[field] !== fields[field]))
+      await trx.updateTable('findings').set(fields).where('id', '=', previous.id).execute();
   }
-  for (const { previous: earlier, observed } of diff.reopen) {
+  for (const { previous, observed } of plan.reopen) {
     const changes = { ...observedFields(observed), status: 'OPEN' as const, resolved_at: null };
-    await trx.updateTable('findings').set(changes).where('id', '=', earlier.id).execute();
+    await trx.updateTable('findings').set(changes).where('id', '=', previous.id).execute();
     opened.push({
-      ...earlier,
+      ...previous,
       ...changes,
       ...textsOf(observed),
-      scan_id: scan.id,
-      last_seen_at: scan.scanned_at,
-      change: { kind: 'regressed', previous_status: earlier.status, previous_severity: earlier.severity },
+      ...seenNow,
+      change: { kind: 'regressed', previous_status: previous.status, previous_severity: previous.severity },
     });
   }
-  const stillSeen = [...diff.keep, ...diff.reopen];
-  const scanFindings = [
-    ...inserted.map((row) => ({
-      scan_id: scan.id,
-      finding_id: row.id,
-      actual_value: row.actual_value,
-      severity: row.severity,
-    })),
-    ...stillSeen.map(({ previous: earlier, observed }) => ({
-      scan_id: scan.id,
-      finding_id: earlier.id,
+  const stillSeen = [...plan.keep, ...plan.reopen];
+  await inChunks(
+    stillSeen.map(({ previous }) => previous.id),
+    (ids) => trx.updateTable('findings').set(seenNow).where('id', 'in', ids).execute(),
+  );
+  const sightings = [
+    ...inserted.map((row) => ({ finding_id: row.id, actual_value: row.actual_value, severity: row.severity })),
+    ...stillSeen.map(({ previous, observed }) => ({
+      finding_id: previous.id,
       actual_value: observed.actual_value,
       severity: observed.severity,
     })),
-  ];
-  await inChunks(inserted, (rows) => trx.insertInto('findings').values(rows).execute());
-  await inChunks(
-    stillSeen.map(({ previous: earlier }) => earlier.id),
-    (ids) =>
-      trx
-        .updateTable('findings')
-        .set({ scan_id: scan.id, last_seen_at: scan.scanned_at })
-        .where('id', 'in', ids)
-        .execute(),
-  );
-  await inChunks(scanFindings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
-
-  const closed = (earlier: (typeof previous)[number], kind: 'resolved' | 'escalated'): ChangedFinding => ({
-    ...earlier,
+  ].map((row) => ({ ...row, scan_id: scan.id }));
+  await inChunks(sightings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
+  const closed = (previous: SiteFinding, kind: 'resolved' | 'escalated'): ChangedFinding => ({
+    ...previous,
     status: 'RESOLVED',
     resolved_at: scan.scanned_at,
-    change: { kind, previous_status: earlier.status, previous_severity: earlier.severity },
+    change: { kind, previous_status: previous.status, previous_severity: previous.severity },
   });
   const resolved = [
-    ...diff.resolve.map((earlier) => closed(earlier, 'resolved')),
-    ...diff.escalate.map(({ previous: earlier }) => closed(earlier, 'escalated')),
+    ...plan.resolve.map((f) => closed(f, 'resolved')),
+    ...plan.escalate.map(({ previous }) => closed(previous, 'escalated')),
   ];
   await inChunks(
     resolved.map((r) => r.id),
@@ -230,87 +247,14 @@ export async function recordScan(
         .where('id', 'in', ids)
         .execute(),
   );
-  if (result.detected_platform) {
-    await trx
-      .updateTable('sites')
-      .set({ detected_platform: result.detected_platform })
-      .where('id', '=', siteId)
-      .execute();
-  }
-  // The successor of an escalation is reported as the escalation, not as new or regressed.
-  const idOf = new Map<ScanFinding, string>([
-    ...diff.open.map((f, i) => [f, inserted[i]!.id] as const),
-    ...diff.reopen.map(({ previous: earlier, observed }) => [observed, earlier.id] as const),
-  ]);
-  const escalations = diff.escalate.map(({ previous: earlier, observed }) => ({
-    finding_id: idOf.get(observed)!,
-    from_finding_id: earlier.id,
-    from_severity: earlier.severity,
-    to_severity: observed.severity,
+  const severityChanged: ChangedFinding[] = plan.severityChanged.map(({ previous, observed }) => ({
+    ...previous,
+    ...observedFields(observed),
+    ...textsOf(observed),
+    ...seenNow,
+    change: { kind: 'severity_changed', previous_status: previous.status, previous_severity: previous.severity },
   }));
-  const successors = new Set(escalations.map((e) => e.finding_id));
-  const changeRows = [
-    ...opened
-      .filter((f) => !successors.has(f.id))
-      .map((f) => ({ finding_id: f.id, kind: f.change.kind, from_severity: null, to_severity: f.severity })),
-    ...diff.resolve.map((f) => ({
-      finding_id: f.id,
-      kind: 'resolved' as const,
-      from_severity: f.severity,
-      to_severity: null,
-    })),
-    ...severityChanged.map((f) => ({
-      finding_id: f.id,
-      kind: 'severity_changed' as const,
-      from_severity: f.change.previous_severity,
-      to_severity: f.severity,
-    })),
-    ...escalations.map((e) => ({ ...e, kind: 'escalated' as const })),
-  ].map((row) => ({ from_finding_id: null, ...row, scan_id: scan.id }));
-  await inChunks(changeRows, (rows) => trx.insertInto('scan_changes').values(rows).execute());
-  await recordScanStatusChanges(trx, tenantId, scan, [...opened, ...resolved]);
-  await inChunks(
-    result.expiries.map((expiry) => ({ scan_id: scan.id, tenant_id: tenantId, site_id: siteId, ...expiry })),
-    (rows) => trx.insertInto('scan_expiries').values(rows).execute(),
-  );
-  return {
-    scan,
-    opened,
-    resolved,
-    severityChanged,
-    changeCounts: changeCounts(changeRows.map((row) => [row.kind, 1] as const)),
-  };
-}
-
-/** Why a scan changed a finding's status, as its history shows it. */
-const SCAN_REASONS: Record<'new' | 'regressed' | 'resolved' | 'escalated', string> = {
-  new: 'Voor het eerst gezien door een scan.',
-  regressed: 'Opnieuw gezien door een scan nadat de bevinding was opgelost.',
-  resolved: 'Niet meer gezien door een scan.',
-  escalated: 'Vervangen door een ernstiger bevinding van dezelfde soort.',
-};
-
-/** The status history rows of the findings a scan opened or resolved: the scan is who acted. */
-async function recordScanStatusChanges(trx: DB, tenantId: string, scan: ScanRow, changed: ChangedFinding[]) {
-  const rows = changed.flatMap((f) =>
-    f.change.kind === 'severity_changed'
-      ? []
-      : [
-          {
-            id: uuidv7(),
-            tenant_id: tenantId,
-            finding_id: f.id,
-            status: f.status,
-            reason: SCAN_REASONS[f.change.kind],
-            actor_kind: 'system' as const,
-            actor_id: 'scan',
-            actor_label: 'scan',
-            changed_at: scan.scanned_at,
-            scan_id: scan.id,
-          },
-        ],
-  );
-  await inChunks(rows, (chunk) => trx.insertInto('finding_status_changes').values(chunk).execute());
+  return { opened, resolved, severityChanged };
 }
 
 export interface ScanFilters {
@@ -362,6 +306,8 @@ const SCAN_COLUMNS = [
   'scans.detected_server',
   'scans.previous_scan_id',
   'scans.internetnl',
+  'scans.coverage',
+  'scans.unreachable',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

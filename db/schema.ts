@@ -154,6 +154,10 @@ export interface ScansTable {
   previous_scan_id: string | null;
   /** internet.nl's website test as JSON (scanner/report/internetnl.ts); null when not run. */
   internetnl: string | null;
+  /** The scan's coverage as JSON (scanner/coverage.ts); null for scans stored before it was recorded. */
+  coverage: string | null;
+  /** Why the scan reached no page of the site; null when it did. */
+  unreachable: string | null;
 }
 
 export interface FindingsTable {

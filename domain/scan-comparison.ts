@@ -19,6 +19,8 @@ export interface ScanChanges {
   resolved: string[];
   severity_changed: Array<{ finding_id: string; from: Severity; to: Severity }>;
   escalated: Array<{ finding_id: string; from_finding_id: string }>;
+  /** Open findings the later scan could not re-check (its coverage): neither seen nor resolved. */
+  unverified: string[];
 }
 
 /**
@@ -29,6 +31,7 @@ export interface ScanChanges {
 export function compareScans(
   before: { id: string; scanned_at: string; findings: readonly SeenFinding[] },
   after: readonly SeenFinding[],
+  unverifiedAfter: ReadonlySet<string> = new Set(),
 ): ScanChanges {
   const earlier = new Map(before.findings.map((f) => [f.finding_id, f]));
   const later = new Set(after.map((f) => f.finding_id));
@@ -39,6 +42,7 @@ export function compareScans(
     resolved: [],
     severity_changed: [],
     escalated: [],
+    unverified: [],
   };
   const gone = before.findings.filter((f) => !later.has(f.finding_id));
   const replaced = new Set<string>();
@@ -56,6 +60,8 @@ export function compareScans(
     } else if (finding.created_at <= before.scanned_at) changes.regressed.push(finding.finding_id);
     else changes.new.push(finding.finding_id);
   }
-  changes.resolved = gone.filter((f) => !replaced.has(f.finding_id)).map((f) => f.finding_id);
+  const notSeen = gone.filter((f) => !replaced.has(f.finding_id)).map((f) => f.finding_id);
+  changes.resolved = notSeen.filter((id) => !unverifiedAfter.has(id));
+  changes.unverified = notSeen.filter((id) => unverifiedAfter.has(id));
   return changes;
 }

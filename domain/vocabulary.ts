@@ -58,8 +58,13 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** How a scan changed one of its site's findings (a scan's `changes`, docs/monitoring.md). */
-export const SCAN_CHANGE_KINDS = ['new', 'regressed', 'resolved', 'severity_changed', 'escalated'] as const;
+/** How a scan changed one of its site's findings' status or severity (docs/monitoring.md). */
+const STATUS_CHANGE_KINDS = ['new', 'regressed', 'resolved', 'severity_changed', 'escalated'] as const;
+/**
+ * What a scan's `changes` list: the status changes, and `unverified`, the open findings it could
+ * not re-check (they keep their status; docs/monitoring.md "Coverage").
+ */
+export const SCAN_CHANGE_KINDS = [...STATUS_CHANGE_KINDS, 'unverified'] as const;
 export type ScanChangeKind = (typeof SCAN_CHANGE_KINDS)[number];
 export type ChangeCounts = Record<ScanChangeKind, number>;
 
@@ -74,7 +79,7 @@ export function changeCounts(entries: Iterable<readonly [ScanChangeKind, number]
  * Every `data.change.kind` a finding event can carry: a scan's kinds, a person resolving it
  * (`manual`, finding_resolved) and an acceptance that ran out (`acceptance_expired`, finding_new).
  */
-export const FINDING_EVENT_CHANGE_KINDS = [...SCAN_CHANGE_KINDS, 'manual', 'acceptance_expired'] as const;
+export const FINDING_EVENT_CHANGE_KINDS = [...STATUS_CHANGE_KINDS, 'manual', 'acceptance_expired'] as const;
 export type FindingEventChangeKind = (typeof FINDING_EVENT_CHANGE_KINDS)[number];
 
 /** Days before an end at which expiry_warning goes out, once each per item; 0 is the end itself. */

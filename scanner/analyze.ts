@@ -1,77 +1,15 @@
 import { toFinding } from './report/findings.ts';
 import type { AnalysisContext, Check } from './checks/context.ts';
-import { checkCaa } from './checks/caa.ts';
-import { checkClientSecrets, checkFirebase, checkNextMiddleware, checkSupabaseTables } from './checks/client-code.ts';
-import { checkCookies } from './checks/cookies.ts';
-import { checkCors } from './checks/cors.ts';
-import { checkEmbedderPolicy, checkOpenerPolicy, checkResourcePolicy } from './checks/cross-origin-policies.ts';
-import { checkContentSecurityPolicy } from './checks/csp.ts';
-import { checkExposures } from './checks/exposures.ts';
-import { checkFrameOptions } from './checks/framing.ts';
-import { checkStrictTransportSecurity } from './checks/hsts.ts';
-import { checkMixedContent } from './checks/mixed-content.ts';
-import { checkHttpRedirection } from './checks/redirection.ts';
-import { checkSecurityTxt } from './checks/security-txt.ts';
-import {
-  checkContentTypeOptions,
-  checkPermissionsPolicy,
-  checkReferrerPolicy,
-  checkVersionDisclosure,
-} from './checks/simple-headers.ts';
-import { checkSubresourceIntegrity } from './checks/subresource-integrity.ts';
-import {
-  checkCipherOrder,
-  checkCipherSuites,
-  checkKeyExchangeGroups,
-  checkKeyExchangeHash,
-  checkTlsFeatures,
-} from './checks/tls-guideline.ts';
-import {
-  checkCertificate,
-  checkCertificateKeys,
-  checkHttpsAvailable,
-  checkProtocolVersions,
-} from './checks/transport.ts';
-import { checkDane } from './checks/dane.ts';
+import type { UnionToIntersection } from './tests/test.ts';
+import { TESTS } from './tests/registry.ts';
 import { parseHtml } from './probes/html.ts';
 import type { Observation, ScanEvidence, ScanFinding } from './types.ts';
 import { SEVERITIES } from './vocabulary.ts';
 
-/** Every check is a pure function of the evidence, named so a result can say which one failed. */
-export const CHECKS = {
-  https_available: checkHttpsAvailable,
-  certificate: checkCertificate,
-  certificate_keys: checkCertificateKeys,
-  protocol_versions: checkProtocolVersions,
-  cipher_suites: checkCipherSuites,
-  key_exchange_groups: checkKeyExchangeGroups,
-  key_exchange_hash: checkKeyExchangeHash,
-  cipher_order: checkCipherOrder,
-  tls_features: checkTlsFeatures,
-  caa: checkCaa,
-  dane: checkDane,
-  http_redirection: checkHttpRedirection,
-  strict_transport_security: checkStrictTransportSecurity,
-  content_security_policy: checkContentSecurityPolicy,
-  frame_options: checkFrameOptions,
-  content_type_options: checkContentTypeOptions,
-  referrer_policy: checkReferrerPolicy,
-  permissions_policy: checkPermissionsPolicy,
-  cross_origin_opener_policy: checkOpenerPolicy,
-  cross_origin_embedder_policy: checkEmbedderPolicy,
-  cross_origin_resource_policy: checkResourcePolicy,
-  cookies: checkCookies,
-  cors: checkCors,
-  subresource_integrity: checkSubresourceIntegrity,
-  mixed_content: checkMixedContent,
-  security_txt: checkSecurityTxt,
-  version_disclosure: checkVersionDisclosure,
-  exposures: checkExposures,
-  client_secrets: checkClientSecrets,
-  supabase_tables: checkSupabaseTables,
-  firebase: checkFirebase,
-  nextjs_middleware: checkNextMiddleware,
-} as const satisfies Record<string, Check>;
+type RegistryChecks = UnionToIntersection<(typeof TESTS)[number]['checks']>;
+
+/** Every check of every test, by name: pure functions of the evidence, named so a result can say which one failed. */
+export const CHECKS = Object.assign({}, ...TESTS.map((test) => test.checks)) as RegistryChecks;
 
 export type CheckName = keyof typeof CHECKS;
 

@@ -10,3 +10,5 @@ export type { ScanFinding } from './types.ts';
 export type { FindingType } from './catalog/index.ts';
 export * from './vocabulary.ts';
 export { CHECK_NAMES, type CheckName } from './analyze.ts';
+export { recheckedBy, subjectHolds, type Coverage } from './coverage.ts';
+export { TEST_NAMES, TESTS, type TestName } from './tests/registry.ts';

@@ -1,15 +1,18 @@
 import { setMaxListeners } from 'node:events';
 import { expiriesOf, type Expiry } from './checks/expiries.ts';
-import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
-import { ScanCancelledError, TargetUnreachableError } from './errors.ts';
+import type { CheckFailureReport, CheckName } from './analyze.ts';
+import type { Coverage } from './coverage.ts';
+import { ScanCancelledError } from './errors.ts';
+import { HttpClient } from './net/http-client.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
-import { parseTarget, retrieve, type InternetNlSettings } from './probes/retriever.ts';
+import { parseTarget, reachSite, type InternetNlSettings, type RetrieveOptions } from './probes/retriever.ts';
+import { runTests } from './run-tests.ts';
 import { internetNlReport, type InternetNlReport } from './report/internetnl.ts';
 import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
-import type { ScanEvidence, ScanFinding } from './types.ts';
+import type { ScanFinding } from './types.ts';
 import { detectServer } from './probes/server-detection.ts';
-import type { Grade, ScanStage, SitePlatform, WebServer } from './vocabulary.ts';
+import { SEVERITIES, type Grade, type ScanStage, type SitePlatform, type WebServer } from './vocabulary.ts';
 
 export interface ScanResult {
   url: string;
@@ -25,6 +28,10 @@ export interface ScanResult {
   findings: ScanFinding[];
   /** Checks whose findings are missing from this result because they failed or ran out of time. */
   failed_checks: CheckName[];
+  /** What each test covered: one entry per test and subject, with the reason when it did not complete. */
+  coverage: Coverage[];
+  /** Why the site gave no page at all (every test then failed); null when it was reached. */
+  unreachable: string | null;
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
   /** When the site's certificates and security.txt end (monitoring's expiry list and warnings). */
@@ -57,13 +64,6 @@ export interface ScanOptions {
   internetnl?: InternetNlSettings;
 }
 
-/** The checks that judge what a retrieval phase gathered: when the phase fails, they are failed checks. */
-const PHASE_CHECKS: Record<ScanEvidence['failedPhases'][number], CheckName[]> = {
-  client_code: ['client_secrets', 'supabase_tables', 'firebase'],
-  nextjs_middleware: ['nextjs_middleware'],
-  internetnl: ['dane'],
-};
-
 /** The longest certificate subject an expiry carries. */
 const MAX_SUBJECT = 300;
 
@@ -79,14 +79,14 @@ function label<T>(name: string, detect: () => T | null, report?: CheckFailureRep
   }
 }
 
-/** Scans one website over the network and scores what it finds. */
+/** Scans one website over the network and scores what it finds; a site that does not answer is a result too. */
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
   const target = parseTarget(url);
   const deadline = AbortSignal.timeout(options.deadlineMs ?? SCAN_DEFAULTS.deadlineMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   // Every in-flight request listens for the abort.
   setMaxListeners(0, signal);
-  const { evidence, requests } = await retrieve(target, {
+  const settings: RetrieveOptions = {
     allowPrivateTargets: options.allowPrivateTargets ?? false,
     dnsServers: options.dnsServers,
     requestTimeoutMs: options.requestTimeoutMs ?? SCAN_DEFAULTS.requestTimeoutMs,
@@ -95,42 +95,48 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     probeExposures: options.probeExposures ?? true,
     onProgress: options.onProgress,
     firebaseStorageApi: options.firebaseStorageApi,
-    onPhaseFailure: options.onCheckFailure,
     internetnl: options.internetnl,
-  });
-  // Stopped by the caller (a cancelled tool call, a client that went away): no result to score.
-  if (options.signal?.aborted) throw new ScanCancelledError('De scan is afgebroken.');
-  if (!evidence.page) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar.`);
-  options.onProgress?.('analysis');
-  const ctx = contextFor(evidence);
-  const { findings, failedChecks } = analyze(ctx, undefined, options.onCheckFailure);
-  // Probes cut off by the deadline are unknown, not "not exposed".
-  const cutOff: CheckName[] =
-    deadline.aborted && evidence.probes.some((probe) => probe.response === null) ? ['exposures'] : [];
-  return {
-    url: target.href,
-    ...computeScores(findings),
-    detected_platform: label(
-      'site_platform',
-      () => detectSitePlatform(evidence.page, ctx.html),
-      options.onCheckFailure,
-    ),
-    detected_server: label('detected_server', () => detectServer(evidence), options.onCheckFailure),
-    scanned_at: evidence.scannedAt.toISOString(),
-    findings,
-    failed_checks: [
-      ...new Set([...failedChecks, ...cutOff, ...evidence.failedPhases.flatMap((phase) => PHASE_CHECKS[phase])]),
-    ],
-    requests_made: requests,
-    internetnl: label(
-      'internetnl',
-      () => internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type))),
-      options.onCheckFailure,
-    ),
-    // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
-    expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
-      ...expiry,
-      subject: displayText(expiry.subject, MAX_SUBJECT),
-    })),
   };
+  const client = new HttpClient({ ...settings, maxSocketsPerHost: settings.concurrency });
+  const cancelled = () => {
+    // Stopped by the caller (a cancelled tool call, a client that went away): no result to score.
+    if (options.signal?.aborted) throw new ScanCancelledError('De scan is afgebroken.');
+  };
+  try {
+    const site = await reachSite(target, client, settings);
+    cancelled();
+    options.onProgress?.('probes');
+    const run = await runTests(site, client, settings, options.onCheckFailure);
+    cancelled();
+    const { evidence, ctx } = run;
+    const findings = [...run.findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+    return {
+      url: target.href,
+      ...computeScores(findings),
+      detected_platform: label(
+        'site_platform',
+        () => detectSitePlatform(evidence.page, ctx.html),
+        options.onCheckFailure,
+      ),
+      detected_server: label('detected_server', () => detectServer(evidence), options.onCheckFailure),
+      scanned_at: evidence.scannedAt.toISOString(),
+      findings,
+      failed_checks: run.failedChecks,
+      coverage: run.coverage,
+      unreachable: site.unreachable?.message ?? null,
+      requests_made: client.requestCount + site.handshakes,
+      internetnl: label(
+        'internetnl',
+        () => internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type))),
+        options.onCheckFailure,
+      ),
+      // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
+      expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
+        ...expiry,
+        subject: displayText(expiry.subject, MAX_SUBJECT),
+      })),
+    };
+  } finally {
+    client.close();
+  }
 }

@@ -137,8 +137,6 @@ export interface ScanEvidence {
   middleware: MiddlewareBypassEvidence | null;
   /** internet.nl's DNSSEC, IPv6, DANE and RPKI evidence; null when not gathered. */
   internetnl: InternetNlEvidence | null;
-  /** Retrieval phases that failed, so their checks are reported in failed_checks. */
-  failedPhases: Array<'client_code' | 'nextjs_middleware' | 'internetnl'>;
 }
 
 /** What a pure check reports; the catalog supplies the rest of the finding. */

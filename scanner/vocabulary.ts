@@ -58,3 +58,18 @@ export type ObservatoryTest = (typeof OBSERVATORY_TESTS)[number];
 /** The classes of the NCSC-NL TLS guideline, best first (scanner/rules/tls-guideline.ts places every element in one). */
 export const NCSC_CLASSES = ['Goed', 'Voldoende', 'Uit te faseren', 'Onvoldoende'] as const;
 export type NcscClass = (typeof NCSC_CLASSES)[number];
+
+/**
+ * What became of one test on one subject in a scan (its `coverage`): it ran to the end, it could
+ * not (an error, a time-out, the scan's deadline, the site down), it was switched off, or it does
+ * not apply to the subject (no Next.js app, no host name for CAA).
+ */
+export const COVERAGE_STATUSES = ['completed', 'failed', 'skipped', 'not_applicable'] as const;
+export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
+
+/**
+ * What a test judges: a host name (DNS), an origin (TLS on a host and port, files on an origin),
+ * the page the scan fetched, or the scripts a page runs and the backends they call.
+ */
+export const SUBJECT_KINDS = ['host', 'origin', 'page', 'script'] as const;
+export type SubjectKind = (typeof SUBJECT_KINDS)[number];

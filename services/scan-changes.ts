@@ -17,12 +17,18 @@ const noChanges = (comparedTo: string | null): ScanChanges => ({
   resolved: [],
   severity_changed: [],
   escalated: [],
+  unverified: [],
 });
 
-/** Compares two stored scans of one site (any order). */
+/** Compares two stored scans of one site (any order); what this scan could not re-check is not called resolved. */
 async function compareStored(db: DB, scan: StoredScan, against: { id: string; scanned_at: string }) {
-  const [before, after] = await Promise.all([findingsSeenBy(db, against.id), findingsSeenBy(db, scan.id)]);
-  return compareScans({ id: against.id, scanned_at: against.scanned_at, findings: before }, after);
+  const [before, after, recorded] = await Promise.all([
+    findingsSeenBy(db, against.id),
+    findingsSeenBy(db, scan.id),
+    recordedChanges(db, scan.id),
+  ]);
+  const unverified = new Set(recorded.filter((row) => row.kind === 'unverified').map((row) => row.finding_id));
+  return compareScans({ id: against.id, scanned_at: against.scanned_at, findings: before }, after, unverified);
 }
 
 /**
@@ -107,6 +113,7 @@ export async function scanChangeList(deps: ServiceDeps, actor: Actor, input: { s
       finding_id: c.finding_id,
       detail: c.from_finding_id,
     })),
+    ...changes.unverified.map((id) => ({ kind: 'unverified' as const, finding_id: id, detail: null })),
   ];
   const labels = new Map(
     (

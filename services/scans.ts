@@ -1,6 +1,14 @@
 import { findingsOfScan } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
-import { findScan, listScans as listScanRows, recordScan, type RecordedScan, type ScanFilters } from '../db/scans.ts';
+import {
+  findScan,
+  listScans as listScanRows,
+  recordScan,
+  siteHasScans,
+  type RecordedScan,
+  type ScanFilters,
+} from '../db/scans.ts';
+import { unverifiedBy } from '../db/scan-changes.ts';
 import { findSite } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
@@ -11,6 +19,7 @@ import { scanSite, ScanCancelledError, ScanError, type ScanStage } from '../scan
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { InternetNlReport } from '../scanner/report/internetnl.ts';
+import type { Coverage } from '../scanner/index.ts';
 import type { ScanChanges } from '../domain/scan-comparison.ts';
 import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
@@ -123,7 +132,13 @@ export async function triggerScan(
   } finally {
     release();
   }
-  scansTotal.inc({ grade: result.grade });
+  // A site that never answered has nothing to keep and nothing to score: refused as before. Once a
+  // site has been scanned, a scan that finds it down is stored: its coverage says nothing ran.
+  if (result.unreachable && !(await siteHasScans(db, tenantId, site.id))) {
+    scansTotal.inc({ grade: 'error' });
+    throw new TargetRefused(result.unreachable);
+  }
+  scansTotal.inc({ grade: result.unreachable ? 'error' : result.grade });
   // Each write transaction starts on its own turn of the event loop, so scans finishing together
   // do not run their transactions back to back in one blocking stretch.
   await nextTurn();
@@ -200,17 +215,21 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id:
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const { previous_scan_id: _previous, internetnl, ...shown } = scan;
-  const [rows, changes] = await Promise.all([
+  const { previous_scan_id: _previous, internetnl, coverage, ...shown } = scan;
+  const [rows, changes, unverified] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
+    unverifiedBy(deps.db, scan.id),
   ]);
   const findings = rows.map(findingView);
   return {
     ...shown,
     internetnl: internetnl === null ? null : (JSON.parse(internetnl) as InternetNlReport),
+    // Scans stored before coverage was recorded have none to show.
+    coverage: coverage === null ? [] : (JSON.parse(coverage) as Coverage[]),
     changes,
-    score_breakdown: scoreBreakdown(findings),
+    // The open findings the scan could not re-check count in its score, so they are in its breakdown.
+    score_breakdown: scoreBreakdown([...findings, ...unverified]),
     failed_checks: failedChecksOf(scan),
     findings: findings.map((finding) => ({
       ...finding,

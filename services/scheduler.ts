@@ -86,28 +86,25 @@ export class ScanScheduler extends PollingWorker {
     const finish = (status: 'skipped' | 'failed', reason: string) =>
       finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(nowOf(this.deps)));
     try {
-      await triggerScan(
+      const recorded = await triggerScan(
         this.deps,
         systemActor(job.tenant_id, 'scheduler'),
         { site_id: job.site_id },
         {
           trigger: 'schedule',
           // The job ends in the scan's own transaction: a scan is stored once, or not at all.
-          withinTransaction: async (trx, recorded) => {
-            if (
-              !(await finishScanJob(
-                trx,
-                job.id,
-                worker,
-                { status: 'completed', reason: null, scanId: recorded.scan.id },
-                recorded.scan.scanned_at,
-              ))
-            )
-              throw new LeaseLost();
+          // A scan that found the site down is stored, but to the schedule it is a failure.
+          withinTransaction: async (trx, stored) => {
+            const { unreachable } = stored.scan;
+            const outcome = unreachable
+              ? { status: 'failed' as const, reason: unreachable, scanId: stored.scan.id }
+              : { status: 'completed' as const, reason: null, scanId: stored.scan.id };
+            if (!(await finishScanJob(trx, job.id, worker, outcome, stored.scan.scanned_at))) throw new LeaseLost();
           },
         },
       );
-      await clearScheduleFailures(this.deps, job.site_id);
+      if (recorded.scan.unreachable) await this.recordFailure(job, recorded.scan.unreachable, nowOf(this.deps));
+      else await clearScheduleFailures(this.deps, job.site_id);
     } catch (error) {
       const now = nowOf(this.deps);
       if (error instanceof LeaseLost) {

@@ -185,6 +185,8 @@ describe('admin CLI', () => {
         scanned_at: new Date().toISOString(),
         findings: [finding],
         failed_checks: [],
+        coverage: [],
+        unreachable: null,
         requests_made: 1,
         expiries: [],
         internetnl: null,

@@ -210,6 +210,8 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
         'findings',
         'changes',
         'internetnl',
+        'coverage',
+        'unreachable',
       ].sort(),
     );
     expect(body.failed_checks).toEqual([]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffFindings } from '../domain/finding-lifecycle.ts';
+import { changeRowsOf, planFindings } from '../domain/finding-lifecycle.ts';
+import { recheckedBy, type Coverage } from '../scanner/index.ts';
+import { completeCoverage } from './support/scan-results.ts';
 import { compareScans } from '../domain/scan-comparison.ts';
 import type { FindingStatus, FindingType, Severity } from '../domain/vocabulary.ts';
 
@@ -10,11 +12,24 @@ const known = (id: string, finding_type: FindingType, endpoint: string, status: 
   finding_type,
   endpoint,
   status,
+  severity: 'MEDIUM' as const,
 });
-const seen = (finding_type: FindingType, endpoint: string) => ({ finding_type, endpoint });
+const seen = (finding_type: FindingType, endpoint: string) => ({ finding_type, endpoint, severity: 'MEDIUM' as const });
 const HOST = 'shop.example';
 
-describe('diffFindings', () => {
+/** The plan of a scan whose every test completed on `host` (https and http origins), or with this coverage. */
+function diffFindings<P extends ReturnType<typeof known>, O extends ReturnType<typeof seen>>(
+  previous: P[],
+  observed: O[],
+  host: string,
+  coverage: Coverage[] = [...completeCoverage(`https://${host}/`), ...completeCoverage(`http://${host}:8080/`)],
+) {
+  let n = 0;
+  const plan = planFindings(previous, observed, recheckedBy(coverage), () => `new-${++n}`);
+  return { ...plan, open: plan.open.map((o) => o.observed) };
+}
+
+describe('planFindings', () => {
   it('opens what the site never had', () => {
     const diff = diffFindings([], [seen('csp_missing', 'https://shop.example/')], HOST);
     expect(diff).toEqual({
@@ -23,6 +38,8 @@ describe('diffFindings', () => {
       reopen: [],
       resolve: [],
       escalate: [],
+      unverified: [],
+      severityChanged: [],
     });
   });
 
@@ -66,13 +83,53 @@ describe('diffFindings', () => {
     expect(diffFindings(previous, [], HOST).resolve.map((f) => f.id)).toEqual(['a', 'b']);
   });
 
-  it('resolves nothing on a host the scan did not cover', () => {
+  it('resolves nothing on a host the scan did not cover: those findings are unverified', () => {
     const previous = [
       known('a', 'csp_missing', 'https://blog.shop.example/', 'OPEN'),
       known('b', 'exposed_env_file', 'http://shop.example:8080/.env', 'OPEN'),
     ];
-    expect(diffFindings(previous, [], HOST).resolve.map((f) => f.id)).toEqual(['b']);
-    expect(diffFindings(previous, [], 'blog.shop.example').resolve.map((f) => f.id)).toEqual(['a']);
+    const onShop = diffFindings(previous, [], HOST);
+    expect([onShop.resolve.map((f) => f.id), onShop.unverified.map((f) => f.id)]).toEqual([['b'], ['a']]);
+    const onBlog = diffFindings(previous, [], 'blog.shop.example');
+    expect([onBlog.resolve.map((f) => f.id), onBlog.unverified.map((f) => f.id)]).toEqual([['a'], ['b']]);
+  });
+
+  it('resolves only where a test that can report the finding completed, and lists the rest as unverified', () => {
+    const previous = [
+      known('env', 'exposed_env_file', 'https://shop.example/.env', 'OPEN'),
+      known('csp', 'csp_missing', 'https://shop.example/', 'OPEN'),
+      known('key', 'client_secret_openai', 'https://shop.example/app.js', 'OPEN'),
+      known('key2', 'client_secret_openai', 'https://shop.example/other.js', 'IN_PROGRESS'),
+      known('tls', 'tls_1_0_supported', 'https://shop.example/', 'OPEN'),
+    ];
+    const coverage: Coverage[] = [
+      {
+        test: 'exposures',
+        subject: 'https://shop.example',
+        status: 'skipped',
+        reason: 'uitgeschakeld door de beheerder',
+      },
+      { test: 'security_headers', subject: 'https://shop.example', status: 'completed', reason: null },
+      { test: 'client_code', subject: 'https://shop.example', status: 'completed', reason: null },
+      { test: 'client_code', subject: 'https://shop.example/app.js', status: 'failed', reason: 'time-out na 10 s' },
+      { test: 'tls', subject: 'https://shop.example', status: 'failed', reason: 'geen TLS-verbinding op poort 443' },
+    ];
+    const plan = diffFindings(previous, [], HOST, coverage);
+    expect(plan.resolve.map((f) => f.id)).toEqual(['csp', 'key2']);
+    expect(plan.unverified.map((f) => f.id)).toEqual(['env', 'key', 'tls']);
+    const rows = changeRowsOf({ ...plan, open: [] });
+    expect(rows.filter((r) => r.kind === 'unverified').map((r) => r.finding_id)).toEqual(['env', 'key', 'tls']);
+  });
+
+  it('resolves nothing after a scan that reached nothing', () => {
+    const previous = [known('a', 'csp_missing', 'https://shop.example/', 'OPEN')];
+    const down: Coverage[] = completeCoverage('https://shop.example/').map((entry) => ({
+      ...entry,
+      status: 'failed',
+      reason: 'site niet bereikbaar',
+    }));
+    const plan = diffFindings(previous, [], HOST, down);
+    expect([plan.resolve, plan.unverified.map((f) => f.id)]).toEqual([[], ['a']]);
   });
 
   it('tells findings apart by type and endpoint, and counts a repeated observation once', () => {
@@ -163,6 +220,8 @@ describe('compareScans', () => {
       resolved: ['hsts'],
       severity_changed: [{ finding_id: 'csp', from: 'MEDIUM', to: 'HIGH' }],
       escalated: [{ finding_id: 'cert14', from_finding_id: 'cert30' }],
+      unverified: [],
     });
+    expect(compareScans(before, after, new Set(['hsts'])).unverified).toEqual(['hsts']);
   });
 });

@@ -154,6 +154,7 @@ describe('changes per scan', () => {
       resolved: [],
       severity_changed: [],
       escalated: [],
+      unverified: [],
     });
     expect(second!.changes.new).toHaveLength(3);
 
@@ -166,6 +167,7 @@ describe('changes per scan', () => {
       resolved: [sniff.id],
       severity_changed: [],
       escalated: [{ finding_id: ending14.id, from_finding_id: ending30.id }],
+      unverified: [],
     });
 
     expect(fourth!.changes).toMatchObject({ compared_to_scan_id: third!.id, new: [], regressed: [sniff.id] });
@@ -227,6 +229,7 @@ describe('changes per scan', () => {
       resolved: 1,
       severity_changed: 0,
       escalated: 1,
+      unverified: 0,
     });
     await waitFor(() => ofType(receiver, 'finding_resolved').length >= 2);
     const escalated = ofType(receiver, 'finding_resolved').find((m) => m.json.data.change?.kind === 'escalated')!;
@@ -545,7 +548,14 @@ describe('severity changes', () => {
     expect(second.severityChanged.map((f) => [f.id, f.change.previous_severity, f.severity])).toEqual([
       [findingId, 'MEDIUM', 'HIGH'],
     ]);
-    expect(second.changeCounts).toEqual({ new: 0, regressed: 0, resolved: 0, severity_changed: 1, escalated: 0 });
+    expect(second.changeCounts).toEqual({
+      new: 0,
+      regressed: 0,
+      resolved: 0,
+      severity_changed: 1,
+      escalated: 0,
+      unverified: 0,
+    });
     const detail = await api.call('GET', `/api/agent/scans/${second.scan.id}`, { key: tenant.key });
     expect(detail.body.changes).toMatchObject({
       compared_to_scan_id: first.scan.id,

@@ -57,7 +57,6 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     clientCode: null,
     middleware: null,
     internetnl: null,
-    failedPhases: [],
   };
 }
 

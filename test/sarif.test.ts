@@ -106,19 +106,56 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
 });
 
 describe('toSarif', () => {
-  it('reports checks that could not run as tool notifications', () => {
+  it('reports failed and skipped tests as tool notifications with their subject and reason, completed ones not', () => {
     const log = toSarif(
       {
         url: 'https://example.nl/',
         score: 50,
         grade: 'zwak',
         scanned_at: '2026-11-24T10:00:00.000Z',
-        failed_checks: ['exposures'],
+        unreachable: null,
+        coverage: [
+          { test: 'security_headers', subject: 'https://example.nl', status: 'completed', reason: null },
+          {
+            test: 'exposures',
+            subject: 'https://example.nl',
+            status: 'skipped',
+            reason: 'uitgeschakeld door de beheerder',
+          },
+          { test: 'client_code', subject: 'https://example.nl/app.js', status: 'failed', reason: 'time-out na 10 s' },
+          {
+            test: 'nextjs_middleware',
+            subject: 'https://example.nl',
+            status: 'not_applicable',
+            reason: 'geen Next.js-site',
+          },
+        ],
         findings: [],
       },
       { name: 'Website Security Scanner', version: '0.1.0', informationUri: 'http://127.0.0.1:3000/api/agent/docs' },
     );
     expectValidSarif(log);
-    expect(run0(log).invocations[0].toolExecutionNotifications[0].descriptor.id).toBe('exposures');
+    const invocation = run0(log).invocations[0];
+    expect(invocation.executionSuccessful).toBe(true);
+    expect(
+      invocation.toolExecutionNotifications.map(
+        (n: { level: string; descriptor: { id: string }; message: { text: string } }) => [
+          n.level,
+          n.descriptor.id,
+          n.message.text,
+        ],
+      ),
+    ).toEqual([
+      [
+        'note',
+        'exposures',
+        'Test exposures op https://example.nl: overgeslagen; bevindingen blijven open (uitgeschakeld door de beheerder).',
+      ],
+      [
+        'warning',
+        'client_code',
+        'Test client_code op https://example.nl/app.js: niet voltooid; bevindingen kunnen ontbreken en blijven open (time-out na 10 s).',
+      ],
+    ]);
   });
 });

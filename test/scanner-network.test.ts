@@ -1,12 +1,6 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  SCAN_DEFAULTS,
-  scanSite,
-  TargetRefusedError,
-  TargetUnreachableError,
-  type ScanResult,
-} from '../scanner/index.ts';
+import { SCAN_DEFAULTS, scanSite, TargetRefusedError, TEST_NAMES, type ScanResult } from '../scanner/index.ts';
 import { startSite, type FixtureSite } from './support/fixture-sites.ts';
 import { hardenedSite, httpsSite, leakyWordPressSite, singlePageAppSite, softNotFoundSite } from './support/sites.ts';
 
@@ -184,10 +178,15 @@ describe('safety', () => {
     await expect(scanSite('ftp://example.nl/')).rejects.toThrow(/http/);
   });
 
-  it('ends a scan of a dead site with a clear error', async () => {
+  it('ends a scan of a dead site with a clear reason, every test failed for it and nothing found', async () => {
     const site = await keep(hardenedSite());
     await site.close();
-    await expect(scan(site)).rejects.toBeInstanceOf(TargetUnreachableError);
+    const result = await scan(site);
+    expect(result.unreachable).toMatch(/^De site 127\.0\.0\.1:\d+ is niet bereikbaar via HTTP of HTTPS\.$/);
+    expect(result.findings).toEqual([]);
+    expect(result.coverage.map((c) => c.test)).toEqual([...TEST_NAMES]);
+    for (const entry of result.coverage)
+      expect(entry).toMatchObject({ status: 'failed', reason: `site niet bereikbaar: ${result.unreachable}` });
   });
 
   it('ends a scan of a site that never answers within its bounds', async () => {
@@ -196,12 +195,13 @@ describe('safety', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const result = scanSite(`http://127.0.0.1:${port}/`, {
+      const result = await scanSite(`http://127.0.0.1:${port}/`, {
         allowPrivateTargets: true,
         requestTimeoutMs: 300,
         deadlineMs: 5_000,
       });
-      await expect(result).rejects.toBeInstanceOf(TargetUnreachableError);
+      expect(result.unreachable).toMatch(/niet bereikbaar/);
+      expect(result.coverage.every((c) => c.status === 'failed')).toBe(true);
     } finally {
       silent.close();
     }

@@ -87,7 +87,14 @@ describe('event delivery', () => {
       // The spec's scan object, plus how the scan changed the site's findings (a first scan: all new).
       data: {
         ...firstScan,
-        changes: { new: firstScan.findings_count, regressed: 0, resolved: 0, severity_changed: 0, escalated: 0 },
+        changes: {
+          new: firstScan.findings_count,
+          regressed: 0,
+          resolved: 0,
+          severity_changed: 0,
+          escalated: 0,
+          unverified: 0,
+        },
       },
     });
     const findings = ofType(all, 'finding_new').map((m) => m.json.data);

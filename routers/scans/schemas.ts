@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHECK_NAMES } from '../../scanner/index.ts';
+import { CHECK_NAMES, COVERAGE_STATUSES, TEST_NAMES } from '../../scanner/index.ts';
 import { INTERNETNL_STATUSES } from '../../scanner/report/internetnl.ts';
 import { GRADES, SEVERITIES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import {
@@ -114,6 +114,10 @@ export const ScanChanges = z
       description:
         'Een bevinding vervangen door een ernstiger van dezelfde soort (certificaat 30 → 14 dagen → verlopen)',
     }),
+    unverified: z.array(Id).meta({
+      description:
+        'Open bevindingen die deze scan niet opnieuw kon controleren (zie coverage): niet gezien, maar ook niet opgelost; hun status blijft',
+    }),
   })
   .meta({ id: 'ScanChanges' });
 
@@ -147,6 +151,20 @@ export const InternetNl = z
       'De websitetest van internet.nl (IPv6, DNSSEC, HTTPS/TLS, RPKI); los van grade en de *_score-velden. Null voor scans zonder deze test.',
   });
 
+const CoverageEntry = z
+  .object({
+    test: z.enum(TEST_NAMES),
+    subject: z.string().meta({ description: 'Waarop de test liep: een host, een origin of een URL (een script)' }),
+    status: z.enum(COVERAGE_STATUSES),
+    reason: z.string().nullable().meta({ description: 'Waarom de test niet is voltooid; null als hij voltooid is' }),
+  })
+  .meta({ id: 'CoverageEntry' });
+
+const Coverage = z.array(CoverageEntry).meta({
+  description:
+    'Wat de scan heeft gecontroleerd: per test en onderwerp completed, failed, skipped of not_applicable met de reden. Een bevinding wordt alleen opgelost door een test die op haar plek completed is. Leeg voor scans van voor deze registratie.',
+});
+
 export const ScanDetail = ScanListItem.extend({
   url: z.string(),
   detected_server: z.enum(WEB_SERVERS).nullable().meta({
@@ -155,6 +173,10 @@ export const ScanDetail = ScanListItem.extend({
   }),
   score_breakdown: ScoreBreakdown,
   failed_checks: FailedChecks,
+  coverage: Coverage,
+  unreachable: z.string().nullable().meta({
+    description: 'Waarom de scan geen pagina van de site bereikte (alle tests failed); null als de site antwoordde',
+  }),
   findings: z.array(FindingWithFixes),
   internetnl: InternetNl.nullable(),
   changes: ScanChanges.meta({ description: 'Wat deze scan veranderde ten opzichte van de vorige scan van de site' }),

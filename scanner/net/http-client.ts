@@ -23,6 +23,17 @@ export interface FetchOptions {
   maxBytes: number;
 }
 
+/** Why a request got no answer: its own time-out, the scan's end, a refused connection, or another failure. */
+export type FetchFailure = 'timeout' | 'deadline' | 'refused' | 'error';
+
+function failureKind(error: unknown, signal: AbortSignal): FetchFailure {
+  if (signal.aborted) return 'deadline';
+  const { code, name } = (error ?? {}) as { code?: string; name?: string };
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'refused';
+  return 'error';
+}
+
 export const USER_AGENT = 'WebsiteSecurityScanner/1.0 (security scan)';
 
 /** Browsers accept far larger response headers than Node's 16 KiB default; real sites send them. */
@@ -44,6 +55,8 @@ const scannerGot: Got = guardedGot.extend({
 /** One scan's HTTP client: guarded addresses, timeouts, byte caps, keep-alive and a request count. */
 export class HttpClient {
   requestCount = 0;
+  /** Why each URL that got no answer failed, for the scan's coverage. */
+  private readonly failures = new Map<string, FetchFailure>();
   private readonly agents: GuardedAgents;
   private readonly timeout: { lookup: number; connect: number; secureConnect: number; request: number };
 
@@ -67,13 +80,25 @@ export class HttpClient {
     // Building a got request costs about a millisecond; starting each on its own turn of the event
     // loop keeps concurrent scans from stacking dozens of them into one long blocking stretch.
     await nextTurn();
+    this.failures.delete(url);
     try {
       return await this.read(url, options);
     } catch (error) {
       const refusal = refusalIn(error);
       if (refusal) throw refusal;
+      this.failures.set(url, failureKind(error, this.options.signal));
       return null;
     }
+  }
+
+  /** Why a request for `url` got no answer or only part of its body; undefined when read whole or never made. */
+  failureOf(url: string): FetchFailure | undefined {
+    return this.failures.get(url);
+  }
+
+  /** The bound of one request, for reasons such as "time-out na 10 s". */
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs;
   }
 
   /**
@@ -92,6 +117,8 @@ export class HttpClient {
         settled = true;
         stream.destroy();
         if (!head) return reject(error ?? new Error('no response'));
+        // A body cut short is an answer, but not one read whole.
+        if (error) this.failures.set(url, failureKind(error, this.options.signal));
         resolve({ url, ...head, body: Buffer.concat(chunks, size).subarray(0, options.maxBytes) });
       };
       const guard =

@@ -10,7 +10,7 @@ import {
   webpackChunkUrl,
   type WebpackChunkTemplate,
 } from './chunk-references.ts';
-import type { HttpClient } from '../net/http-client.ts';
+import type { FetchFailure, HttpClient } from '../net/http-client.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import {
   FIREBASE_STORAGE_API,
@@ -42,6 +42,8 @@ export interface ClientCodeEvidence {
   supabase: SupabaseEvidence[];
   firebaseDatabases: FirebaseDatabaseEvidence[];
   firebaseStorage: FirebaseStorageEvidence[];
+  /** Scripts found but not read whole: no answer, a body cut short, or beyond CLIENT_CODE_LIMITS. */
+  unread: Array<{ url: string; failure: FetchFailure | 'limit' }>;
 }
 
 export interface ClientCodeOptions {
@@ -143,6 +145,7 @@ export async function readClientCode(
   const seen = new Set(queue);
   // A webpack runtime names how chunks are loaded, other scripts which ids they load: either may come first.
   const webpack = { templates: [] as WebpackChunkTemplate[], ids: new Set<string>() };
+  const unread: ClientCodeEvidence['unread'] = [];
   let fetched = 0;
   // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
   let used = 0;
@@ -157,6 +160,7 @@ export async function readClientCode(
     while (queue.length > 0) {
       const room = CLIENT_CODE_LIMITS.totalBytes - used - reserved;
       if (fetched >= CLIENT_CODE_LIMITS.scripts || (room <= 0 && reserved === 0)) {
+        for (const url of queue) unread.push({ url, failure: 'limit' });
         queue.length = 0;
         return;
       }
@@ -175,6 +179,8 @@ export async function readClientCode(
       const body = answer?.body;
       used += body?.length ?? 0;
       release();
+      const failure = client.failureOf(url);
+      if (failure) unread.push({ url, failure });
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
       // A missing chunk answered with the app's HTML shell is no script.
       if (answer?.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
@@ -201,7 +207,7 @@ export async function readClientCode(
     probeSupabaseBackends(client, references),
     probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API),
   ]);
-  return { secrets, supabase, ...firebase };
+  return { secrets, supabase, ...firebase, unread };
 }
 
 /** A backend the scanner may not reach (the address policy) is left out, not a reason to fail. */

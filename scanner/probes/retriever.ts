@@ -1,34 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { bareHost, type AddressPolicy } from '../net/address-policy.ts';
 import { decodeBody } from '../net/charset.ts';
-import { isLocalhostName, lookupCaa } from '../net/dns.ts';
-import { InvalidTargetError, refusalIn, TargetUnreachableError } from '../errors.ts';
-import { DEFAULT_PROBE_BYTES, EXPOSURE_PROBES, ruleFor, type ExposureProbe } from './exposure-rules.ts';
+import { TargetUnreachableError } from '../errors.ts';
 import { firstHeader } from '../net/headers.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';
-import { HttpClient } from '../net/http-client.ts';
-import { readClientCode, type ClientCodeOptions } from './client-code.ts';
-import { probeMiddlewareBypass } from './nextjs-middleware.ts';
-import { detectSitePlatform } from './site-platform.ts';
+import type { AddressPolicy } from '../net/address-policy.ts';
+import type { FetchFailure, HttpClient } from '../net/http-client.ts';
+import type { ClientCodeOptions } from './client-code.ts';
 import { siteOf } from '../net/registrable-domain.ts';
 import { probeTls } from '../net/tls-client.ts';
-import { fetchAtAddress } from '../net/pinned-fetch.ts';
-import { probeInternetNl } from './internetnl.ts';
 import { parseWebUrl, WEB_URL_PROBLEMS } from '../net/web-url.ts';
-import type {
-  FetchedResponse,
-  ProbeEvidence,
-  RedirectHop,
-  ScanEvidence,
-  SecurityTxtEvidence,
-  TlsEvidence,
-} from '../types.ts';
+import { InvalidTargetError } from '../errors.ts';
+import type { FetchedResponse, HttpsEvidence, PageEvidence, RedirectHop, TlsEvidence } from '../types.ts';
 import type { ScanStage } from '../vocabulary.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
-  /** Told of a retrieval phase that failed (its checks become failed checks), with its error. */
-  onPhaseFailure?: (phase: string, error: unknown) => void;
   requestTimeoutMs: number;
   /** Requests in flight at once against the probed host. */
   concurrency: number;
@@ -51,11 +35,10 @@ export interface InternetNlSettings {
 /** Browsers give up after 20 redirects (Chromium and Firefox alike); so does the scanner. */
 export const MAX_REDIRECTS = 20;
 export const PAGE_BYTES = 512 * 1024;
-const MAX_SOURCE_MAP_PROBES = 3;
 /** A foreign origin sent with the page request: a server that echoes it back reflects any origin. */
 export const CORS_TEST_ORIGIN = 'https://cors-check.scanner.invalid';
 
-interface Chain {
+export interface Chain {
   hops: RedirectHop[];
   final: FetchedResponse | null;
   /** The chain ended because it exceeded MAX_REDIRECTS (a loop or an endless chain). */
@@ -85,7 +68,17 @@ function redirectTarget(response: FetchedResponse, from: string): string | null 
   }
 }
 
-async function followChain(
+/** The same host and port under another path or scheme, built with the URL API (IPv6 literals stay intact). */
+export function sameHost(base: URL, protocol: 'http:' | 'https:', path = '/'): URL {
+  const url = new URL(path, base);
+  if (url.protocol !== protocol) {
+    url.protocol = protocol;
+    url.port = '';
+  }
+  return url;
+}
+
+export async function followChain(
   client: HttpClient,
   start: string,
   headers: Record<string, string>,
@@ -104,259 +97,90 @@ async function followChain(
   return { hops, final: null, tooManyRedirects: true };
 }
 
-async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** What reaching the site gathered: the page, its redirects, TLS on its HTTPS origin. Every test starts here. */
+export interface SiteContact {
+  target: URL;
+  scannedAt: Date;
+  page: PageEvidence | null;
+  /** The page's full answer (its body too) and its parsed HTML. */
+  pageResponse: FetchedResponse | null;
+  facts: HtmlFacts | null;
+  https: HttpsEvidence | null;
+  httpRedirects: RedirectHop[];
+  /** Why the http:// variant gave no answer; undefined when it answered. */
+  plainFailure: FetchFailure | undefined;
+  tls: TlsEvidence;
+  tlsWorks: boolean;
+  /** The TLS probe was cut short by the scan's deadline. */
+  tlsCut: boolean;
+  /** The HTTPS URL of the target's own site: the final page's when it is https on that site. */
+  httpsUrl: URL;
+  /** Why there is no page: the site did not answer over HTTP or HTTPS, or kept redirecting. */
+  unreachable: TargetUnreachableError | null;
+  /** TLS handshakes made (the HTTP client counts its own requests). */
+  handshakes: number;
 }
 
-function sourceMapProbes(page: FetchedResponse, facts: HtmlFacts | null): ExposureProbe[] {
-  if (!facts) return [];
-  const origin = new URL(page.url).origin;
-  const scripts: URL[] = [];
-  for (const script of facts.scripts) {
-    try {
-      scripts.push(new URL(script.src, page.url));
-    } catch {
-      // An unparsable src is the page's problem, not a probe.
-    }
-  }
-  return scripts
-    .filter((url) => url.origin === origin && url.pathname.endsWith('.js'))
-    .slice(0, MAX_SOURCE_MAP_PROBES)
-    .map((url) => ({ path: `${url.pathname}.map`, type: 'exposed_source_map' }));
-}
-
-/** The same host and port under another path or scheme, built with the URL API (IPv6 literals stay intact). */
-function sameHost(base: URL, protocol: 'http:' | 'https:', path = '/'): URL {
-  const url = new URL(path, base);
-  if (url.protocol !== protocol) {
-    url.protocol = protocol;
-    url.port = '';
-  }
-  return url;
-}
-
-/**
- * Random paths in the shapes the probes have (a file, a dotfile, a folder): servers often answer
- * each shape with its own not-found page, and a probe is only compared with those.
- */
-const notFoundPaths = () => {
-  const token = randomBytes(8).toString('hex');
-  return [`/${token}-niet-gevonden.txt`, `/.${token}`, `/${token}/`];
-};
-
-/**
- * Probes run on the page's origin when the target redirected within its own site (http to https,
- * apex to www), and on the target's own origin when it redirected elsewhere: another party's
- * host is never probed.
- */
-async function probeExposures(
-  client: HttpClient,
-  target: URL,
-  page: FetchedResponse,
-  facts: HtmlFacts | null,
-  options: RetrieveOptions,
-) {
-  const pageUrl = new URL(page.url);
-  const ownSite = siteOf(pageUrl.hostname) === siteOf(target.hostname);
-  const probeOrigin = (ownSite ? pageUrl : target).origin;
-  // The baselines are only compared after all answers are in, so they share the probes' pool.
-  const baselines = Promise.all(
-    notFoundPaths().map((path) => client.fetch(new URL(path, probeOrigin).href, { maxBytes: DEFAULT_PROBE_BYTES })),
-  );
-  const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, facts) : [])];
-  const probing = mapBounded(probes, options.concurrency, async (probe): Promise<ProbeEvidence> => {
-    const url = new URL(probe.path, probeOrigin).href;
-    const response = await client.fetch(url, {
-      method: probe.method,
-      body: probe.body,
-      headers: probe.body ? { 'content-type': 'application/json' } : undefined,
-      maxBytes: ruleFor(probe.type).maxBytes ?? DEFAULT_PROBE_BYTES,
-    });
-    return { type: probe.type, url, response };
-  });
-  const [answered, probeEvidence] = await Promise.all([baselines, probing]);
-  return { notFoundBaselines: answered.filter((b): b is FetchedResponse => b !== null), probeEvidence };
-}
-
-/** A security.txt is a few KiB; a larger answer is judged from its start. */
-const SECURITY_TXT_BYTES = 32 * 1024;
-
-/** RFC 9116 section 3: the file at /.well-known/ on the HTTPS origin, and the legacy top-level path (redirects followed). */
-async function fetchSecurityTxt(client: HttpClient, httpsOrigin: string): Promise<SecurityTxtEvidence> {
-  const wellKnownUrl = new URL('/.well-known/security.txt', httpsOrigin).href;
-  const legacyUrl = new URL('/security.txt', httpsOrigin).href;
-  const [wellKnown, legacy] = await Promise.all([
-    followChain(client, wellKnownUrl, {}, SECURITY_TXT_BYTES),
-    followChain(client, legacyUrl, {}, SECURITY_TXT_BYTES),
-  ]);
-  return { wellKnownUrl, legacyUrl, wellKnown: wellKnown.final, legacy: legacy.final };
-}
-
-/** CAA is looked up for host names; an IP address or localhost has no domain to publish it. */
-function caaLookup(target: URL, options: RetrieveOptions): Promise<ScanEvidence['caa']> {
-  const host = bareHost(target.hostname);
-  if (net.isIP(host) || isLocalhostName(host)) return Promise.resolve(null);
-  const domain = siteOf(host);
-  return lookupCaa(host, domain, options).then(
-    (caa) => (caa ? { ...caa, host, domain } : null),
-    () => null,
-  );
-}
-
-/**
- * A phase that failed costs its own findings only; undefined tells the caller it failed (the scan
- * lists its checks in failed_checks). A refused address still ends the scan as it would anywhere.
- */
-async function failureAsUndefined<T>(
-  name: string,
-  phase: Promise<T>,
-  report?: (phase: string, error: unknown) => void,
-): Promise<T | undefined> {
-  try {
-    return await phase;
-  } catch (error) {
-    const refusal = refusalIn(error);
-    if (refusal) throw refusal;
-    report?.(name, error);
-    return undefined;
-  }
-}
-
-/** All network I/O of a scan: the page and its variants, TLS handshakes and exposure probes. */
-export async function retrieve(
-  target: URL,
-  options: RetrieveOptions,
-): Promise<{ evidence: ScanEvidence; requests: number }> {
+/** Fetches the page over http(s) (redirects followed) and probes TLS on the site's HTTPS origin. */
+export async function reachSite(target: URL, client: HttpClient, options: RetrieveOptions): Promise<SiteContact> {
   const progress = options.onProgress ?? (() => {});
-  const client = new HttpClient({ ...options, maxSocketsPerHost: options.concurrency });
-  let handshakes = 0;
-  // DNS runs beside the HTTP and TLS work; it has its own time-outs.
-  const caa = caaLookup(target, options);
-  try {
-    const scannedAt = new Date();
-    const pageHeaders = { origin: CORS_TEST_ORIGIN };
-    progress('page');
-    const [main, plain] = await Promise.all([
-      followChain(client, target.href, pageHeaders),
-      target.protocol === 'https:'
-        ? followChain(client, sameHost(target, 'http:').href, {})
-        : Promise.resolve(NO_CHAIN),
-    ]);
+  const scannedAt = new Date();
+  const pageHeaders = { origin: CORS_TEST_ORIGIN };
+  progress('page');
+  const plainUrl = target.protocol === 'https:' ? sameHost(target, 'http:').href : target.href;
+  const [main, plain] = await Promise.all([
+    followChain(client, target.href, pageHeaders),
+    target.protocol === 'https:' ? followChain(client, plainUrl, {}) : Promise.resolve(NO_CHAIN),
+  ]);
 
-    const finalUrl = main.final ? new URL(main.final.url) : target;
-    // The TLS verdict is about the target's own site; a redirect to another party's host is not judged.
-    const ownFinal = siteOf(finalUrl.hostname) === siteOf(target.hostname);
-    const ownHttps = target.protocol === 'https:' ? target : sameHost(target, 'https:');
-    const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
-    progress('tls');
-    const probed = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
-      ...options,
-      timeoutMs: Math.min(5_000, options.requestTimeoutMs),
-    });
-    const tls: TlsEvidence = probed.tls;
-    handshakes += probed.handshakes;
-    const tlsWorks = Object.values(tls.protocols).some(Boolean);
-    const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
+  const finalUrl = main.final ? new URL(main.final.url) : target;
+  // The TLS verdict is about the target's own site; a redirect to another party's host is not judged.
+  const ownFinal = siteOf(finalUrl.hostname) === siteOf(target.hostname);
+  const ownHttps = target.protocol === 'https:' ? target : sameHost(target, 'https:');
+  const httpsUrl = finalUrl.protocol === 'https:' && ownFinal ? finalUrl : ownHttps;
+  progress('tls');
+  const probed = await probeTls(httpsUrl.hostname, Number(httpsUrl.port || 443), {
+    ...options,
+    timeoutMs: Math.min(5_000, options.requestTimeoutMs),
+  });
+  const tls: TlsEvidence = probed.tls;
+  const tlsWorks = Object.values(tls.protocols).some(Boolean);
+  const verified = tls.certificate !== null && tls.certificate.chainError === null && tls.certificate.hostnameMatches;
 
-    let httpsResponse = finalUrl.protocol === 'https:' && ownFinal ? main.final : null;
-    if (!httpsResponse && tlsWorks)
-      httpsResponse = (await followChain(client, new URL('/', httpsUrl).href, pageHeaders)).final;
+  let httpsResponse = finalUrl.protocol === 'https:' && ownFinal ? main.final : null;
+  if (!httpsResponse && tlsWorks)
+    httpsResponse = (await followChain(client, new URL('/', httpsUrl).href, pageHeaders)).final;
 
-    const pageResponse = main.final ?? httpsResponse;
-    if (!pageResponse && main.tooManyRedirects) {
-      throw new TargetUnreachableError(
-        `De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`,
+  const pageResponse = main.final ?? httpsResponse;
+  const unreachable = pageResponse
+    ? null
+    : new TargetUnreachableError(
+        main.tooManyRedirects
+          ? `De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`
+          : `De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`,
       );
-    }
-    if (!pageResponse) throw new TargetUnreachableError(`De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`);
-    const contentType = firstHeader(pageResponse.headers, 'content-type');
-    const html = isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
-    const facts = html !== null ? parseHtml(html) : null;
-    progress('probes');
-    const page = {
+  const contentType = pageResponse ? firstHeader(pageResponse.headers, 'content-type') : null;
+  const html = pageResponse && isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
+  return {
+    target,
+    scannedAt,
+    page: pageResponse && {
       url: pageResponse.url,
       status: pageResponse.status,
       headers: pageResponse.headers,
       html,
       requestOrigin: CORS_TEST_ORIGIN,
-    };
-
-    const internetnl = options.internetnl;
-    const [{ notFoundBaselines, probeEvidence }, securityTxt, clientCode, middleware, internetnlEvidence] =
-      await Promise.all([
-        options.probeExposures
-          ? probeExposures(client, target, pageResponse, facts, options)
-          : { notFoundBaselines: [], probeEvidence: [] },
-        tlsWorks ? fetchSecurityTxt(client, httpsUrl.origin) : null,
-        facts
-          ? failureAsUndefined(
-              'client_code',
-              readClientCode(client, pageResponse.url, facts, options),
-              options.onPhaseFailure,
-            )
-          : null,
-        facts && detectSitePlatform(page, facts) === 'nextjs'
-          ? failureAsUndefined(
-              'nextjs_middleware',
-              probeMiddlewareBypass(client, pageResponse.url, facts),
-              options.onPhaseFailure,
-            )
-          : null,
-        internetnl
-          ? failureAsUndefined(
-              'internetnl',
-              probeInternetNl(
-                httpsUrl.hostname,
-                {
-                  ...options,
-                  ...internetnl,
-                  scheme: tlsWorks ? 'https' : 'http',
-                  port: Number(tlsWorks ? httpsUrl.port || 443 : target.port || 80),
-                  chain: tls.certificate?.presented ?? [],
-                  timeoutMs: Math.min(3_000, options.requestTimeoutMs),
-                },
-                (address) =>
-                  fetchAtAddress(tlsWorks ? new URL('/', httpsUrl).href : target.href, address, {
-                    ...options,
-                    timeoutMs: options.requestTimeoutMs,
-                  }),
-              ),
-              options.onPhaseFailure,
-            )
-          : null,
-      ]);
-
-    const evidence: ScanEvidence = {
-      target: target.href,
-      scannedAt,
-      page,
-      https: httpsResponse && tlsWorks ? { verified, headers: httpsResponse.headers } : null,
-      httpRedirects: target.protocol === 'http:' ? main.hops : plain.hops,
-      tls,
-      securityTxt,
-      caa: await caa,
-      notFoundBaselines,
-      probes: probeEvidence,
-      clientCode: clientCode ?? null,
-      middleware: middleware ?? null,
-      internetnl: internetnlEvidence ?? null,
-      failedPhases: [
-        ...(clientCode === undefined ? (['client_code'] as const) : []),
-        ...(middleware === undefined ? (['nextjs_middleware'] as const) : []),
-        ...(internetnlEvidence === undefined ? (['internetnl'] as const) : []),
-      ],
-    };
-    return { evidence, requests: client.requestCount + handshakes };
-  } finally {
-    client.close();
-  }
+    },
+    pageResponse,
+    facts: html !== null ? parseHtml(html) : null,
+    https: httpsResponse && tlsWorks ? { verified, headers: httpsResponse.headers } : null,
+    httpRedirects: target.protocol === 'http:' ? main.hops : plain.hops,
+    plainFailure: client.failureOf(plainUrl),
+    tls,
+    tlsWorks,
+    tlsCut: options.signal.aborted && !tlsWorks,
+    httpsUrl,
+    unreachable,
+    handshakes: probed.handshakes,
+  };
 }

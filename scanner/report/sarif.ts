@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogEntry } from '../catalog/entry.ts';
-import type { Severity } from '../vocabulary.ts';
+import type { CoverageStatus, Severity } from '../vocabulary.ts';
 
 // A scan as a SARIF 2.1.0 log (OASIS), shaped for GitHub code scanning: one rule per finding type,
 // one result per finding. Findings are about URLs, not files, and GitHub rejects an upload whose
@@ -34,9 +34,18 @@ export interface SarifScan {
   score: number;
   grade: string;
   scanned_at: string;
-  failed_checks: readonly string[];
+  /** What the scan's tests covered; the failed and skipped entries become tool execution notifications. */
+  coverage: ReadonlyArray<{ test: string; subject: string; status: CoverageStatus; reason: string | null }>;
+  /** Why the scan reached no page of the site; null when it did. */
+  unreachable: string | null;
   findings: readonly SarifFinding[];
 }
+
+/** How a test that did not complete is told: failed is a warning (findings may be missing), skipped a note. */
+const NOTIFIED: Partial<Record<CoverageStatus, { level: 'warning' | 'note'; said: string }>> = {
+  failed: { level: 'warning', said: 'niet voltooid; bevindingen kunnen ontbreken en blijven open' },
+  skipped: { level: 'note', said: 'overgeslagen; bevindingen blijven open' },
+};
 
 export interface SarifTool {
   name: string;
@@ -158,15 +167,24 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
         originalUriBaseIds: Object.fromEntries([...bases].map(([base, id]) => [id, { uri: base }])),
         invocations: [
           {
-            executionSuccessful: true,
+            // A scan that reached no page did not run; one that ran with gaps did, and says where.
+            executionSuccessful: scan.unreachable === null,
             endTimeUtc: scan.scanned_at,
-            toolExecutionNotifications: scan.failed_checks.map((check) => ({
-              level: 'warning',
-              message: {
-                text: `Controle ${check} kon niet worden uitgevoerd; haar bevindingen ontbreken in deze scan.`,
-              },
-              descriptor: { id: check },
-            })),
+            toolExecutionNotifications: scan.coverage.flatMap((entry) => {
+              const notified = NOTIFIED[entry.status];
+              if (!notified) return [];
+              return [
+                {
+                  level: notified.level,
+                  message: {
+                    text: `Test ${entry.test} op ${entry.subject}: ${notified.said}${entry.reason ? ` (${entry.reason})` : ''}.`,
+                  },
+                  descriptor: { id: entry.test },
+                  locations: [{ logicalLocations: [{ fullyQualifiedName: entry.subject, kind: 'resource' }] }],
+                  properties: { status: entry.status },
+                },
+              ];
+            }),
           },
         ],
         results,

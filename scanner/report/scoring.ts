@@ -40,14 +40,17 @@ export interface Scores {
   endpoints_score: number;
 }
 
-function subScore(findings: ScanFinding[], category: Category): number {
+/** What scoring reads of a finding. */
+export type ScoredFinding = Pick<ScanFinding, 'finding_type' | 'severity' | 'category'>;
+
+function subScore(findings: readonly ScoredFinding[], category: Category): number {
   const lost = findings
     .filter((f) => f.category === category)
     .reduce((sum, f) => sum + SEVERITY_PENALTY[f.severity], 0);
   return Math.max(0, 100 - lost);
 }
 
-export function computeScores(findings: ScanFinding[]): Scores {
+export function computeScores(findings: readonly ScoredFinding[]): Scores {
   const ssl_score = subScore(findings, 'SSL_TLS');
   const headers_score = subScore(findings, 'SECURITY_HEADER');
   const endpoints_score = subScore(findings, 'EXPOSED_ENDPOINT');

@@ -169,7 +169,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       url: `${origin}${p.path}`,
       response: response(`${origin}${p.path}`, p.response),
     })),
-    clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.clientCode },
+    clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], unread: [], ...o.clientCode },
     middleware: o.middleware ?? null,
     internetnl: o.dane
       ? {
@@ -180,6 +180,5 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
           rpki: { state: 'not_tested', reason: '' },
         }
       : null,
-    failedPhases: [],
   };
 }

@@ -11,6 +11,8 @@ export interface Reply {
   status?: number;
   headers?: Record<string, string | string[]>;
   body?: string | Buffer;
+  /** Wait this long before answering (a slow script, an overloaded backend). */
+  delayMs?: number;
 }
 
 export type Route = Reply | ((req: http.IncomingMessage, body: string) => Reply);
@@ -21,6 +23,8 @@ export interface SiteDefinition {
   fallback?: Route;
   /** Gzip text answers when the client accepts it, as nginx and Apache ship configured. */
   gzip?: boolean;
+  /** Listen on this port (a site that comes back after being down); any free one by default. */
+  port?: number;
   /** Serve HTTPS with this TLS configuration. */
   tls?: {
     certificate: KeyAndCert;
@@ -104,8 +108,13 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
         headers['content-encoding'] = 'gzip';
         headers.vary = 'Accept-Encoding';
       }
-      res.writeHead(reply.status ?? 200, headers);
-      res.end(payload);
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(reply.status ?? 200, headers);
+        res.end(payload);
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
     });
   };
   const tls = definition.tls;
@@ -133,7 +142,7 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
   server.keepAliveTimeout = 5000;
   let connections = 0;
   server.on('connection', () => (connections += 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(definition.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,

@@ -1,7 +1,18 @@
 import type { FindingType } from '../../scanner/catalog/index.ts';
 import { toFinding } from '../../scanner/report/findings.ts';
-import type { ScanResult } from '../../scanner/index.ts';
+import { TESTS, type Coverage, type ScanResult } from '../../scanner/index.ts';
 import { computeScores } from '../../scanner/report/scoring.ts';
+
+/** Every test completed on the URL's host and origin: a scan that re-checked everything there. */
+export function completeCoverage(url: string): Coverage[] {
+  const { hostname, origin } = new URL(url);
+  return TESTS.map((test) => ({
+    test: test.name,
+    subject: test.subject === 'host' ? hostname : origin,
+    status: 'completed',
+    reason: null,
+  }));
+}
 
 /** A scan result as the scanner would give it, with these findings, for storing without a scan. */
 export function scanResult(url: string, findings: Array<[FindingType, string]>, scannedAt = new Date()): ScanResult {
@@ -14,6 +25,8 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     scanned_at: scannedAt.toISOString(),
     findings: scanFindings,
     failed_checks: [],
+    coverage: completeCoverage(url),
+    unreachable: null,
     requests_made: 1,
     expiries: [],
     internetnl: null,

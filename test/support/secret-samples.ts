@@ -9,7 +9,7 @@ import type { SecretKind } from '../../scanner/secrets/secret-rules.ts';
  */
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
-const B64URL = `${ALNUM}-_`;
+export const B64URL = `${ALNUM}-_`;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Random characters of an alphabet, without six-character runs (which the placeholder filter refuses, as it should). */

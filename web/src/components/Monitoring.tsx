@@ -17,7 +17,45 @@ export const CHANGE_LABELS: Record<ScanChangeKind, string> = {
   resolved: 'Opgelost',
   severity_changed: 'Andere ernst',
   escalated: 'Verergerd',
+  unverified: 'Niet opnieuw gecontroleerd',
 };
+
+type CoverageEntry = Outputs['scans']['get']['coverage'][number];
+
+const COVERAGE_LABELS = { failed: 'niet gelukt', skipped: 'overgeslagen' } as const;
+
+/** The entries of tests that could have run on their subject and did not (not applicable is no gap). */
+export const coverageGaps = (coverage: CoverageEntry[]) =>
+  coverage.filter((entry) => entry.status === 'failed' || entry.status === 'skipped');
+
+/**
+ * "Niet gecontroleerd": the tests of a scan that did not complete, on what and why. Their earlier
+ * findings stay as they were; a scan that says nothing here checked everything it runs.
+ */
+export function ScanCoverage({ coverage, unreachable }: { coverage: CoverageEntry[]; unreachable: string | null }) {
+  const titleId = useId();
+  const gaps = coverageGaps(coverage);
+  if (gaps.length === 0) return null;
+  return (
+    <section aria-labelledby={titleId} className="card">
+      <h2 id={titleId}>Niet gecontroleerd</h2>
+      <p className="muted">
+        {unreachable
+          ? `${unreachable} Bevindingen van eerdere scans blijven open tot een scan ze weer kan controleren.`
+          : 'Deze onderdelen zijn in deze scan niet (volledig) gecontroleerd. Hun bevindingen van eerdere scans blijven zoals ze waren.'}
+      </p>
+      <ul className="plain small">
+        {gaps.map((entry) => (
+          <li key={`${entry.test} ${entry.subject}`}>
+            <strong>{entry.test}</strong> op {entry.subject}:{' '}
+            {COVERAGE_LABELS[entry.status as keyof typeof COVERAGE_LABELS]}
+            {entry.reason && ` (${entry.reason})`}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 const EXPIRY_LABELS = {
   certificate: 'Certificaat',

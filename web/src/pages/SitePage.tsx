@@ -4,7 +4,14 @@ import { Link } from 'wouter';
 import { SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
-import { Expiries, InternetNlParts, ScanChanges, Timeline } from '../components/Monitoring.tsx';
+import {
+  coverageGaps,
+  Expiries,
+  InternetNlParts,
+  ScanChanges,
+  ScanCoverage,
+  Timeline,
+} from '../components/Monitoring.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
@@ -146,12 +153,6 @@ export function SitePage({ siteId }: { siteId: string }) {
               Kritiek {latest.data.critical_count}, hoog {latest.data.high_count}, middel {latest.data.medium_count},
               laag {latest.data.low_count}
             </p>
-            {latest.data.failed_checks.length > 0 && (
-              <p role="note">
-                Niet gecontroleerd in deze scan (de controle faalde of de scan liep uit de tijd):{' '}
-                {latest.data.failed_checks.join(', ')}.
-              </p>
-            )}
             <p>Webserver: {latest.data.detected_server ?? 'niet herkend'}</p>
             <ScoreBreakdown
               breakdown={latest.data.score_breakdown}
@@ -176,6 +177,7 @@ export function SitePage({ siteId }: { siteId: string }) {
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
       </section>
+      {latest.data && <ScanCoverage coverage={latest.data.coverage} unreachable={latest.data.unreachable} />}
       {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}
       {latestId && <ScanChanges scanId={latestId} />}
       <section aria-labelledby="history-title">
@@ -186,7 +188,13 @@ export function SitePage({ siteId }: { siteId: string }) {
       <Expiries siteId={siteId} />
       <section aria-labelledby="findings-title">
         <h2 id="findings-title">Bevindingen van de laatste scan</h2>
-        {latestId && findings.length === 0 && latest.isSuccess && <p>Geen bevindingen: alles in orde.</p>}
+        {latestId && findings.length === 0 && latest.isSuccess && (
+          <p>
+            {coverageGaps(latest.data.coverage).length === 0
+              ? 'Geen bevindingen: alles in orde.'
+              : 'Geen bevindingen in wat deze scan kon controleren; zie "Niet gecontroleerd".'}
+          </p>
+        )}
         {SEVERITIES.map((severity) => {
           const group = findings.filter((f) => f.severity === severity);
           if (group.length === 0) return null;

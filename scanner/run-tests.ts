@@ -1,0 +1,113 @@
+import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
+import type { AnalysisContext } from './checks/context.ts';
+import type { Coverage } from './coverage.ts';
+import { refusalIn } from './errors.ts';
+import { displayText } from './report/display-text.ts';
+import type { HttpClient } from './net/http-client.ts';
+import type { RetrieveOptions, SiteContact } from './probes/retriever.ts';
+import { TESTS, type RegisteredTest } from './tests/registry.ts';
+import { REASONS, type ProbedEvidence, type ProbeTools, type SubjectCoverage } from './tests/test.ts';
+import type { ScanEvidence, ScanFinding } from './types.ts';
+
+/** The evidence of a test that did not gather any. */
+const NOTHING_PROBED: ProbedEvidence = {
+  securityTxt: null,
+  caa: null,
+  notFoundBaselines: [],
+  probes: [],
+  clientCode: null,
+  middleware: null,
+  internetnl: null,
+};
+
+export interface TestsRun {
+  evidence: ScanEvidence;
+  ctx: AnalysisContext;
+  findings: ScanFinding[];
+  coverage: Coverage[];
+  /** The checks whose findings are missing: they threw, or their test failed on a subject. */
+  failedChecks: CheckName[];
+}
+
+type Outcome = { ran: true; probed: Partial<ProbedEvidence> } | { ran: false; entry: SubjectCoverage };
+
+/** A test's gate and probe. A refused address ends the scan, as it would anywhere; any other failure costs this test only. */
+async function gather(test: RegisteredTest, tools: ProbeTools, report?: CheckFailureReport): Promise<Outcome> {
+  const subject = test.subjectOf(tools.site);
+  if (tools.site.unreachable)
+    return {
+      ran: false,
+      entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable.message}` },
+    };
+  const gated = 'gate' in test ? test.gate?.(tools) : null;
+  if (gated) return { ran: false, entry: { subject, ...gated } };
+  try {
+    return { ran: true, probed: 'probe' in test && test.probe ? await test.probe(tools) : {} };
+  } catch (error) {
+    const refusal = refusalIn(error);
+    if (refusal) throw refusal;
+    report?.(test.name, error);
+    const reason = tools.options.signal.aborted ? REASONS.deadline : REASONS.probeFailed;
+    return { ran: false, entry: { subject, status: 'failed', reason } };
+  }
+}
+
+/**
+ * Runs the registry on a site as reached: every test's probe side by side, then its checks over
+ * the evidence, and records what each covered. Findings a test may not report fail that test.
+ */
+export async function runTests(
+  site: SiteContact,
+  client: HttpClient,
+  options: RetrieveOptions,
+  report?: CheckFailureReport,
+): Promise<TestsRun> {
+  const tools: ProbeTools = { client, site, options };
+  const outcomes = await Promise.all(TESTS.map((test) => gather(test, tools, report)));
+  options.onProgress?.('analysis');
+  const evidence: ScanEvidence = {
+    target: site.target.href,
+    scannedAt: site.scannedAt,
+    page: site.page,
+    https: site.https,
+    httpRedirects: site.httpRedirects,
+    tls: site.tls,
+    ...NOTHING_PROBED,
+    ...Object.assign({}, ...outcomes.map((o) => (o.ran ? o.probed : {}))),
+  };
+  const ctx = contextFor(evidence);
+  const findings: ScanFinding[] = [];
+  const coverage: Coverage[] = [];
+  const failedChecks: CheckName[] = [];
+  TESTS.forEach((test, i) => {
+    const outcome = outcomes[i]!;
+    const checkNames = Object.keys(test.checks) as CheckName[];
+    if (!outcome.ran) {
+      coverage.push({ test: test.name, ...outcome.entry });
+      if (outcome.entry.status === 'failed') failedChecks.push(...checkNames);
+      return;
+    }
+    const result = analyze(ctx, test.checks, report);
+    const declared = new Set<string>(test.produces);
+    const undeclared = result.findings.filter((f) => !declared.has(f.finding_type));
+    if (undeclared.length > 0)
+      report?.(test.name, new Error(`undeclared finding types: ${undeclared.map((f) => f.finding_type).join(', ')}`));
+    const failure =
+      undeclared.length > 0 ? REASONS.undeclared : result.failedChecks.length > 0 ? REASONS.checkFailed : null;
+    if (failure) {
+      // What a broken test saw is not trusted: nothing it reported, nothing it could resolve.
+      coverage.push({ test: test.name, subject: test.subjectOf(site), status: 'failed', reason: failure });
+      failedChecks.push(...(undeclared.length > 0 ? checkNames : (result.failedChecks as CheckName[])));
+      if (undeclared.length === 0) findings.push(...result.findings);
+      return;
+    }
+    findings.push(...result.findings);
+    const entries = 'coverage' in test && test.coverage ? test.coverage(ctx, tools) : null;
+    const judged = entries ?? [{ subject: test.subjectOf(site), status: 'completed' as const, reason: null }];
+    coverage.push(...judged.map((entry) => ({ test: test.name, ...entry })));
+    if (judged.some((entry) => entry.status === 'failed')) failedChecks.push(...checkNames);
+  });
+  // Subjects are the site's URLs (a script's src): shown as every text of the site is, and judged so too.
+  const shown = coverage.map((entry) => ({ ...entry, subject: displayText(entry.subject) }));
+  return { evidence, ctx, findings, coverage: shown, failedChecks: [...new Set(failedChecks)] };
+}

@@ -1,0 +1,38 @@
+import { checkExposures } from '../checks/exposures.ts';
+import { EXPOSURE_RULES, type ExposureType } from '../probes/exposure-rules.ts';
+import { probeExposures, probeOriginOf } from '../probes/exposure-probes.ts';
+import type { SiteContact } from '../probes/retriever.ts';
+import { completedUnless, defineTest, originOfUrl, REASONS } from './test.ts';
+
+/** Answers that say the server could not serve the path now, not whether the file is there. */
+const UNAVAILABLE = new Set([429, 502, 503, 504]);
+
+const probeOrigin = (site: SiteContact) =>
+  site.page ? probeOriginOf(site.target, site.page.url) : originOfUrl(site.target);
+
+/** Files and endpoints that should not be public (.git, .env, dumps, ...), confirmed by their formats. */
+export const exposuresTest = defineTest({
+  name: 'exposures',
+  category: 'EXPOSED_ENDPOINT',
+  subject: 'origin',
+  produces: Object.keys(EXPOSURE_RULES) as ExposureType[],
+  checks: { exposures: checkExposures },
+  subjectOf: probeOrigin,
+  gate: ({ options }) => (options.probeExposures ? null : { status: 'skipped', reason: REASONS.disabled }),
+  probe: ({ client, site, options }) =>
+    probeExposures(client, site.target, site.pageResponse!, site.facts, options.concurrency),
+  coverage: (ctx, { site, client }) => {
+    const subject = probeOrigin(site);
+    const unanswered = ctx.evidence.probes.filter((p) => p.response === null);
+    const entry = completedUnless(
+      subject,
+      unanswered.map((p) => client.failureOf(p.url) ?? 'error'),
+      client,
+    );
+    if (entry.status !== 'completed') return [entry];
+    const unavailable = ctx.evidence.probes.find((p) => p.response && UNAVAILABLE.has(p.response.status));
+    return unavailable
+      ? [{ subject, status: 'failed', reason: `de server antwoordde met HTTP ${unavailable.response!.status}` }]
+      : [entry];
+  },
+});

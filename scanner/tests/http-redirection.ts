@@ -1,0 +1,27 @@
+import { checkHttpRedirection } from '../checks/redirection.ts';
+import { sameHost } from '../probes/retriever.ts';
+import { defineTest, failureReason, originOfUrl } from './test.ts';
+
+/** http:// should go straight to https:// on the same host (the Observatory's redirection test). */
+export const httpRedirectionTest = defineTest({
+  name: 'http_redirection',
+  category: 'SSL_TLS',
+  subject: 'origin',
+  produces: [
+    'http_no_redirect_to_https',
+    'http_redirect_not_to_https',
+    'http_redirect_initial_not_https',
+    'http_redirect_off_host',
+  ],
+  checks: { http_redirection: checkHttpRedirection },
+  subjectOf: (site) => originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:')),
+  coverage: (ctx, { site, client }) => {
+    const subject = originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:'));
+    if (!ctx.evidence.https) return [{ subject, status: 'not_applicable', reason: 'geen werkende HTTPS' }];
+    // A refused port 80 is an answer (nothing to redirect); a time-out is not.
+    const failure = site.httpRedirects.length === 0 ? site.plainFailure : undefined;
+    if (failure && failure !== 'refused')
+      return [{ subject, status: 'failed', reason: failureReason(failure, client) }];
+    return [{ subject, status: 'completed', reason: null }];
+  },
+});

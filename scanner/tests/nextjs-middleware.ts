@@ -1,0 +1,24 @@
+import { checkNextMiddleware } from '../checks/client-code.ts';
+import { probeMiddlewareBypass } from '../probes/nextjs-middleware.ts';
+import type { SiteContact } from '../probes/retriever.ts';
+import { detectSitePlatform } from '../probes/site-platform.ts';
+import { defineTest, originOfUrl } from './test.ts';
+
+const pageOrigin = (site: SiteContact) => originOfUrl(site.page?.url ?? site.target);
+
+/** CVE-2025-29927: routes a Next.js middleware guards, asked again with x-middleware-subrequest. */
+export const nextjsMiddlewareTest = defineTest({
+  name: 'nextjs_middleware',
+  category: 'EXPOSED_ENDPOINT',
+  subject: 'page',
+  produces: ['nextjs_middleware_bypass'],
+  checks: { nextjs_middleware: checkNextMiddleware },
+  subjectOf: pageOrigin,
+  gate: ({ site }) =>
+    site.facts && detectSitePlatform(site.page, site.facts) === 'nextjs'
+      ? null
+      : { status: 'not_applicable', reason: 'geen Next.js-site' },
+  probe: async ({ client, site }) => ({
+    middleware: await probeMiddlewareBypass(client, site.page!.url, site.facts!),
+  }),
+});

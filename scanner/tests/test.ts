@@ -1,0 +1,99 @@
+import type { FindingType } from '../catalog/index.ts';
+import type { AnalysisContext, Check } from '../checks/context.ts';
+import type { FetchFailure, HttpClient } from '../net/http-client.ts';
+import type { RetrieveOptions, SiteContact } from '../probes/retriever.ts';
+import type { ScanEvidence } from '../types.ts';
+import type { Category, CoverageStatus, SubjectKind } from '../vocabulary.ts';
+
+/** What a test did on one subject; the runner adds the test's name. Reasons are short Dutch text. */
+export interface SubjectCoverage {
+  subject: string;
+  status: CoverageStatus;
+  reason: string | null;
+}
+
+/** The evidence fields a test's own probe fills; the rest comes from reaching the site. */
+export type ProbedEvidence = Pick<
+  ScanEvidence,
+  'securityTxt' | 'caa' | 'notFoundBaselines' | 'probes' | 'clientCode' | 'middleware' | 'internetnl'
+>;
+
+/** What a probe and a coverage judgement may use: the scan's HTTP client, its settings, the site as reached. */
+export interface ProbeTools {
+  client: HttpClient;
+  options: RetrieveOptions;
+  site: SiteContact;
+}
+
+/**
+ * One test of the registry (scanner/tests/registry.ts): one file, one row. It owns its network job
+ * (`probe`, within the scan's bounds), its pure checks over the evidence, the finding types those
+ * may emit, and the judgement of which subjects it covered.
+ */
+export interface ScanTest<C extends Record<string, Check> = Record<string, Check>, N extends string = string> {
+  name: N;
+  category: Category;
+  subject: SubjectKind;
+  /** Every finding type the checks may emit; emitting another fails the test in that scan. */
+  produces: readonly FindingType[];
+  checks: C;
+  /** The subject the test is about, from the site as reached (also when the site was not reached). */
+  subjectOf(site: SiteContact): string;
+  /** Skipped or not applicable before any probe runs (a flag, a missing setting, another platform); null runs it. */
+  gate?(tools: ProbeTools): { status: 'skipped' | 'not_applicable'; reason: string } | null;
+  /** The test's own network job; its evidence is merged into the scan's. */
+  probe?(tools: ProbeTools): Promise<Partial<ProbedEvidence>>;
+  /**
+   * What the evidence let it judge; without this, the test completed on its subject. A subject it
+   * could not judge whole (a time-out, the deadline) is `failed`, so its findings stay as they are.
+   */
+  coverage?(ctx: AnalysisContext, tools: ProbeTools): SubjectCoverage[];
+}
+
+/** Keeps the literal check names of a test, so the scan's `failed_checks` list is typed from the registry. */
+export function defineTest<const C extends Record<string, Check>, const N extends string>(
+  test: ScanTest<C, N>,
+): ScanTest<C, N> {
+  return test;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10}`.replace('.', ',');
+
+/** The Dutch reasons a coverage entry gives, one wording each. */
+export const REASONS = {
+  disabled: 'uitgeschakeld door de beheerder',
+  deadline: 'buiten de tijd van de scan',
+  checkFailed: 'fout in de controle',
+  probeFailed: 'fout bij het verzamelen van gegevens',
+  undeclared: 'de test meldde een soort bevinding die hij niet heeft aangemeld',
+  timeout: (ms: number) => `time-out na ${seconds(ms)} s`,
+  refused: 'verbinding geweigerd',
+  noAnswer: 'geen antwoord',
+} as const;
+
+/** The reason a request got no answer (or only part of one). */
+export function failureReason(failure: FetchFailure, client: HttpClient): string {
+  if (failure === 'deadline') return REASONS.deadline;
+  if (failure === 'timeout') return REASONS.timeout(client.requestTimeoutMs);
+  return failure === 'refused' ? REASONS.refused : REASONS.noAnswer;
+}
+
+/** One entry: the subject completed, or failed with the reason of the first of `failures`. */
+export function completedUnless(
+  subject: string,
+  failures: Array<FetchFailure | undefined>,
+  client: HttpClient,
+): SubjectCoverage {
+  const failed = failures.filter((f): f is FetchFailure => f !== undefined);
+  if (failed.length === 0) return { subject, status: 'completed', reason: null };
+  const first = failed.find((f) => f === 'deadline') ?? failed[0]!;
+  const reason = failureReason(first, client);
+  return { subject, status: 'failed', reason: failed.length > 1 ? `${failed.length} verzoeken: ${reason}` : reason };
+}
+
+/** The origin of a URL (scheme, host and port), the subject of tests per origin. */
+export const originOfUrl = (url: string | URL): string => new URL(url).origin;
+/** A | B as A & B: the checks of all tests as one record. */
+export type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;

@@ -1,0 +1,86 @@
+import {
+  checkCipherOrder,
+  checkCipherSuites,
+  checkKeyExchangeGroups,
+  checkKeyExchangeHash,
+  checkTlsFeatures,
+} from '../checks/tls-guideline.ts';
+import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
+import { defineTest, originOfUrl, REASONS } from './test.ts';
+
+/**
+ * The certificate, protocol versions, cipher suites, key exchange and protocol features on the
+ * site's HTTPS host and port, judged by the NCSC-NL guideline. Without a handshake there is
+ * nothing to judge: a port that refuses leaves the earlier findings as they are.
+ */
+export const tlsTest = defineTest({
+  name: 'tls',
+  category: 'SSL_TLS',
+  subject: 'origin',
+  produces: [
+    'tls_certificate_expired',
+    'tls_certificate_not_yet_valid',
+    'tls_certificate_self_signed',
+    'tls_certificate_untrusted',
+    'tls_certificate_hostname_mismatch',
+    'tls_certificate_chain_incomplete',
+    'tls_certificate_no_subject_alt_name',
+    'tls_certificate_weak_key',
+    'tls_certificate_broken_key',
+    'tls_certificate_weak_signature',
+    'tls_certificate_expires_within_14_days',
+    'tls_certificate_expires_within_30_days',
+    'tls_intermediate_certificate_expired',
+    'tls_intermediate_certificate_expires_within_30_days',
+    'tls_certificate_key_phase_out',
+    'tls_certificate_signature_phase_out',
+    'tls_1_0_supported',
+    'tls_1_1_supported',
+    'tls_modern_protocols_missing',
+    'tls_1_3_not_supported',
+    'tls_cipher_null',
+    'tls_cipher_anonymous',
+    'tls_cipher_export',
+    'tls_cipher_rc4',
+    'tls_cipher_3des',
+    'tls_cipher_static_rsa',
+    'tls_cipher_cbc_sha1',
+    'tls_cipher_ccm8',
+    'tls_cipher_insufficient',
+    'tls_cipher_phase_out',
+    'tls_no_forward_secrecy',
+    'tls_no_aead',
+    'tls_dh_group_insufficient',
+    'tls_dh_group_phase_out',
+    'tls_curve_insufficient',
+    'tls_curve_phase_out',
+    'tls_key_exchange_hash_insufficient',
+    'tls_key_exchange_hash_phase_out',
+    'tls_cipher_order_missing',
+    'tls_cipher_order_weak_first',
+    'tls_secure_renegotiation_missing',
+    'tls_extended_master_secret_missing',
+    'tls_compression_enabled',
+    'tls_client_renegotiation_allowed',
+  ],
+  checks: {
+    certificate: checkCertificate,
+    certificate_keys: checkCertificateKeys,
+    protocol_versions: checkProtocolVersions,
+    cipher_suites: checkCipherSuites,
+    key_exchange_groups: checkKeyExchangeGroups,
+    key_exchange_hash: checkKeyExchangeHash,
+    cipher_order: checkCipherOrder,
+    tls_features: checkTlsFeatures,
+  },
+  subjectOf: (site) => originOfUrl(site.httpsUrl),
+  coverage: (_ctx, { site }) => {
+    const subject = originOfUrl(site.httpsUrl);
+    if (site.tlsWorks) return [{ subject, status: 'completed', reason: null }];
+    if (site.tlsCut) return [{ subject, status: 'failed', reason: REASONS.deadline }];
+    // No handshake: the https test reports that; there is no certificate or suite to judge.
+    return [
+      { subject, status: 'not_applicable', reason: `geen TLS-verbinding op poort ${site.httpsUrl.port || '443'}` },
+    ];
+  },
+});
