@@ -211,7 +211,7 @@ describe('a scan that could not look resolves nothing', () => {
     await waitFor(() => resolvedEvents().length >= WATCHED.length);
     expect(
       resolvedEvents()
-        .map((m) => [m.json.data.finding_type, m.json.data.change.kind])
+        .map((m) => [m.json.data.finding_type, (m.json.data.change as { kind: string }).kind])
         .sort(),
     ).toEqual(WATCHED.map((type) => [type, 'resolved']).sort());
   });
