@@ -118,7 +118,15 @@ export async function recordScan(
   result: ScanResult,
   trigger: ScanTrigger,
 ): Promise<RecordedScan> {
-  const [before, previous] = await Promise.all([latestScanId(trx, tenantId, siteId), siteFindings(trx, siteId)]);
+  // Scans of one site are recorded one at a time: this write holds the site's row (PostgreSQL) until
+  // the transaction ends, so a scan finishing beside another plans against what that one stored.
+  await trx
+    .updateTable('sites')
+    .set((eb) => ({ name: eb.ref('name') }))
+    .where('id', '=', siteId)
+    .execute();
+  const before = await latestScanId(trx, tenantId, siteId);
+  const previous = await siteFindings(trx, siteId);
   const plan: Plan = planFindings(previous, result.findings, recheckedBy(result.coverage), uuidv7);
   const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {

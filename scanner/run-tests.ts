@@ -5,8 +5,8 @@ import { refusalIn } from './errors.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';
 import type { RetrieveOptions, SiteContact } from './probes/retriever.ts';
-import { TESTS, type RegisteredTest } from './tests/registry.ts';
-import { REASONS, type ProbedEvidence, type ProbeTools, type SubjectCoverage } from './tests/test.ts';
+import { TESTS, type TestName } from './tests/registry.ts';
+import { REASONS, type ProbedEvidence, type ProbeTools, type ScanTest, type SubjectCoverage } from './tests/test.ts';
 import type { ScanEvidence, ScanFinding } from './types.ts';
 
 /** The evidence of a test that did not gather any. */
@@ -32,17 +32,17 @@ export interface TestsRun {
 type Outcome = { ran: true; probed: Partial<ProbedEvidence> } | { ran: false; entry: SubjectCoverage };
 
 /** A test's gate and probe. A refused address ends the scan, as it would anywhere; any other failure costs this test only. */
-async function gather(test: RegisteredTest, tools: ProbeTools, report?: CheckFailureReport): Promise<Outcome> {
+async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureReport): Promise<Outcome> {
   const subject = test.subjectOf(tools.site);
   if (tools.site.unreachable)
     return {
       ran: false,
       entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable.message}` },
     };
-  const gated = 'gate' in test ? test.gate?.(tools) : null;
+  const gated = test.gate?.(tools);
   if (gated) return { ran: false, entry: { subject, ...gated } };
   try {
-    return { ran: true, probed: 'probe' in test && test.probe ? await test.probe(tools) : {} };
+    return { ran: true, probed: test.probe ? await test.probe(tools) : {} };
   } catch (error) {
     const refusal = refusalIn(error);
     if (refusal) throw refusal;
@@ -61,9 +61,10 @@ export async function runTests(
   client: HttpClient,
   options: RetrieveOptions,
   report?: CheckFailureReport,
+  tests: readonly ScanTest[] = TESTS,
 ): Promise<TestsRun> {
   const tools: ProbeTools = { client, site, options };
-  const outcomes = await Promise.all(TESTS.map((test) => gather(test, tools, report)));
+  const outcomes = await Promise.all(tests.map((test) => gather(test, tools, report)));
   options.onProgress?.('analysis');
   const evidence: ScanEvidence = {
     target: site.target.href,
@@ -79,11 +80,13 @@ export async function runTests(
   const findings: ScanFinding[] = [];
   const coverage: Coverage[] = [];
   const failedChecks: CheckName[] = [];
-  TESTS.forEach((test, i) => {
+  tests.forEach((test, i) => {
     const outcome = outcomes[i]!;
+    // The registry's names; another list (a test's own) is checked by the router's enum on the way out.
+    const name = test.name as TestName;
     const checkNames = Object.keys(test.checks) as CheckName[];
     if (!outcome.ran) {
-      coverage.push({ test: test.name, ...outcome.entry });
+      coverage.push({ test: name, ...outcome.entry });
       if (outcome.entry.status === 'failed') failedChecks.push(...checkNames);
       return;
     }
@@ -96,15 +99,15 @@ export async function runTests(
       undeclared.length > 0 ? REASONS.undeclared : result.failedChecks.length > 0 ? REASONS.checkFailed : null;
     if (failure) {
       // What a broken test saw is not trusted: nothing it reported, nothing it could resolve.
-      coverage.push({ test: test.name, subject: test.subjectOf(site), status: 'failed', reason: failure });
+      coverage.push({ test: name, subject: test.subjectOf(site), status: 'failed', reason: failure });
       failedChecks.push(...(undeclared.length > 0 ? checkNames : (result.failedChecks as CheckName[])));
       if (undeclared.length === 0) findings.push(...result.findings);
       return;
     }
     findings.push(...result.findings);
-    const entries = 'coverage' in test && test.coverage ? test.coverage(ctx, tools) : null;
+    const entries = test.coverage ? test.coverage(ctx, tools) : null;
     const judged = entries ?? [{ subject: test.subjectOf(site), status: 'completed' as const, reason: null }];
-    coverage.push(...judged.map((entry) => ({ test: test.name, ...entry })));
+    coverage.push(...judged.map((entry) => ({ test: name, ...entry })));
     if (judged.some((entry) => entry.status === 'failed')) failedChecks.push(...checkNames);
   });
   // Subjects are the site's URLs (a script's src): shown as every text of the site is, and judged so too.
