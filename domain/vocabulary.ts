@@ -1,6 +1,15 @@
 // Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
 // column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
-export { CATEGORIES, EXPIRY_KINDS, GRADES, SITE_PLATFORMS, SEVERITIES, WEB_SERVERS } from '../scanner/vocabulary.ts';
+export {
+  CATEGORIES,
+  CATEGORY_SCORES,
+  EXPIRY_KINDS,
+  GRADES,
+  INTERNETNL_CATEGORY_LABELS,
+  SITE_PLATFORMS,
+  SEVERITIES,
+  WEB_SERVERS,
+} from '../scanner/vocabulary.ts';
 export type { Category, ExpiryKind, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';
 export type { FindingType } from '../scanner/catalog/index.ts';
 import type { Severity } from '../scanner/vocabulary.ts';

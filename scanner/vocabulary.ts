@@ -73,3 +73,27 @@ export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
  */
 export const SUBJECT_KINDS = ['host', 'origin', 'page', 'script'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
+
+/**
+ * The parts of internet.nl's website test with the names the dashboard shows, in internet.nl's
+ * order: the report, the API's schema and the dashboard all take the list from here.
+ */
+export const INTERNETNL_CATEGORY_LABELS = {
+  ipv6: 'Moderne adressen bereikbaar (IPv6)',
+  dnssec: 'Domeinnaam ondertekend (DNSSEC)',
+  tls: 'Beveiligde verbinding (HTTPS)',
+  rpki: 'Route-autorisatie (RPKI)',
+} as const;
+export type InternetNlCategory = keyof typeof INTERNETNL_CATEGORY_LABELS;
+export const INTERNETNL_CATEGORIES = Object.keys(INTERNETNL_CATEGORY_LABELS) as [
+  InternetNlCategory,
+  ...InternetNlCategory[],
+];
+
+/** A scan's sub-score per category: the field it is reported in and the name the dashboard shows. */
+export const CATEGORY_SCORES = {
+  SSL_TLS: { field: 'ssl_score', label: 'SSL/TLS' },
+  SECURITY_HEADER: { field: 'headers_score', label: 'Beveiligingsheaders' },
+  EXPOSED_ENDPOINT: { field: 'endpoints_score', label: 'Blootgestelde endpoints' },
+} as const satisfies Record<Category, { field: string; label: string }>;
+export type CategoryScoreField = (typeof CATEGORY_SCORES)[Category]['field'];

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { CHECK_NAMES, COVERAGE_STATUSES, TEST_NAMES } from '../../scanner/index.ts';
 import { INTERNETNL_STATUSES } from '../../scanner/report/internetnl.ts';
+import {
+  CATEGORY_SCORES,
+  INTERNETNL_CATEGORIES,
+  type CategoryScoreField,
+  type InternetNlCategory,
+} from '../../scanner/vocabulary.ts';
 import { GRADES, SEVERITIES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import {
   Count,
@@ -53,6 +59,12 @@ export const ScanListInput = z
   })
   .prefault({});
 
+/** ssl_score, headers_score, endpoints_score: one sub-score per category, from the one table of them. */
+const categoryScores = Object.fromEntries(Object.values(CATEGORY_SCORES).map(({ field }) => [field, Score])) as Record<
+  CategoryScoreField,
+  typeof Score
+>;
+
 export const ScanListItem = z
   .object({
     id: Id,
@@ -61,9 +73,7 @@ export const ScanListItem = z
     site_url: z.string(),
     score: Score,
     grade: z.enum(GRADES),
-    ssl_score: Score,
-    headers_score: Score,
-    endpoints_score: Score,
+    ...categoryScores,
     detected_platform: z.enum(SITE_PLATFORMS).nullable(),
     findings_count: Count,
     critical_count: Count,
@@ -138,12 +148,12 @@ export const InternetNl = z
       description:
         'Het gemiddelde van de geteste categorieën, zoals internet.nl het berekent; null als er geen getest is',
     }),
-    categories: z.object({
-      ipv6: InternetNlCategoryResult,
-      dnssec: InternetNlCategoryResult,
-      tls: InternetNlCategoryResult,
-      rpki: InternetNlCategoryResult,
-    }),
+    categories: z.object(
+      Object.fromEntries(INTERNETNL_CATEGORIES.map((c) => [c, InternetNlCategoryResult])) as Record<
+        InternetNlCategory,
+        typeof InternetNlCategoryResult
+      >,
+    ),
   })
   .meta({
     id: 'InternetNl',

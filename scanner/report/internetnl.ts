@@ -1,6 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
 import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { InternetNlEvidence } from '../probes/internetnl.ts';
+import type { InternetNlCategory } from '../vocabulary.ts';
 
 // internet.nl's website test, scored as internet.nl scores it (checks/scoring.py, checks/categories.py
 // of internetstandards/Internet.nl): each subtest gives full (10), partial (5 or 2) or no points; a
@@ -9,8 +10,6 @@ import type { InternetNlEvidence } from '../probes/internetnl.ts';
 
 export const INTERNETNL_STATUSES = ['passed', 'warning', 'failed', 'not_tested', 'error'] as const;
 export type InternetNlStatus = (typeof INTERNETNL_STATUSES)[number];
-export const INTERNETNL_CATEGORIES = ['ipv6', 'dnssec', 'tls', 'rpki'] as const;
-export type InternetNlCategory = (typeof INTERNETNL_CATEGORIES)[number];
 
 export interface InternetNlTest {
   name: string;
@@ -331,7 +330,7 @@ export function internetNlReport(
   findings: ReadonlySet<FindingType>,
 ): InternetNlReport | null {
   if (!evidence) return null;
-  const categories = {
+  const categories: InternetNlReport['categories'] = {
     ipv6: category(ipv6Tests(evidence.ipv6)),
     dnssec: category(dnssecTests(evidence.dnssec)),
     tls: category(tlsTests(findings, evidence.dane)),

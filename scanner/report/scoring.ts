@@ -1,7 +1,15 @@
 import { CATALOG, type FindingType } from '../catalog/index.ts';
 import { worstClass } from '../rules/tls-guideline.ts';
 import type { ScanFinding } from '../types.ts';
-import { GRADE_THRESHOLDS, type Category, type Grade, type NcscClass, type Severity } from '../vocabulary.ts';
+import {
+  CATEGORY_SCORES,
+  GRADE_THRESHOLDS,
+  type Category,
+  type CategoryScoreField,
+  type Grade,
+  type NcscClass,
+  type Severity,
+} from '../vocabulary.ts';
 
 /** Points a category sub-score loses per finding of each severity. */
 export const SEVERITY_PENALTY: Record<Severity, number> = { CRITICAL: 40, HIGH: 20, MEDIUM: 8, LOW: 2 };
@@ -32,13 +40,7 @@ export function gradeFor(score: number): Grade {
   return GRADE_THRESHOLDS.find(([, minimum]) => score >= minimum)![0];
 }
 
-export interface Scores {
-  score: number;
-  grade: Grade;
-  ssl_score: number;
-  headers_score: number;
-  endpoints_score: number;
-}
+export type Scores = { score: number; grade: Grade } & Record<CategoryScoreField, number>;
 
 /** What scoring reads of a finding. */
 export type ScoredFinding = Pick<ScanFinding, 'finding_type' | 'severity' | 'category'>;
@@ -51,16 +53,15 @@ function subScore(findings: readonly ScoredFinding[], category: Category): numbe
 }
 
 export function computeScores(findings: readonly ScoredFinding[]): Scores {
-  const ssl_score = subScore(findings, 'SSL_TLS');
-  const headers_score = subScore(findings, 'SECURITY_HEADER');
-  const endpoints_score = subScore(findings, 'EXPOSED_ENDPOINT');
-  const weighted = Math.round(
-    ssl_score * CATEGORY_WEIGHT.SSL_TLS +
-      headers_score * CATEGORY_WEIGHT.SECURITY_HEADER +
-      endpoints_score * CATEGORY_WEIGHT.EXPOSED_ENDPOINT,
-  );
+  const categories = Object.keys(CATEGORY_SCORES) as Category[];
+  const sub = Object.fromEntries(categories.map((c) => [c, subScore(findings, c)])) as Record<Category, number>;
+  const weighted = Math.round(categories.reduce((sum, c) => sum + sub[c] * CATEGORY_WEIGHT[c], 0));
   const score = Math.min(weighted, ...SCORE_CAPS.filter((c) => findings.some(c.applies)).map((c) => c.cap));
-  return { score, grade: gradeFor(score), ssl_score, headers_score, endpoints_score };
+  const fields = Object.fromEntries(categories.map((c) => [CATEGORY_SCORES[c].field, sub[c]])) as Record<
+    CategoryScoreField,
+    number
+  >;
+  return { score, grade: gradeFor(score), ...fields };
 }
 
 /**

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
-import type { ScanChangeKind } from '../../../domain/vocabulary.ts';
+import { INTERNETNL_CATEGORY_LABELS, type ScanChangeKind } from '../../../domain/vocabulary.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
 import { Grade, Severity } from './Grade.tsx';
@@ -190,13 +190,6 @@ export function AcceptanceRegister() {
 }
 
 /** internet.nl's names for its four parts of the website test. */
-const INTERNETNL_PARTS = {
-  ipv6: 'Moderne adressen bereikbaar (IPv6)',
-  dnssec: 'Domeinnaam ondertekend (DNSSEC)',
-  tls: 'Beveiligde verbinding (HTTPS)',
-  rpki: 'Route-autorisatie (RPKI)',
-} as const;
-
 const INTERNETNL_STATUS_LABELS = {
   passed: 'geslaagd',
   warning: 'waarschuwing',
@@ -216,12 +209,12 @@ export function InternetNlParts({ report }: { report: InternetNl }) {
         Score: {report.score === null ? 'niet getest' : `${report.score}%`}{' '}
         <span className="muted">(het gemiddelde van de geteste onderdelen; los van het cijfer hierboven)</span>
       </p>
-      {(Object.keys(INTERNETNL_PARTS) as Array<keyof typeof INTERNETNL_PARTS>).map((part) => {
+      {(Object.keys(INTERNETNL_CATEGORY_LABELS) as Array<keyof typeof INTERNETNL_CATEGORY_LABELS>).map((part) => {
         const result = report.categories[part];
         return (
           <details key={part}>
             <summary>
-              {INTERNETNL_PARTS[part]}: {INTERNETNL_STATUS_LABELS[result.status]}
+              {INTERNETNL_CATEGORY_LABELS[part]}: {INTERNETNL_STATUS_LABELS[result.status]}
               {result.score === null ? '' : ` (${result.score}%)`}
             </summary>
             <ul className="plain small">

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { SEVERITIES } from '../../../domain/vocabulary.ts';
+import { CATEGORY_SCORES, SEVERITIES } from '../../../domain/vocabulary.ts';
 import { ScoreChart } from '../components/Charts.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import {
@@ -145,9 +145,11 @@ export function SitePage({ siteId }: { siteId: string }) {
         {latest.data && (
           <>
             <ul className="subscores" aria-label="Deelscores">
-              <li>SSL/TLS: {latest.data.ssl_score}/100</li>
-              <li>Beveiligingsheaders: {latest.data.headers_score}/100</li>
-              <li>Blootgestelde endpoints: {latest.data.endpoints_score}/100</li>
+              {Object.values(CATEGORY_SCORES).map(({ field, label }) => (
+                <li key={field}>
+                  {label}: {latest.data[field]}/100
+                </li>
+              ))}
             </ul>
             <p>
               Kritiek {latest.data.critical_count}, hoog {latest.data.high_count}, middel {latest.data.medium_count},
