@@ -35,12 +35,8 @@ export async function findKeyByHash(db: DB, keyHash: string) {
 }
 
 /** Revokes an active key; with a tenant, only that tenant's (another tenant's key is not found). */
-export async function revokeApiKey(db: DB, id: string, tenantId?: string): Promise<boolean> {
-  let query = db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date().toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null);
+export async function revokeApiKey(db: DB, id: string, now: string, tenantId?: string): Promise<boolean> {
+  let query = db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null);
   if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
   const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -12,7 +12,7 @@ export interface OutboxEvent {
  * Writes events and their deliveries to every enabled webhook of the tenant that subscribed to them.
  * Call it with the transaction of the change that caused the events, so none can be lost.
  */
-export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEvent[]): Promise<void> {
+export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEvent[], now: string): Promise<void> {
   if (events.length === 0) return;
   const webhooks = (
     await trx
@@ -25,7 +25,6 @@ export async function enqueueEvents(trx: DB, tenantId: string, events: OutboxEve
     id: w.id,
     events: JSON.parse(w.events) as string[],
   }));
-  const now = new Date().toISOString();
   for (const event of events) {
     const subscribers = webhooks.filter((w) => w.events.includes(event.type));
     if (subscribers.length === 0) continue;

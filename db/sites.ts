@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { SitePlatform } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
-export async function insertSite(db: DB, tenantId: string, name: string, url: string) {
+export async function insertSite(db: DB, tenantId: string, name: string, url: string, now: string) {
   const site = {
     id: randomUUID(),
     tenant_id: tenantId,
     name,
     url,
     detected_platform: null,
-    created_at: new Date().toISOString(),
+    created_at: now,
   };
   await db.insertInto('sites').values(site).execute();
   return site;

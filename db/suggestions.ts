@@ -20,6 +20,7 @@ export async function insertSuggestion(
   tenantId: string,
   submitter: { kind: ActorKind; id: string },
   input: NewSuggestion,
+  now: string,
 ): Promise<SuggestionRow> {
   const row: SuggestionRow = {
     id: randomUUID(),
@@ -35,7 +36,7 @@ export async function insertSuggestion(
     status: 'pending',
     review_notes: null,
     reviewed_at: null,
-    created_at: new Date().toISOString(),
+    created_at: now,
   };
   await db.insertInto('suggestions').values(row).execute();
   return row;
@@ -71,10 +72,11 @@ export async function reviewSuggestion(
   id: string,
   status: SuggestionStatus,
   notes: string | null,
+  now: string,
 ): Promise<SuggestionRow | undefined> {
   await db
     .updateTable('suggestions')
-    .set({ status, review_notes: notes, reviewed_at: new Date().toISOString() })
+    .set({ status, review_notes: notes, reviewed_at: now })
     .where('id', '=', id)
     .execute();
   return findSuggestion(db, id);

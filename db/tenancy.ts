@@ -4,8 +4,6 @@ import type { Selectable } from 'kysely';
 import type { PlansTable } from './schema.ts';
 import type { PlanTier, Role } from '../domain/vocabulary.ts';
 
-const now = () => new Date().toISOString();
-
 export async function planByTier(db: DB, tier: PlanTier): Promise<Selectable<PlansTable> | undefined> {
   return db.selectFrom('plans').selectAll().where('tier', '=', tier).executeTakeFirst();
 }
@@ -19,8 +17,8 @@ export async function planOfTenant(db: DB, tenantId: string): Promise<Selectable
     .executeTakeFirstOrThrow();
 }
 
-export async function insertTenant(db: DB, name: string, planId: string) {
-  const tenant = { id: randomUUID(), name, plan_id: planId, suspended_at: null, created_at: now() };
+export async function insertTenant(db: DB, name: string, planId: string, now: string) {
+  const tenant = { id: randomUUID(), name, plan_id: planId, suspended_at: null, created_at: now };
   await db.insertInto('tenants').values(tenant).execute();
   return tenant;
 }
@@ -29,10 +27,10 @@ export async function findTenant(db: DB, id: string) {
   return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function suspendTenant(db: DB, id: string): Promise<boolean> {
+export async function suspendTenant(db: DB, id: string, now: string): Promise<boolean> {
   const result = await db
     .updateTable('tenants')
-    .set({ suspended_at: now() })
+    .set({ suspended_at: now })
     .where('id', '=', id)
     .where('suspended_at', 'is', null)
     .executeTakeFirst();
@@ -43,6 +41,7 @@ export async function insertUser(
   db: DB,
   tenantId: string,
   email: string,
+  now: string,
   account: { role?: Role; passwordHash?: string | null; isStaff?: boolean } = {},
 ) {
   const user = {
@@ -50,7 +49,7 @@ export async function insertUser(
     tenant_id: tenantId,
     email,
     blocked_at: null,
-    created_at: now(),
+    created_at: now,
     role: account.role ?? 'owner',
     password_hash: account.passwordHash ?? null,
     is_staff: account.isStaff ? 1 : 0,
@@ -67,10 +66,10 @@ export async function findUserByEmail(db: DB, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export async function blockUser(db: DB, id: string): Promise<boolean> {
+export async function blockUser(db: DB, id: string, now: string): Promise<boolean> {
   const result = await db
     .updateTable('users')
-    .set({ blocked_at: now() })
+    .set({ blocked_at: now })
     .where('id', '=', id)
     .where('blocked_at', 'is', null)
     .executeTakeFirst();

@@ -11,6 +11,7 @@ export async function insertWebhook(
   url: string,
   events: string[],
   secret: string,
+  now: string,
 ): Promise<WebhookRow> {
   const row: WebhookRow = {
     id: randomUUID(),
@@ -21,7 +22,7 @@ export async function insertWebhook(
     enabled: 1,
     last_triggered_at: null,
     failure_count: 0,
-    created_at: new Date().toISOString(),
+    created_at: now,
   };
   await db.insertInto('webhooks').values(row).execute();
   return row;

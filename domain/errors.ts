@@ -11,6 +11,7 @@ export const ERRORS = {
   notFound: (what: string) => `${what} niet gevonden.`,
   routeNotFound: 'Endpoint niet gevonden.',
   invalidJson: 'Ongeldige JSON in de request body.',
+  badRequest: 'Ongeldig verzoek.',
   unsupportedMediaType: 'Niet-ondersteund content-type: stuur application/json.',
   bodyTooLarge: 'De request body is groter dan 1 MiB.',
   tooManyRequests: 'Te veel verzoeken: wacht even en probeer het opnieuw.',

@@ -92,7 +92,7 @@ export function createAdmission(deps: {
   const admitSession = async (request: FastifyRequest): Promise<void> => {
     const session = sessionToken(request);
     if (!session) return;
-    request.user = await authenticateSession(db, session);
+    request.user = await authenticateSession(db, session, Date.now());
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request))
       throw new Forbidden(ERRORS.crossOrigin);
   };

@@ -25,7 +25,7 @@ import { counterStoreFor } from '../services/limits/counter-store-for.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { registerDashboard } from './dashboard-pages.ts';
-import { FASTIFY_ERRORS, httpErrorAnswer, trpcEnvelope } from './error-answers.ts';
+import { httpErrorAnswer, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
 import { createAdmission } from './admission.ts';
 import { registerMcp } from './mcp/route.ts';
@@ -136,11 +136,10 @@ export async function buildApp(
     },
     // Router-level refusals (an undecodable URL, an over-long path parameter) in the API's shape.
     frameworkErrors: (error, request, reply) => {
-      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      const message = status === 414 ? 'De URL is te lang.' : (FASTIFY_ERRORS[error.code] ?? 'Ongeldig verzoek.');
+      const answer = httpErrorAnswer(error);
       return stampAnswerHeaders(reply as FastifyReply, request.id)
-        .code(status)
-        .send({ error: message });
+        .code(answer.status)
+        .send({ error: answer.message });
     },
     logger: {
       level: deps.config.LOG_LEVEL,

@@ -5,6 +5,7 @@ import { errorAnswer, type ErrorAnswer } from '../routers/errors.ts';
 /** Fastify's own refusals (body parsing, URLs), in Dutch. */
 export const FASTIFY_ERRORS: Record<string, string> = {
   FST_ERR_BAD_URL: 'Ongeldige URL.',
+  FST_ERR_MAX_PARAM_LENGTH: 'De URL is te lang.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ERRORS.unsupportedMediaType,
   FST_ERR_CTP_BODY_TOO_LARGE: ERRORS.bodyTooLarge,
   FST_ERR_CTP_EMPTY_JSON_BODY: ERRORS.invalidJson,
@@ -20,8 +21,7 @@ export function httpErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) return errorAnswer(error);
   const { code, statusCode } = (error ?? {}) as { code?: string; statusCode?: number };
   if (statusCode && statusCode >= 400 && statusCode < 500) {
-    const message =
-      (code && FASTIFY_ERRORS[code]) ?? (statusCode === 429 ? ERRORS.tooManyRequests : 'Ongeldig verzoek.');
+    const message = (code && FASTIFY_ERRORS[code]) ?? (statusCode === 429 ? ERRORS.tooManyRequests : ERRORS.badRequest);
     return { status: statusCode, code: 'BAD_REQUEST', message, headers: {}, issues: [], internal: false, cause: error };
   }
   return errorAnswer(error);

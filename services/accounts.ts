@@ -14,7 +14,6 @@ import type { Actor } from '../domain/actor.ts';
 import { Conflict, ERRORS, Forbidden, Invalid, NotFound, TooManyRequests, Unauthenticated } from '../domain/errors.ts';
 import { ROLE_PERMISSIONS, type Role } from '../domain/vocabulary.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
-import type { CounterStore } from './limits/counter-store.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../infra/passwords.ts';
 import { secretDigest } from '../infra/bearer-digest.ts';
 
@@ -74,8 +73,9 @@ export async function signUp(deps: ServiceDeps, input: { email: string; password
   if (await findUserByEmail(db, email)) throw new Conflict('Er bestaat al een account met dit e-mailadres.');
   const plan = (await planByTier(db, 'free'))!;
   const passwordHash = await hashPassword(input.password);
-  const tenant = await insertTenant(db, input.organisation.trim(), plan.id);
-  const user = await insertUser(db, tenant.id, email, { role: 'owner', passwordHash });
+  const at = new Date(now).toISOString();
+  const tenant = await insertTenant(db, input.organisation.trim(), plan.id, at);
+  const user = await insertUser(db, tenant.id, email, at, { role: 'owner', passwordHash });
   return {
     user: { id: user.id, email, role: user.role, tenant_id: tenant.id },
     session: await startSession(db, user.id, now),
@@ -87,10 +87,12 @@ export async function signUp(deps: ServiceDeps, input: { email: string; password
  * suspended tenant, an unknown address and a wrong password all get the same answer.
  */
 export async function logIn(
-  { db, counters }: ServiceDeps & { counters: CounterStore },
+  deps: ServiceDeps,
   visitor: Visitor,
   input: { email: string; password: string },
 ): Promise<NewSession> {
+  const { db, counters } = deps;
+  if (!counters) throw new Error('logIn counts attempts: deps.counters is required');
   const email = input.email.trim().toLowerCase();
   const [account, address] = await Promise.all([
     counters.increment(`login:${email}`, LOGIN_ATTEMPTS.windowMs),
@@ -105,7 +107,7 @@ export async function logIn(
   const user = await findUserByEmail(db, email);
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
   if (!user?.password_hash || !valid || user.blocked_at) throw new Unauthenticated(WRONG_CREDENTIALS);
-  return startSession(db, user.id, Date.now());
+  return startSession(db, user.id, nowOf(deps));
 }
 
 export async function logOut({ db }: ServiceDeps, input: { token: string }): Promise<void> {
@@ -126,24 +128,28 @@ export async function acceptInvitation(deps: ServiceDeps, input: { token: string
   const user = await db.transaction().execute(async (trx) => {
     if (!(await acceptInvite(trx, tokenHash, new Date(now).toISOString())))
       throw new NotFound('Uitnodiging (of ze is al gebruikt of verlopen)');
-    return insertUser(trx, invite.tenant_id, invite.email, { role: invite.role, passwordHash });
+    return insertUser(trx, invite.tenant_id, invite.email, new Date(now).toISOString(), {
+      role: invite.role,
+      passwordHash,
+    });
   });
   return startSession(db, user.id, now);
 }
 
 /** A new password ends every session of the user, this one included; a fresh one is returned. */
 export async function changePassword(
-  { db }: ServiceDeps,
+  deps: ServiceDeps,
   user: UserPrincipal,
   input: { current: string; next: string },
 ): Promise<NewSession> {
   checkPassword(input.next);
+  const { db } = deps;
   const row = await findUserByEmail(db, user.email);
   if (!row?.password_hash || !(await verifyPassword(input.current, row.password_hash)))
     throw new Invalid('current: het huidige wachtwoord klopt niet.');
   await setPasswordHash(db, row.id, await hashPassword(input.next));
   await deleteSessionsOfUser(db, row.id);
-  return startSession(db, row.id, Date.now());
+  return startSession(db, row.id, nowOf(deps));
 }
 
 /** Team management is the owner's. */
@@ -157,7 +163,7 @@ export function assertStaff(user: UserPrincipal): void {
 }
 
 /** Who a session cookie belongs to, or null when it is unknown, expired, or its user may not act. */
-export async function authenticateSession(db: DB, token: string, now = Date.now()): Promise<UserPrincipal | null> {
+export async function authenticateSession(db: DB, token: string, now: number): Promise<UserPrincipal | null> {
   const idHash = secretDigest(token);
   const row = await findSession(db, idHash);
   if (!row) return null;

@@ -11,7 +11,7 @@ import { addSite } from './sites.ts';
 import { jobsOfSite } from '../db/schedules.ts';
 import { systemActor } from '../domain/actor.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
 import { setScanSchedule } from './schedules.ts';
 import { findSuggestion } from '../db/suggestions.ts';
 import { recordReview } from './review.ts';
@@ -59,18 +59,18 @@ async function tenantOrFail(db: DB, tenantId: string) {
 export const createTenant: OperatorCommand<
   { name: string; plan: PlanTier },
   { id: string; name: string; plan: string }
-> = async ({ db }, input) => {
-  const plan = (await planByTier(db, input.plan))!;
-  const tenant = await insertTenant(db, input.name, plan.id);
+> = async (deps, input) => {
+  const plan = (await planByTier(deps.db, input.plan))!;
+  const tenant = await insertTenant(deps.db, input.name, plan.id, isoNow(deps));
   return { ...tenant, plan: plan.tier };
 };
 
 export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspended: true }> = async (
-  { db },
+  deps,
   { tenant_id },
 ) => {
-  await tenantOrFail(db, tenant_id);
-  await suspendTenant(db, tenant_id);
+  await tenantOrFail(deps.db, tenant_id);
+  await suspendTenant(deps.db, tenant_id, isoNow(deps));
   return { id: tenant_id, suspended: true };
 };
 
@@ -81,11 +81,12 @@ export const suspend: OperatorCommand<{ tenant_id: string }, { id: string; suspe
 export const createUser: OperatorCommand<
   { tenant_id: string; email: string; role?: Role; staff?: boolean; login?: boolean },
   Record<string, unknown> & { id: string }
-> = async ({ db }, input) => {
+> = async (deps, input) => {
+  const { db } = deps;
   await tenantOrFail(db, input.tenant_id);
   if (await findUserByEmail(db, input.email)) throw new AdminError(`a user with email ${input.email} already exists`);
   const password = input.login || input.staff ? randomBytes(18).toString('base64url') : null;
-  const user = await insertUser(db, input.tenant_id, input.email, {
+  const user = await insertUser(db, input.tenant_id, input.email, isoNow(deps), {
     role: input.role ?? 'owner',
     isStaff: input.staff,
     passwordHash: password ? await hashPassword(password) : null,
@@ -115,12 +116,9 @@ export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<ty
   return rows.map(siteView);
 };
 
-export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async (
-  { db },
-  { user_id },
-) => {
-  if (!(await findUser(db, user_id))) throw new AdminError(`user ${user_id} not found`);
-  await applyBlock(db, user_id, true);
+export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async (deps, { user_id }) => {
+  if (!(await findUser(deps.db, user_id))) throw new AdminError(`user ${user_id} not found`);
+  await applyBlock(deps.db, user_id, true, isoNow(deps));
   return { id: user_id, blocked: true };
 };
 
@@ -146,16 +144,17 @@ export const createKey: OperatorCommand<
       input.user_id,
       { name: input.name, permissions, rateLimit: input.rate_limit ?? DEFAULT_RATE_LIMIT },
       keyCaps(deps.config),
+      nowOf(deps),
     ),
   );
   return created;
 };
 
 export const revokeKey: OperatorCommand<{ key_id: string }, { key_id: string; revoked: true }> = async (
-  { db },
+  deps,
   { key_id },
 ) => {
-  if (!(await revokeApiKey(db, key_id))) throw new AdminError(`active key ${key_id} not found`);
+  if (!(await revokeApiKey(deps.db, key_id, isoNow(deps)))) throw new AdminError(`active key ${key_id} not found`);
   return { key_id, revoked: true };
 };
 
@@ -188,10 +187,10 @@ export const createSite: OperatorCommand<
 export const review: OperatorCommand<
   { suggestion_id: string; status: ReviewStatus; notes?: string },
   Awaited<ReturnType<typeof recordReview>>
-> = async ({ db }, input) => {
-  if (!(await findSuggestion(db, input.suggestion_id)))
+> = async (deps, input) => {
+  if (!(await findSuggestion(deps.db, input.suggestion_id)))
     throw new AdminError(`suggestion ${input.suggestion_id} not found`);
-  return recordReview(db, input.suggestion_id, input.status, input.notes ?? null);
+  return recordReview(deps.db, input.suggestion_id, input.status, input.notes ?? null, isoNow(deps));
 };
 
 /** An operator's status change, through the dashboard's service, recorded as done by the admin CLI. */

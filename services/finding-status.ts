@@ -96,18 +96,23 @@ export async function changeFindingStatus(deps: ServiceDeps, actor: Actor, input
     const change = await recordStatus(trx, actor, label, before.id, input.status, reason, at);
     const finding = findingView((await findFinding(trx, before.id))!);
     if (input.status === 'RESOLVED' && before.status !== 'RESOLVED')
-      await enqueueEvents(trx, actor.tenantId, [
-        {
-          type: 'finding_resolved',
-          data: findingEventData(finding, {
-            kind: 'manual',
-            scan_id: null,
-            previous_scan_id: null,
-            previous_status: before.status,
-            previous_severity: before.severity,
-          }),
-        },
-      ]);
+      await enqueueEvents(
+        trx,
+        actor.tenantId,
+        [
+          {
+            type: 'finding_resolved',
+            data: findingEventData(finding, {
+              kind: 'manual',
+              scan_id: null,
+              previous_scan_id: null,
+              previous_status: before.status,
+              previous_severity: before.severity,
+            }),
+          },
+        ],
+        at,
+      );
     return { finding, change };
   });
 }

@@ -7,7 +7,7 @@ import { Conflict, Forbidden, NotFound, TooManyRequests } from '../domain/errors
 import type { Permission } from '../domain/vocabulary.ts';
 import { generateApiKey } from '../infra/api-key-format.ts';
 import type { Config } from '../infra/config.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
 
 export interface KeyCaps {
   activePerUser: number;
@@ -31,8 +31,8 @@ export interface KeyRequest {
   rateLimit: number;
 }
 
-async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: KeyCaps): Promise<void> {
-  const startOfDay = `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
+async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: KeyCaps, now: number): Promise<void> {
+  const startOfDay = `${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`;
   const [activeOfUser, activeOfTenant, createdToday] = await Promise.all([
     countKeys(db, { userId, activeOnly: true }),
     countKeys(db, { tenantId, activeOnly: true }),
@@ -45,12 +45,12 @@ async function enforceKeyCaps(db: DB, userId: string, tenantId: string, caps: Ke
   if (createdToday >= caps.createdPerUserPerDay) {
     throw new TooManyRequests(
       `Maximaal ${caps.createdPerUserPerDay} nieuwe sleutels per gebruiker per dag: probeer het na 00:00 UTC opnieuw.`,
-      secondsUntilMidnightUtc(),
+      secondsUntilMidnightUtc(now),
     );
   }
 }
 
-function secondsUntilMidnightUtc(now = Date.now()): number {
+function secondsUntilMidnightUtc(now: number): number {
   const midnight = new Date(now);
   midnight.setUTCHours(24, 0, 0, 0);
   return Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
@@ -61,13 +61,13 @@ function secondsUntilMidnightUtc(now = Date.now()): number {
  * (docs/spec.md) and beyond the caps. The returned `key` is the only time the key string exists outside
  * its holder. The dashboard and the admin CLI both come here.
  */
-export async function issueKey(db: DB, userId: string, request: KeyRequest, caps: KeyCaps) {
+export async function issueKey(db: DB, userId: string, request: KeyRequest, caps: KeyCaps, now: number) {
   const user = await findUser(db, userId);
   if (!user) throw new NotFound('Gebruiker');
   if (user.blocked_at) throw new Forbidden('Deze gebruiker is geblokkeerd en kan geen sleutels aanmaken.');
   const tenant = await findTenant(db, user.tenant_id);
   if (tenant?.suspended_at) throw new Forbidden('Dit account is opgeschort en kan geen sleutels aanmaken.');
-  await enforceKeyCaps(db, user.id, user.tenant_id, caps);
+  await enforceKeyCaps(db, user.id, user.tenant_id, caps, now);
   const permissions = [...new Set(request.permissions)];
   const generated = generateApiKey();
   const row = {
@@ -79,7 +79,7 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
     key_prefix: generated.prefix,
     permissions: JSON.stringify(permissions),
     rate_limit: request.rateLimit,
-    created_at: new Date().toISOString(),
+    created_at: new Date(now).toISOString(),
     revoked_at: null,
     last_used_at: null,
   };
@@ -102,7 +102,7 @@ export async function createApiKey(
 ) {
   assertPermission(actor, 'write_config');
   const request: KeyRequest = { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit };
-  return issueKey(deps.db, actor.actor.id, request, keyCaps(deps.config));
+  return issueKey(deps.db, actor.actor.id, request, keyCaps(deps.config), nowOf(deps));
 }
 
 /** The tenant's keys, newest first, with who holds them; never the key or its hash. */
@@ -124,6 +124,6 @@ export async function listApiKeys(deps: ServiceDeps, actor: Actor) {
 /** Revokes one of the tenant's active keys; the next request with it answers 401. */
 export async function revokeKey(deps: ServiceDeps, actor: Actor, input: { key_id: string }) {
   assertPermission(actor, 'write_config');
-  if (!(await revokeApiKey(deps.db, input.key_id, actor.tenantId))) throw new NotFound('Actieve sleutel');
+  if (!(await revokeApiKey(deps.db, input.key_id, isoNow(deps), actor.tenantId))) throw new NotFound('Actieve sleutel');
   return { key_id: input.key_id, revoked: true as const };
 }

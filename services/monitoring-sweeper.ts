@@ -36,16 +36,21 @@ async function noticeEndingAcceptances(deps: ServiceDeps, now: number): Promise<
       if (!(await claimNotice(trx, row.id, iso(now)))) return false;
       const finding = await findFinding(trx, row.finding_id);
       if (!finding) return false;
-      await enqueueEvents(trx, row.tenant_id, [
-        {
-          type: 'risk_acceptance_expiring',
-          data: {
-            finding: findingView(finding),
-            acceptance: acceptanceView(row),
-            days_left: daysLeft(row.expires_at, now),
+      await enqueueEvents(
+        trx,
+        row.tenant_id,
+        [
+          {
+            type: 'risk_acceptance_expiring',
+            data: {
+              finding: findingView(finding),
+              acceptance: acceptanceView(row),
+              days_left: daysLeft(row.expires_at, now),
+            },
           },
-        },
-      ]);
+        ],
+        iso(now),
+      );
       return true;
     });
     if (claimed) sent += 1;
@@ -84,23 +89,28 @@ async function endExpiredAcceptances(deps: ServiceDeps, now: number): Promise<nu
       });
       const finding = findingView((await findFinding(trx, before.id))!);
       const acceptance = acceptanceView(row);
-      await enqueueEvents(trx, row.tenant_id, [
-        { type: 'risk_acceptance_expired', data: { finding, acceptance } },
-        ...(status === 'OPEN'
-          ? [
-              {
-                type: 'finding_new' as const,
-                data: findingEventData(finding, {
-                  kind: 'acceptance_expired',
-                  scan_id: sighting?.scan_id ?? null,
-                  previous_scan_id: null,
-                  previous_status: before.status,
-                  previous_severity: before.severity,
-                }),
-              },
-            ]
-          : []),
-      ]);
+      await enqueueEvents(
+        trx,
+        row.tenant_id,
+        [
+          { type: 'risk_acceptance_expired', data: { finding, acceptance } },
+          ...(status === 'OPEN'
+            ? [
+                {
+                  type: 'finding_new' as const,
+                  data: findingEventData(finding, {
+                    kind: 'acceptance_expired',
+                    scan_id: sighting?.scan_id ?? null,
+                    previous_scan_id: null,
+                    previous_status: before.status,
+                    previous_severity: before.severity,
+                  }),
+                },
+              ]
+            : []),
+        ],
+        iso(now),
+      );
       return true;
     });
     if (done) ended += 1;
@@ -125,17 +135,22 @@ async function warnOfExpiries(deps: ServiceDeps, now: number): Promise<number> {
     if (lowest !== null && lowest <= threshold) continue;
     const claimed = await deps.db.transaction().execute(async (trx) => {
       if (!(await claimExpiryWarning(trx, { ...key, threshold_days: threshold, sent_at: iso(now) }))) return false;
-      await enqueueEvents(trx, item.tenant_id, [
-        {
-          type: 'expiry_warning',
-          data: {
-            site_id: item.site_id,
-            site_name: item.site_name,
-            ...expiryView(item, now),
-            threshold_days: threshold,
+      await enqueueEvents(
+        trx,
+        item.tenant_id,
+        [
+          {
+            type: 'expiry_warning',
+            data: {
+              site_id: item.site_id,
+              site_name: item.site_name,
+              ...expiryView(item, now),
+              threshold_days: threshold,
+            },
           },
-        },
-      ]);
+        ],
+        iso(now),
+      );
       return true;
     });
     if (claimed) sent += 1;

@@ -8,7 +8,7 @@ import {
 } from '../db/retention.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import type { Config } from '../infra/config.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import type { Logger } from './logger.ts';
 import { PollingWorker } from './polling-worker.ts';
 
@@ -20,7 +20,7 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export function cutoffsOf(
   config: Pick<Config, 'SCAN_RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_LOG_RETENTION_DAYS'>,
-  now = new Date(),
+  now: Date,
 ): PruneCutoffs {
   const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
   return {
@@ -31,7 +31,7 @@ export function cutoffsOf(
 }
 
 /** What would go now (admin prune --dry-run). */
-export function prunable(deps: ServiceDeps, now = new Date()): Promise<PruneCounts> {
+export function prunable(deps: ServiceDeps, now = new Date(nowOf(deps))): Promise<PruneCounts> {
   return countPrunable(deps.db, cutoffsOf(deps.config, now));
 }
 
@@ -42,7 +42,7 @@ export function prunable(deps: ServiceDeps, now = new Date()): Promise<PruneCoun
  */
 export async function prune(
   deps: ServiceDeps,
-  now = new Date(),
+  now = new Date(nowOf(deps)),
   shouldStop: () => boolean = () => false,
 ): Promise<PruneCounts> {
   const cutoffs = cutoffsOf(deps.config, now);
@@ -74,7 +74,7 @@ export class RetentionWorker extends PollingWorker {
   }
 
   protected async round(): Promise<void> {
-    const counts = await prune(this.deps, new Date(), () => this.stopping);
+    const counts = await prune(this.deps, new Date(nowOf(this.deps)), () => this.stopping);
     if (counts.scans + counts.webhook_messages + counts.webhook_attempts > 0) this.log.info(counts, 'retention pruned');
   }
 

@@ -4,7 +4,7 @@ import type { DB } from '../db/database.ts';
 import { NotFound } from '../domain/errors.ts';
 import type { ReviewStatus, SuggestionStatus } from '../domain/vocabulary.ts';
 import { assertStaff, type UserPrincipal } from './accounts.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, type ServiceDeps } from './deps.ts';
 import { pageOf, type Page } from './pagination.ts';
 import { suggestionListItem } from './views.ts';
 
@@ -12,12 +12,18 @@ import { suggestionListItem } from './views.ts';
  * Records the team's review of a suggestion; suggestion_reviewed goes to the tenant's webhooks in
  * the same transaction. The staff's dashboard and the admin CLI both come here.
  */
-export async function recordReview(db: DB, suggestionId: string, status: ReviewStatus, notes: string | null) {
+export async function recordReview(
+  db: DB,
+  suggestionId: string,
+  status: ReviewStatus,
+  notes: string | null,
+  now: string,
+) {
   if (!(await findSuggestion(db, suggestionId))) throw new NotFound('Suggestie');
   return db.transaction().execute(async (trx) => {
-    const row = (await reviewSuggestion(trx, suggestionId, status, notes))!;
+    const row = (await reviewSuggestion(trx, suggestionId, status, notes, now))!;
     const item = suggestionListItem(row);
-    await enqueueEvents(trx, row.tenant_id, [{ type: 'suggestion_reviewed', data: item }]);
+    await enqueueEvents(trx, row.tenant_id, [{ type: 'suggestion_reviewed', data: item }], now);
     return item;
   });
 }
@@ -49,5 +55,5 @@ export async function reviewAsStaff(
   input: { suggestion_id: string; status: ReviewStatus; notes?: string | null },
 ) {
   assertStaff(staff);
-  return recordReview(deps.db, input.suggestion_id, input.status, input.notes?.trim() || null);
+  return recordReview(deps.db, input.suggestion_id, input.status, input.notes?.trim() || null, isoNow(deps));
 }

@@ -24,7 +24,7 @@ import type { ScanChanges } from '../domain/scan-comparison.ts';
 import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
 import { nextTurn } from '../scanner/turns.ts';
-import type { ServiceDeps } from './deps.ts';
+import { nowOf, type ServiceDeps } from './deps.ts';
 import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
@@ -106,6 +106,7 @@ export async function triggerScan(
         maxScansPerMonth: plan.max_scans_per_month,
       },
       'scans',
+      new Date(nowOf(deps)),
     );
     result = await scanSite(target, {
       allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
@@ -157,12 +158,20 @@ export async function triggerScan(
       options.trigger ?? TRIGGER_OF_ACTOR[actor.actor.kind],
     );
     const { scan } = recorded;
-    await enqueueEvents(trx, tenantId, [
-      { type: 'scan_completed', data: { ...scanCreatedView(scan), changes: recorded.changeCounts } },
-      ...recorded.opened.map((f) => ({ type: 'finding_new' as const, data: eventData(f, scan) })),
-      ...recorded.resolved.map((f) => ({ type: 'finding_resolved' as const, data: eventData(f, scan) })),
-      ...recorded.severityChanged.map((f) => ({ type: 'finding_severity_changed' as const, data: eventData(f, scan) })),
-    ]);
+    await enqueueEvents(
+      trx,
+      tenantId,
+      [
+        { type: 'scan_completed', data: { ...scanCreatedView(scan), changes: recorded.changeCounts } },
+        ...recorded.opened.map((f) => ({ type: 'finding_new' as const, data: eventData(f, scan) })),
+        ...recorded.resolved.map((f) => ({ type: 'finding_resolved' as const, data: eventData(f, scan) })),
+        ...recorded.severityChanged.map((f) => ({
+          type: 'finding_severity_changed' as const,
+          data: eventData(f, scan),
+        })),
+      ],
+      scan.scanned_at,
+    );
     await options.withinTransaction?.(trx, recorded);
     return recorded;
   });

@@ -133,19 +133,24 @@ export class ScanScheduler extends PollingWorker {
     if (!site) return;
     const { failures, nextScanAt } = await backOffSchedule(this.deps, site, now);
     if (failures !== this.options.failureAlertAfter) return;
-    await enqueueEvents(this.deps.db, job.tenant_id, [
-      {
-        type: 'scan_failed',
-        data: {
-          site_id: site.id,
-          site_name: site.name,
-          site_url: site.url,
-          error,
-          consecutive_failures: failures,
-          failed_at: iso(now),
-          next_scan_at: nextScanAt,
+    await enqueueEvents(
+      this.deps.db,
+      job.tenant_id,
+      [
+        {
+          type: 'scan_failed',
+          data: {
+            site_id: site.id,
+            site_name: site.name,
+            site_url: site.url,
+            error,
+            consecutive_failures: failures,
+            failed_at: iso(now),
+            next_scan_at: nextScanAt,
+          },
         },
-      },
-    ]);
+      ],
+      iso(now),
+    );
   }
 }

@@ -8,7 +8,7 @@ import {
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, type ServiceDeps } from './deps.ts';
 import { pageOf, type Page } from './pagination.ts';
 import { siteView } from './views.ts';
 
@@ -40,5 +40,5 @@ export async function addSite(deps: ServiceDeps, actor: Actor, input: { name: st
       `Het ${plan.tier}-abonnement staat maximaal ${plan.max_sites} site(s) toe: upgrade het abonnement om er meer toe te voegen.`,
     );
   }
-  return insertSite(deps.db, actor.tenantId, name, url.href);
+  return insertSite(deps.db, actor.tenantId, name, url.href, isoNow(deps));
 }

@@ -1,7 +1,7 @@
 import { findTenant, findUser, suspendTenant, teamOfTenant, tenantsOverview, unsuspendTenant } from '../db/tenancy.ts';
 import { NotFound } from '../domain/errors.ts';
 import { assertStaff, type UserPrincipal } from './accounts.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, type ServiceDeps } from './deps.ts';
 import { applyBlock, personView } from './team.ts';
 
 // What the service's own team does across tenants in the dashboard (besides reviewing suggestions).
@@ -20,24 +20,25 @@ export async function peopleOfTenant({ db }: ServiceDeps, staff: UserPrincipal, 
 
 /** A suspended tenant's keys and sessions stop working at once (the lookups check the tenant). */
 export async function setTenantSuspended(
-  { db }: ServiceDeps,
+  deps: ServiceDeps,
   staff: UserPrincipal,
   input: { tenant_id: string; suspended: boolean },
 ) {
   assertStaff(staff);
+  const { db } = deps;
   if (!(await findTenant(db, input.tenant_id))) throw new NotFound('Account');
-  if (input.suspended) await suspendTenant(db, input.tenant_id);
+  if (input.suspended) await suspendTenant(db, input.tenant_id, isoNow(deps));
   else await unsuspendTenant(db, input.tenant_id);
   return { id: input.tenant_id, suspended: input.suspended };
 }
 
 export async function setUserBlockedByStaff(
-  { db }: ServiceDeps,
+  deps: ServiceDeps,
   staff: UserPrincipal,
   input: { user_id: string; blocked: boolean },
 ) {
   assertStaff(staff);
-  if (!(await findUser(db, input.user_id))) throw new NotFound('Gebruiker');
-  await applyBlock(db, input.user_id, input.blocked);
+  if (!(await findUser(deps.db, input.user_id))) throw new NotFound('Gebruiker');
+  await applyBlock(deps.db, input.user_id, input.blocked, isoNow(deps));
   return { id: input.user_id, blocked: input.blocked };
 }

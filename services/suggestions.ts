@@ -1,7 +1,7 @@
 import { insertSuggestion, listSuggestions as listSuggestionRows, type NewSuggestion } from '../db/suggestions.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { SuggestionStatus } from '../domain/vocabulary.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, type ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
 import { pageOf, type Page } from './pagination.ts';
 import { suggestionListItem } from './views.ts';
@@ -10,7 +10,7 @@ import { suggestionListItem } from './views.ts';
 export async function submitSuggestion(deps: ServiceDeps, actor: Actor, input: NewSuggestion) {
   assertPermission(actor, 'suggest_fixes');
   await assertFeatureEnabled(deps.db, 'suggestions', actor.tenantId);
-  const row = await insertSuggestion(deps.db, actor.tenantId, actor.actor, input);
+  const row = await insertSuggestion(deps.db, actor.tenantId, actor.actor, input, isoNow(deps));
   const { id, type, title, status, created_at } = suggestionListItem(row);
   return { id, type, title, status, created_at };
 }

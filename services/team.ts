@@ -6,7 +6,7 @@ import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/vocabulary.ts';
 import { assertOwner, type UserPrincipal } from './accounts.ts';
 import { secretDigest } from '../infra/bearer-digest.ts';
-import { nowOf, type ServiceDeps } from './deps.ts';
+import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
 
 /** An invitation link stays valid for 7 days and works once. */
 export const INVITE_VALID_MS = 7 * 24 * 3_600_000;
@@ -18,11 +18,11 @@ export const personView = <T extends { blocked_at: string | null }>(user: T) => 
 });
 
 /** The tenant's people and open invitations. */
-export async function listTeam({ db }: ServiceDeps, owner: UserPrincipal) {
+export async function listTeam(deps: ServiceDeps, owner: UserPrincipal) {
   assertOwner(owner);
   const [users, invites] = await Promise.all([
-    teamOfTenant(db, owner.tenantId),
-    openInvites(db, owner.tenantId, new Date().toISOString()),
+    teamOfTenant(deps.db, owner.tenantId),
+    openInvites(deps.db, owner.tenantId, isoNow(deps)),
   ]);
   return { users: users.map(personView), invites };
 }
@@ -69,19 +69,19 @@ export async function changeRole({ db }: ServiceDeps, owner: UserPrincipal, inpu
 
 /** Blocks (sessions end, keys stop working at once, no new keys) or unblocks a team member. */
 export async function setBlocked(
-  { db }: ServiceDeps,
+  deps: ServiceDeps,
   owner: UserPrincipal,
   input: { user_id: string; blocked: boolean },
 ) {
   assertOwner(owner);
-  await teamMember(db, owner, input.user_id);
-  await applyBlock(db, input.user_id, input.blocked);
+  await teamMember(deps.db, owner, input.user_id);
+  await applyBlock(deps.db, input.user_id, input.blocked, isoNow(deps));
   return { id: input.user_id, blocked: input.blocked };
 }
 
 /** Blocking ends the user's sessions; keys are refused by the key lookup itself. */
-export async function applyBlock(db: ServiceDeps['db'], userId: string, blocked: boolean): Promise<void> {
+export async function applyBlock(db: ServiceDeps['db'], userId: string, blocked: boolean, now: string): Promise<void> {
   if (!blocked) return unblockUser(db, userId);
-  await blockUser(db, userId);
+  await blockUser(db, userId, now);
   await deleteSessionsOfUser(db, userId);
 }

@@ -16,7 +16,7 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { bareHost, refusalReason } from '../scanner/net/address-policy.ts';
-import type { ServiceDeps } from './deps.ts';
+import { isoNow, type ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
 import { secretBoxFor, type SecretBox } from '../infra/secret-encryption.ts';
 import { webhookView } from './views.ts';
@@ -69,6 +69,7 @@ export async function registerWebhook(
     url,
     [...new Set(input.events)],
     secretBoxFor(config).encrypt(secret),
+    isoNow(deps),
   );
   const { last_triggered_at: _triggered, failure_count: _failures, ...created } = webhookView(row);
   return { ...created, secret };

@@ -206,7 +206,7 @@ describe('roles through the same services', () => {
   it('lets a member read and refuses what needs write_config; the owner may; dashboard calls use no API quota', async () => {
     const owner = await signUp();
     const me = (await trpc('account.me', { cookie: owner.cookie!, query: true })).body.result.data;
-    await insertUser(api.db, me.tenant_id, 'lid@winkel.example', {
+    await insertUser(api.db, me.tenant_id, 'lid@winkel.example', new Date().toISOString(), {
       role: 'member',
       passwordHash: await hashPassword(PASSWORD),
     });

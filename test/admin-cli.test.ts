@@ -170,6 +170,7 @@ describe('admin CLI', () => {
           tenant.id,
           { kind: 'api_key', id: key.key_id },
           { type: 'code_fix', title: 'Voorstel', description: 'Een beschrijving' },
+          new Date().toISOString(),
         )
       ).id;
       const finding = toFinding({ type: 'hsts_missing', endpoint: 'https://beheer.example/', actual_value: null });
@@ -200,6 +201,7 @@ describe('admin CLI', () => {
           'https://hooks.example.nl/',
           ['scan_completed'],
           `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+          new Date().toISOString(),
         )
       ).id;
     } finally {

@@ -47,4 +47,21 @@ describe('architecture', () => {
       .filter((file) => /\bas (unknown as|never)\b/.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  it('reads the time in services/ and db/ from deps.clock only (migrations aside), so tests can move it', () => {
+    // Two reads of the machine's clock are the real time on purpose: an id's time bits only order
+    // ids, and a webhook signature's timestamp is checked by the receiver against its own clock.
+    const REAL_TIME = new Set([join('db', 'ids.ts'), join('services', 'webhook-delivery', 'sender.ts')]);
+    const offenders = ['services', 'db']
+      .flatMap(sourceFiles)
+      .filter((file) => !file.startsWith(join('db', 'migrations')) && !REAL_TIME.has(file))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, i) => [`${file}:${i + 1}`, line] as const)
+          .filter(([, line]) => /\bDate\.now\(\)|new Date\(\)/.test(line))
+          .map(([place]) => place),
+      );
+    expect(offenders).toEqual([]);
+  });
 });

@@ -169,6 +169,7 @@ describe("another tenant's ids", () => {
       'https://hooks.example/ander',
       ['scan_completed'],
       'whsec_x',
+      new Date().toISOString(),
     );
     const owner = { cookie: cookies.owner };
     expect((await trpc('keys.revoke', { key_id: other.keyId }, owner)).status).toBe(404);

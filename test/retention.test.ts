@@ -101,9 +101,12 @@ describe('retention', () => {
     await api.db
       .transaction()
       .execute((trx) =>
-        enqueueEvents(trx, tenant.tenantId, [
-          { type: 'scan_completed', data: { scan_id: 'x', site_id: tenant.siteId } },
-        ]),
+        enqueueEvents(
+          trx,
+          tenant.tenantId,
+          [{ type: 'scan_completed', data: { scan_id: 'x', site_id: tenant.siteId } }],
+          new Date().toISOString(),
+        ),
       );
     await waitFor(() => receiver.delivered().length >= 1);
     const now = new Date(Date.now() + 31 * DAY);
@@ -111,9 +114,12 @@ describe('retention', () => {
     await api.db
       .transaction()
       .execute((trx) =>
-        enqueueEvents(trx, tenant.tenantId, [
-          { type: 'scan_completed', data: { scan_id: 'y', site_id: tenant.siteId } },
-        ]),
+        enqueueEvents(
+          trx,
+          tenant.tenantId,
+          [{ type: 'scan_completed', data: { scan_id: 'y', site_id: tenant.siteId } }],
+          new Date().toISOString(),
+        ),
       );
     // The failed attempt is logged once the answer is in.
     await waitFor(

@@ -43,7 +43,14 @@ describe('webhook secrets at rest', () => {
       key: tenant.key,
       body: { url: 'https://hooks.example.nl/in', events: ['scan_completed'] },
     });
-    await insertWebhook(api.db, tenant.tenantId, 'https://hooks.example.nl/oud', ['scan_completed'], plain);
+    await insertWebhook(
+      api.db,
+      tenant.tenantId,
+      'https://hooks.example.nl/oud',
+      ['scan_completed'],
+      plain,
+      new Date().toISOString(),
+    );
     await api.close();
 
     api = await startApi({ DATABASE_PATH: path, SECRETS_KEY: `${b64(keyB)},${b64(keyA)}` });

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../infra/clock.ts';
 /** A window's count after an increment, and how long the window has left. */
 export interface WindowCount {
   count: number;
@@ -28,17 +29,20 @@ export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(sweepEveryMs = 60_000) {
+  constructor(
+    sweepEveryMs = 60_000,
+    private readonly clock: Clock = systemClock,
+  ) {
     // Expired windows are dropped so the map does not grow with every key and address ever seen.
     this.sweeper = setInterval(() => {
-      const now = Date.now();
+      const now = this.clock.now();
       for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
     }, sweepEveryMs);
     this.sweeper.unref();
   }
 
   async increment(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
-    const now = Date.now();
+    const now = this.clock.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { count: 0, resetAt: now + windowMs };

@@ -4,6 +4,7 @@ import { incrementUsage, readUsage, type UsageMetric } from '../../db/usage.ts';
 import { QuotaExceeded } from '../../domain/errors.ts';
 import type { PlanLimits } from '../auth.ts';
 import type { CounterStore } from './counter-store.ts';
+import { systemClock, type Clock } from '../../infra/clock.ts';
 
 /** The calendar month (UTC) a moment falls in, as "YYYY-MM". */
 export function monthOf(moment: Date): string {
@@ -43,8 +44,8 @@ export async function consumeQuota(
   tenantId: string,
   plan: PlanLimits,
   metric: UsageMetric,
+  now: Date,
   amount = 1,
-  now = new Date(),
 ): Promise<void> {
   assertWithinQuota(plan, metric, await incrementUsage(db, tenantId, monthOf(now), metric, amount), now);
 }
@@ -72,13 +73,20 @@ export class UsageMeter {
     private readonly db: DB,
     private readonly shared?: Pick<CounterStore, 'addToTotal'>,
     flushEveryMs = 1_000,
+    private readonly clock: Clock = systemClock,
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushEveryMs);
     this.timer.unref();
   }
 
   /** Counts `amount` API calls; refuses with TooManyRequests beyond the plan's monthly quota. */
-  async consume(tenantId: string, plan: PlanLimits, metric: UsageMetric, amount = 1, now = new Date()): Promise<void> {
+  async consume(
+    tenantId: string,
+    plan: PlanLimits,
+    metric: UsageMetric,
+    amount = 1,
+    now = new Date(this.clock.now()),
+  ): Promise<void> {
     const period = monthOf(now);
     const key = `${tenantId}\n${period}\n${metric}`;
     const stored = this.stored.get(key);
@@ -106,7 +114,7 @@ export class UsageMeter {
       .catch(() => local);
   }
 
-  noteKeyUse(keyId: string, at = Date.now()): void {
+  noteKeyUse(keyId: string, at = this.clock.now()): void {
     this.keysUsed.set(keyId, at);
   }
 

@@ -1,3 +1,4 @@
+import type { Clock } from '../../infra/clock.ts';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { openMigratedDatabase, type DB } from '../../db/database.ts';
@@ -28,7 +29,7 @@ export interface TestApi {
 /** A real server on loopback over a fresh SQLite file. */
 export async function startApi(
   env: Record<string, string> = {},
-  options: { logStream?: NodeJS.WritableStream; webRoot?: string } = {},
+  options: { logStream?: NodeJS.WritableStream; webRoot?: string; workersClock?: Clock } = {},
 ): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
   // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
@@ -46,7 +47,7 @@ export async function startApi(
   const db = await openMigratedDatabase(databaseLocation(config));
   const app = await buildApp({ db, config, logStream: options.logStream, webRoot: options.webRoot });
   // The API and its workers in one process, as npm start runs them.
-  const workers = await startWorkers({ db, config }, app.log);
+  const workers = await startWorkers({ db, config, clock: options.workersClock }, app.log);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,
