@@ -120,6 +120,14 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
       expect(scan.structuredContent!.findings.map((f: { finding_type: string }) => f.finding_type)).toEqual(
         expect.arrayContaining(['exposed_git_config', 'exposed_env_file']),
       );
+      // What the scan covered, as the REST detail shows it.
+      expect(scan.structuredContent!.coverage).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ test: 'exposures', status: 'completed', reason: null }),
+          expect.objectContaining({ test: 'caa', status: 'not_applicable', reason: 'geen domeinnaam' }),
+        ]),
+      );
+      expect(scan.structuredContent!.changes.unverified).toEqual([]);
       const findings = await call(client, 'search_findings', { severity: 'CRITICAL' });
       expect(findings.structuredContent!.findings.length).toBeGreaterThan(0);
       const suggestion = await call(client, 'submit_suggestion', {
