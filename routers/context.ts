@@ -1,4 +1,3 @@
-import type { ScanStage } from '../scanner/vocabulary.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { NewSession, UserPrincipal } from '../services/accounts.ts';
 import type { ServiceDeps } from '../services/deps.ts';
@@ -27,6 +26,4 @@ export interface Context extends ServiceDeps {
   /** The service's origin as the client addressed it ("https://scanner.example.nl"), for absolute links. */
   publicOrigin: () => string;
   session: SessionCookie;
-  /** How the transport can stop a scan it started and hear its stages (MCP progress and cancellation, a REST client that disconnects). */
-  scanControl?: { signal?: AbortSignal; onProgress?: (stage: ScanStage) => void };
 }

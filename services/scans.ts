@@ -14,8 +14,7 @@ import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
-import type { DB } from '../db/database.ts';
-import { scanSite, ScanCancelledError, ScanError, type ScanStage } from '../scanner/index.ts';
+import { scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { InternetNlReport } from '../scanner/report/internetnl.ts';
@@ -25,6 +24,7 @@ import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
+import { API_PATHS } from '../domain/endpoints.ts';
 import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
@@ -36,17 +36,6 @@ import { failedChecksOf, findingEventData, findingView, scanCreatedView } from '
 export interface TriggerInput {
   site_id: string;
   url?: string;
-}
-
-export interface TriggerOptions {
-  /** What started the scan; by default what the actor is (a key: api, a user: dashboard, the system: schedule). */
-  trigger?: ScanTrigger;
-  /** Runs inside the transaction that stores the scan, so a job can finish atomically with it. */
-  withinTransaction?: (trx: DB, recorded: RecordedScan) => Promise<void>;
-  /** Stops the scan (a cancelled tool call, a client that disconnected): nothing is stored then. */
-  signal?: AbortSignal;
-  /** Told when each stage of the scan starts. */
-  onProgress?: (stage: ScanStage) => void;
 }
 
 const TRIGGER_OF_ACTOR: Record<ActorKind, ScanTrigger> = { api_key: 'api', user: 'dashboard', system: 'schedule' };
@@ -76,12 +65,8 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
  * Runs a scan of one of the tenant's sites and stores it with its findings and events. The same
  * function serves agents, the dashboard and scheduled scans: only the actor differs.
  */
-export async function triggerScan(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: TriggerInput,
-  options: TriggerOptions = {},
-): Promise<RecordedScan> {
+export async function triggerScan(deps: ServiceDeps, actor: Actor, input: TriggerInput): Promise<RecordedScan> {
+  const options = deps.scanControl ?? {};
   assertPermission(actor, 'write_scans');
   const { db, config } = deps;
   const tenantId = actor.tenantId;
@@ -193,12 +178,9 @@ export async function listScans(
  * One scan as a SARIF 2.1.0 log for code-scanning tools; `informationUri` is where the tool's
  * documentation is (the service's API docs).
  */
-export async function getScanSarif(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { scan_id: string },
-  informationUri: string,
-) {
+export async function getScanSarif(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
+  const origin = deps.publicOrigin?.() ?? deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}`;
+  const informationUri = `${origin.replace(/\/$/, '')}${API_PATHS.docs}`;
   const scan = await getScan(deps, actor, input);
   const states = baselineStates(scan.changes);
   const findings = scan.findings.map((f) => ({ ...f, baselineState: states.get(f.id) ?? ('unchanged' as const) }));

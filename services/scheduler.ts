@@ -10,7 +10,7 @@ import {
 import { findSite } from '../db/sites.ts';
 import { systemActor } from '../domain/actor.ts';
 import { NotFound, QuotaExceeded, TargetRefused, TooManyRequests } from '../domain/errors.ts';
-import { nowOf, type ServiceDeps } from './deps.ts';
+import { nowOf, type ScanControl, type ServiceDeps } from './deps.ts';
 import type { Logger } from './logger.ts';
 import { PollingWorker } from './polling-worker.ts';
 import { triggerScan } from './scans.ts';
@@ -86,23 +86,21 @@ export class ScanScheduler extends PollingWorker {
     const finish = (status: 'skipped' | 'failed', reason: string) =>
       finishScanJob(db, job.id, worker, { status, reason, scanId: null }, iso(nowOf(this.deps)));
     try {
-      const recorded = await triggerScan(
-        this.deps,
-        systemActor(job.tenant_id, 'scheduler'),
-        { site_id: job.site_id },
-        {
-          trigger: 'schedule',
-          // The job ends in the scan's own transaction: a scan is stored once, or not at all.
-          // A scan that found the site down is stored, but to the schedule it is a failure.
-          withinTransaction: async (trx, stored) => {
-            const { unreachable } = stored.scan;
-            const outcome = unreachable
-              ? { status: 'failed' as const, reason: unreachable, scanId: stored.scan.id }
-              : { status: 'completed' as const, reason: null, scanId: stored.scan.id };
-            if (!(await finishScanJob(trx, job.id, worker, outcome, stored.scan.scanned_at))) throw new LeaseLost();
-          },
+      const scanControl: ScanControl = {
+        trigger: 'schedule',
+        // The job ends in the scan's own transaction: a scan is stored once, or not at all.
+        // A scan that found the site down is stored, but to the schedule it is a failure.
+        withinTransaction: async (trx, stored) => {
+          const { unreachable } = stored.scan;
+          const outcome = unreachable
+            ? { status: 'failed' as const, reason: unreachable, scanId: stored.scan.id }
+            : { status: 'completed' as const, reason: null, scanId: stored.scan.id };
+          if (!(await finishScanJob(trx, job.id, worker, outcome, stored.scan.scanned_at))) throw new LeaseLost();
         },
-      );
+      };
+      const recorded = await triggerScan({ ...this.deps, scanControl }, systemActor(job.tenant_id, 'scheduler'), {
+        site_id: job.site_id,
+      });
       if (recorded.scan.unreachable) await this.recordFailure(job, recorded.scan.unreachable, nowOf(this.deps));
       else await clearScheduleFailures(this.deps, job.site_id);
     } catch (error) {

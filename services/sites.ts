@@ -22,9 +22,19 @@ export async function listSites(deps: ServiceDeps, actor: Actor, input: Page & S
 /** One site of the tenant; another tenant's site is as absent as a missing one. */
 export async function getSite(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
   assertPermission(actor, 'read_scans');
-  const site = await findSiteWithLatestScan(deps.db, actor.tenantId, input.site_id);
+  return shownSite(deps, actor.tenantId, input.site_id);
+}
+
+async function shownSite(deps: ServiceDeps, tenantId: string, siteId: string) {
+  const site = await findSiteWithLatestScan(deps.db, tenantId, siteId);
   if (!site) throw new NotFound('Site');
   return siteView(site);
+}
+
+/** The dashboard's "add a site": the new site as GET /sites/{site_id} shows it. */
+export async function addAndShowSite(deps: ServiceDeps, actor: Actor, input: { name: string; url: string }) {
+  const site = await addSite(deps, actor, input);
+  return shownSite(deps, actor.tenantId, site.id);
 }
 
 /** Adds a site to the tenant, within the plan's number of sites. */

@@ -106,7 +106,7 @@ export const changesOperation = restOperation({
 
 export const scansRouter = router({
   trigger: operationProcedure(triggerOperation).mutation(async ({ ctx, input }) =>
-    scanCreatedView((await triggerScan(ctx, ctx.actor, input, ctx.scanControl)).scan),
+    scanCreatedView((await triggerScan(ctx, ctx.actor, input)).scan),
   ),
 
   list: operationProcedure(listOperation).query(({ ctx, input }) => listScans(ctx, ctx.actor, input)),
@@ -121,7 +121,5 @@ export const scansRouter = router({
     .input(ScanGetInput)
     .query(({ ctx, input }) => scanChangeList(ctx, ctx.actor, input)),
 
-  sarif: operationProcedure(sarifOperation).query(({ ctx, input }) =>
-    getScanSarif(ctx, ctx.actor, input, `${ctx.publicOrigin()}${API_PATHS.docs}`),
-  ),
+  sarif: operationProcedure(sarifOperation).query(({ ctx, input }) => getScanSarif(ctx, ctx.actor, input)),
 });

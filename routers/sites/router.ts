@@ -1,5 +1,5 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
-import { addSite, getSite, listSites } from '../../services/sites.ts';
+import { addAndShowSite, getSite, listSites } from '../../services/sites.ts';
 import { PROTECTED_ERRORS } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
@@ -100,8 +100,5 @@ export const sitesRouter = router({
   create: userProcedure
     .meta({ permission: 'write_config' })
     .input(SiteCreateInput)
-    .mutation(async ({ ctx, input }) => {
-      const site = await addSite(ctx, ctx.actor, input);
-      return getSite(ctx, ctx.actor, { site_id: site.id });
-    }),
+    .mutation(({ ctx, input }) => addAndShowSite(ctx, ctx.actor, input)),
 });
