@@ -1,15 +1,18 @@
 // The layers of README "Architecture", enforced by test/architecture.test.ts (npm test).
 // Each folder may import only from the folders listed as below it.
-const layer = (name, from, allowed) => ({
+const layer = (name, from, allowed, alsoAllowed = []) => ({
   name,
   severity: 'error',
   comment: `${from} may import only ${allowed.join(', ')}`,
   from: { path: `^${from}/` },
   to: {
     path: '^(scanner|infra|domain|db|services|routers|openapi|server|bin|client|web)/',
-    pathNot: `^(${[from, ...allowed].join('|')})/`,
+    pathNot: [`^(${[from, ...allowed].join('|')})/`, ...alsoAllowed],
   },
 });
+
+// A service's input type is the router's zod schema (z.infer), read as a type: no code crosses.
+const ROUTER_SCHEMAS = '^routers/[^/]+/schemas\\.ts$';
 
 // Inside scanner/ the flow runs down too: the scan and its assessment at the root, then the registry
 // of tests (scanner/tests/), the report, the checks and the probes, the catalog and fixes, the secret rules, the network clients, the rule
@@ -57,7 +60,14 @@ module.exports = {
     ]),
     layer('domain-is-pure', 'domain', ['scanner']),
     layer('db-below-services', 'db', ['domain', 'scanner', 'infra']),
-    layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner', 'infra']),
+    layer('services-know-no-transport', 'services', ['db', 'domain', 'scanner', 'infra'], [ROUTER_SCHEMAS]),
+    {
+      name: 'services-take-router-schemas-as-types',
+      severity: 'error',
+      comment: 'services read the routers\' schemas for their input types only (import type)',
+      from: { path: '^services/' },
+      to: { path: ROUTER_SCHEMAS, dependencyTypesNot: ['type-only'] },
+    },
     layer('routers-know-no-transport', 'routers', ['services', 'db', 'domain', 'scanner', 'infra']),
     layer('openapi-from-routers', 'openapi', ['routers', 'domain']),
     layer('client-types-only', 'client', ['routers']),

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { FindingExtendInput, FindingHistoryInput, FindingStatusInput } from '../routers/findings/schemas.ts';
 import { currentAcceptance, endAcceptances, insertAcceptance, openAcceptancesOfTenant } from '../db/acceptances.ts';
 import type { DB } from '../db/database.ts';
 import { actorLabel, insertStatusChange, statusChangesOf } from '../db/finding-status-changes.ts';
@@ -15,16 +17,8 @@ const DAY_MS = 86_400_000;
 /** RFC 3339 date-time with seconds and an offset: what the API writes and reads everywhere. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
-export interface StatusInput {
-  finding_id: string;
-  status: FindingStatus;
-  /** Required for ACCEPTED_RISK: why the risk is accepted, at least 10 characters. */
-  reason?: string | null;
-  /** Required for ACCEPTED_RISK: the tenant's user who answers for the risk. */
-  owner_id?: string | null;
-  /** Required for ACCEPTED_RISK: when the acceptance ends (at most 365 days ahead). */
-  expires_at?: string | null;
-}
+/** A status change as the router's schema parses it (the admin CLI sends the same fields). */
+export type StatusInput = z.infer<typeof FindingStatusInput>;
 
 /** The end of an acceptance: a date-time in the future, at most a year ahead. Never "forever". */
 function acceptanceEnd(value: string | null | undefined, now: number): string {
@@ -121,11 +115,7 @@ export async function changeFindingStatus(deps: ServiceDeps, actor: Actor, input
  * A new acceptance of an accepted risk with a later (or earlier) end: the old one ends, the reason
  * and owner carry over unless given. Recorded in the history like any status change.
  */
-export async function extendAcceptance(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { finding_id: string; expires_at: string; reason?: string | null; owner_id?: string | null },
-) {
+export async function extendAcceptance(deps: ServiceDeps, actor: Actor, input: z.infer<typeof FindingExtendInput>) {
   assertPermission(actor, 'write_config');
   assertPerson(actor);
   const finding = await findingOf(deps, actor, input.finding_id);
@@ -175,7 +165,11 @@ const changeView = (row: Awaited<ReturnType<typeof statusChangesOf>>[number]) =>
 });
 
 /** The status history of some of the tenant's findings, newest first. */
-export async function findingStatusHistory(deps: ServiceDeps, actor: Actor, input: { finding_ids: readonly string[] }) {
+export async function findingStatusHistory(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: z.infer<typeof FindingHistoryInput>,
+) {
   assertPermission(actor, 'read_findings');
   return (await statusChangesOf(deps.db, actor.tenantId, input.finding_ids)).map(changeView);
 }

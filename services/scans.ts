@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { ScanGetInput, ScanListInput, ScanTriggerInput } from '../routers/scans/schemas.ts';
 import { findingsOfScan } from '../db/findings.ts';
 import { enqueueEvents } from '../db/outbox.ts';
 import {
@@ -29,14 +31,12 @@ import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
-import { pageOf, type Page } from './pagination.ts';
+import { pageOf } from './pagination.ts';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-configuration.ts';
 import { failedChecksOf, findingEventData, findingView, scanCreatedView } from './views.ts';
 
-export interface TriggerInput {
-  site_id: string;
-  url?: string;
-}
+/** A scan request as the router's schema parses it. */
+export type TriggerInput = z.infer<typeof ScanTriggerInput>;
 
 const TRIGGER_OF_ACTOR: Record<ActorKind, ScanTrigger> = { api_key: 'api', user: 'dashboard', system: 'schedule' };
 
@@ -163,11 +163,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
 }
 
 /** A page of the tenant's scans, newest first. */
-export async function listScans(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: Page & { site_id?: string; grade?: ScanFilters['grade']; since?: string; until?: string },
-) {
+export async function listScans(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanListInput>) {
   assertPermission(actor, 'read_scans');
   const filters: ScanFilters = { siteId: input.site_id, grade: input.grade, since: input.since, until: input.until };
   const { rows, total } = await listScanRows(deps.db, actor.tenantId, filters, input);
@@ -178,7 +174,7 @@ export async function listScans(
  * One scan as a SARIF 2.1.0 log for code-scanning tools; `informationUri` is where the tool's
  * documentation is (the service's API docs).
  */
-export async function getScanSarif(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
+export async function getScanSarif(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanGetInput>) {
   const origin = deps.publicOrigin?.() ?? deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}`;
   const informationUri = `${origin.replace(/\/$/, '')}${API_PATHS.docs}`;
   const scan = await getScan(deps, actor, input);
@@ -202,7 +198,7 @@ function baselineStates(changes: ScanChanges): Map<string, 'new' | 'updated'> {
 }
 
 /** One scan of the tenant with the findings it observed; another tenant's scan is not found. */
-export async function getScan(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
+export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanGetInput>) {
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');

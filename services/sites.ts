@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { SiteCreateInput, SiteGetInput } from '../routers/sites/schemas.ts';
 import {
   countSites,
   findSiteWithLatestScan,
@@ -20,7 +22,7 @@ export async function listSites(deps: ServiceDeps, actor: Actor, input: Page & S
 }
 
 /** One site of the tenant; another tenant's site is as absent as a missing one. */
-export async function getSite(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
+export async function getSite(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteGetInput>) {
   assertPermission(actor, 'read_scans');
   return shownSite(deps, actor.tenantId, input.site_id);
 }
@@ -32,7 +34,7 @@ async function shownSite(deps: ServiceDeps, tenantId: string, siteId: string) {
 }
 
 /** The dashboard's "add a site": the new site as GET /sites/{site_id} shows it. */
-export async function addAndShowSite(deps: ServiceDeps, actor: Actor, input: { name: string; url: string }) {
+export async function addAndShowSite(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteCreateInput>) {
   const site = await addSite(deps, actor, input);
   return shownSite(deps, actor.tenantId, site.id);
 }
