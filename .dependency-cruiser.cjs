@@ -64,7 +64,7 @@ module.exports = {
     {
       name: 'services-take-router-schemas-as-types',
       severity: 'error',
-      comment: 'services read the routers\' schemas for their input types only (import type)',
+      comment: "services read the routers' schemas for their input types only (import type)",
       from: { path: '^services/' },
       to: { path: ROUTER_SCHEMAS, dependencyTypesNot: ['type-only'] },
     },
