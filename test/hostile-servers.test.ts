@@ -13,6 +13,7 @@ const BOUND_MS = DEADLINE_MS + 4_000;
 let api: TestApi;
 let tenant: Tenant;
 const sites: HostileSite[] = [];
+let started: Map<string, HostileSite>;
 let peakRss = 0;
 let startRss = 0;
 let sampler: NodeJS.Timeout;
@@ -27,10 +28,14 @@ beforeAll(async () => {
     MAX_CONCURRENT_SCANS_PER_TENANT: '64',
   });
   tenant = await seedTenant(api.db, 'http://127.0.0.1:9/', { plan: 'enterprise' });
+  // The servers start first: their certificates are made with synchronous key generation in this
+  // process, which is the test's own work, not the service's, and must not count against its loop.
+  started = new Map(await Promise.all(HOSTILE_CASES.map(async (c) => [c.name, await c.start()] as const)));
+  sites.push(...started.values());
   startRss = process.memoryUsage().rss;
   sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   loopDelay.enable();
-});
+}, 60_000);
 
 afterAll(async () => {
   clearInterval(sampler);
@@ -41,9 +46,8 @@ afterAll(async () => {
 describe('scans of hostile servers through the API', () => {
   it.concurrent.each(HOSTILE_CASES)(
     '$name: answers $expect within the bound',
-    async ({ start, expect: status, readsPage, stalls }) => {
-      const site = await start();
-      sites.push(site);
+    async ({ name, expect: status, readsPage, stalls }) => {
+      const site = started.get(name)!;
       const record = await createSite(
         { db: api.db, config: api.config },
         {

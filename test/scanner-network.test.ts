@@ -189,6 +189,41 @@ describe('safety', () => {
       expect(entry).toMatchObject({ status: 'failed', reason: `site niet bereikbaar: ${result.unreachable}` });
   });
 
+  it('says what the deadline cut and what a refused TLS port left unjudged, in coverage', async () => {
+    // The page answers at once; every other path only after the scan's deadline.
+    const slow = await keep(
+      startSite({
+        routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } },
+        fallback: { status: 404, body: 'niet gevonden', delayMs: 5_000 },
+      }),
+    );
+    const result = await scan(slow, { deadlineMs: 1_500, requestTimeoutMs: 4_000 });
+    const entry = (test: string) => result.coverage.filter((c) => c.test === test);
+    const origin = slow.url.replace(/\/$/, '');
+    expect(entry('exposures')).toEqual([
+      {
+        test: 'exposures',
+        subject: origin,
+        status: 'failed',
+        reason: expect.stringMatching(/^buiten de tijd van de scan \(\d+ verzoeken zonder antwoord\)$/),
+      },
+    ]);
+    expect(result.failed_checks).toContain('exposures');
+    // Nothing listens on 127.0.0.1:443: no certificate or suite to judge; HTTPS itself was judged.
+    expect(entry('tls')).toEqual([
+      {
+        test: 'tls',
+        subject: 'https://127.0.0.1',
+        status: 'not_applicable',
+        reason: 'geen TLS-verbinding op poort 443',
+      },
+    ]);
+    expect(entry('https')).toEqual([
+      { test: 'https', subject: 'https://127.0.0.1', status: 'completed', reason: null },
+    ]);
+    expect(types(result)).toContain('https_unavailable');
+  });
+
   it('ends a scan of a site that never answers within its bounds', async () => {
     // Accepts connections and never says a word.
     const silent = net.createServer(() => {});

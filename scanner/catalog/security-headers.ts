@@ -557,3 +557,17 @@ export const SECURITY_HEADER_CATALOG = {
     'Expires minder dan een jaar vooruit',
   ),
 } satisfies Record<string, Entry>;
+
+/** What RFC 9116 asks of security.txt, one finding each. */
+export const SECURITY_TXT_FINDINGS = [
+  'security_txt_missing',
+  'security_txt_legacy_location',
+  'security_txt_wrong_content_type',
+  'security_txt_no_contact',
+  'security_txt_no_expires',
+  'security_txt_multiple_expires',
+  'security_txt_expires_invalid',
+  'security_txt_expired',
+  'security_txt_expires_soon',
+  'security_txt_expires_too_far',
+] as const satisfies ReadonlyArray<keyof typeof SECURITY_HEADER_CATALOG>;

@@ -553,3 +553,11 @@ export const INSUFFICIENT_CIPHER_FINDINGS = [
   'tls_cipher_ccm8',
   'tls_cipher_insufficient',
 ] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;
+
+/** The http:// variant's route to https:// (the Observatory's redirection test). */
+export const REDIRECT_FINDINGS = [
+  'http_no_redirect_to_https',
+  'http_redirect_not_to_https',
+  'http_redirect_initial_not_https',
+  'http_redirect_off_host',
+] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;

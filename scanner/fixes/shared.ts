@@ -118,25 +118,8 @@ export const CERTIFICATE_FINDINGS: readonly FindingType[] = [
   'hsts_ignored_invalid_certificate',
 ];
 
-export const SECURITY_TXT_FINDINGS: readonly FindingType[] = [
-  'security_txt_missing',
-  'security_txt_legacy_location',
-  'security_txt_wrong_content_type',
-  'security_txt_no_contact',
-  'security_txt_no_expires',
-  'security_txt_multiple_expires',
-  'security_txt_expires_invalid',
-  'security_txt_expired',
-  'security_txt_expires_soon',
-  'security_txt_expires_too_far',
-];
-
-export const REDIRECT_FINDINGS: readonly FindingType[] = [
-  'http_no_redirect_to_https',
-  'http_redirect_not_to_https',
-  'http_redirect_initial_not_https',
-  'http_redirect_off_host',
-];
+export { REDIRECT_FINDINGS } from '../catalog/ssl-tls.ts';
+export { SECURITY_TXT_FINDINGS } from '../catalog/security-headers.ts';
 
 /**
  * Files and endpoints that do not belong on a public web server: one set of rules per server covers

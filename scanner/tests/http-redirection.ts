@@ -1,3 +1,4 @@
+import { REDIRECT_FINDINGS } from '../catalog/ssl-tls.ts';
 import { checkHttpRedirection } from '../checks/redirection.ts';
 import { sameHost } from '../probes/retriever.ts';
 import { defineTest, failureReason, originOfUrl } from './test.ts';
@@ -7,12 +8,7 @@ export const httpRedirectionTest = defineTest({
   name: 'http_redirection',
   category: 'SSL_TLS',
   subject: 'origin',
-  produces: [
-    'http_no_redirect_to_https',
-    'http_redirect_not_to_https',
-    'http_redirect_initial_not_https',
-    'http_redirect_off_host',
-  ],
+  produces: REDIRECT_FINDINGS,
   checks: { http_redirection: checkHttpRedirection },
   subjectOf: (site) => originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:')),
   coverage: (ctx, { site, client }) => {

@@ -1,3 +1,4 @@
+import { SECURITY_TXT_FINDINGS } from '../catalog/security-headers.ts';
 import { checkSecurityTxt } from '../checks/security-txt.ts';
 import { followChain } from '../probes/retriever.ts';
 import type { SecurityTxtEvidence } from '../types.ts';
@@ -11,18 +12,7 @@ export const securityTxtTest = defineTest({
   name: 'security_txt',
   category: 'SECURITY_HEADER',
   subject: 'origin',
-  produces: [
-    'security_txt_missing',
-    'security_txt_legacy_location',
-    'security_txt_wrong_content_type',
-    'security_txt_no_contact',
-    'security_txt_no_expires',
-    'security_txt_multiple_expires',
-    'security_txt_expires_invalid',
-    'security_txt_expired',
-    'security_txt_expires_soon',
-    'security_txt_expires_too_far',
-  ],
+  produces: SECURITY_TXT_FINDINGS,
   checks: { security_txt: checkSecurityTxt },
   subjectOf: (site) => originOfUrl(site.httpsUrl),
   gate: ({ site }) => (site.tlsWorks ? null : { status: 'not_applicable', reason: 'geen werkende HTTPS' }),

@@ -88,7 +88,11 @@ export function completedUnless(
   if (failed.length === 0) return { subject, status: 'completed', reason: null };
   const first = failed.find((f) => f === 'deadline') ?? failed[0]!;
   const reason = failureReason(first, client);
-  return { subject, status: 'failed', reason: failed.length > 1 ? `${failed.length} verzoeken: ${reason}` : reason };
+  return {
+    subject,
+    status: 'failed',
+    reason: failed.length > 1 ? `${reason} (${failed.length} verzoeken zonder antwoord)` : reason,
+  };
 }
 
 /** The origin of a URL (scheme, host and port), the subject of tests per origin. */

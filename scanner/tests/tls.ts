@@ -5,6 +5,7 @@ import {
   checkKeyExchangeHash,
   checkTlsFeatures,
 } from '../checks/tls-guideline.ts';
+import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
 import { defineTest, originOfUrl, REASONS } from './test.ts';
 
@@ -38,15 +39,7 @@ export const tlsTest = defineTest({
     'tls_1_1_supported',
     'tls_modern_protocols_missing',
     'tls_1_3_not_supported',
-    'tls_cipher_null',
-    'tls_cipher_anonymous',
-    'tls_cipher_export',
-    'tls_cipher_rc4',
-    'tls_cipher_3des',
-    'tls_cipher_static_rsa',
-    'tls_cipher_cbc_sha1',
-    'tls_cipher_ccm8',
-    'tls_cipher_insufficient',
+    ...INSUFFICIENT_CIPHER_FINDINGS,
     'tls_cipher_phase_out',
     'tls_no_forward_secrecy',
     'tls_no_aead',
