@@ -287,6 +287,39 @@ describe('the scheduler', () => {
   });
 });
 
+describe('a scheduled scan of a site that went down', () => {
+  it('stores the scan with what did not run, and counts it as a failure of the schedule', async () => {
+    const down = await startSite({
+      routes: { '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Winkel</p>' } },
+    });
+    const tenant = await seedTenant(api.db, down.url);
+    expect(
+      (await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status,
+    ).toBe(201);
+    await down.close();
+    await patch(tenant, { scan_interval_hours: 1 });
+    for (const streak of [1, 2]) {
+      await makeDue(tenant.siteId);
+      await waitFor(async () => (await jobs(tenant.siteId)).filter((j) => j.status === 'failed').length === streak);
+    }
+    const failed = (await jobs(tenant.siteId)).filter((j) => j.status === 'failed');
+    expect(failed.map((j) => j.reason)).toEqual([
+      expect.stringMatching(/niet bereikbaar/),
+      expect.stringMatching(/niet bereikbaar/),
+    ]);
+    // Each failed run stored its scan: the site's history says it was down, and what was not checked.
+    const detail = await api.call('GET', `/api/agent/scans/${failed[1]!.scan_id}`, { key: tenant.key });
+    expect(detail.body).toMatchObject({ trigger: 'schedule', unreachable: failed[1]!.reason, findings: [] });
+    expect(detail.body.coverage.every((c: { status: string }) => c.status === 'failed')).toBe(true);
+    const siteRow = await api.db
+      .selectFrom('sites')
+      .select('scan_failures')
+      .where('id', '=', tenant.siteId)
+      .executeTakeFirstOrThrow();
+    expect(siteRow.scan_failures).toBe(2);
+  });
+});
+
 describe('admin site schedule', () => {
   it('sets and clears a schedule with --every, and refuses what is not an interval', async () => {
     const tenant = await seedTenant(api.db, 'https://beheer.example/');
