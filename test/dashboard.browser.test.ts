@@ -164,6 +164,24 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await fitsPhone(page, 'overzicht');
   });
 
+  it('says which parts a scan did not check and why, and no longer calls it all in order', async () => {
+    await admin.setFlag({ db: api.db, config: api.config }, { key: 'exposure_probes', enabled: false });
+    try {
+      await nav(page, 'Overzicht');
+      await page.getByRole('link', { name: 'Winkel' }).click();
+      await heading(page, 'Winkel');
+      await page.getByRole('button', { name: 'Scan starten' }).click();
+      await page.getByText(/^Scan klaar: cijfer/).waitFor({ timeout: 30_000 });
+      const gaps = page.getByRole('region', { name: 'Niet gecontroleerd' });
+      await gaps
+        .getByText(/^exposures op http:\/\/127\.0\.0\.1:\d+: overgeslagen \(uitgeschakeld door de beheerder\)$/)
+        .waitFor();
+      await inspect(page, 'site-niet-gecontroleerd');
+    } finally {
+      await admin.setFlag({ db: api.db, config: api.config }, { key: 'exposure_probes', enabled: true });
+    }
+  });
+
   it('opens a finding from the findings list: its page has impact, remedy, found and expected values and the reference', async () => {
     await nav(page, 'Bevindingen');
     await heading(page, 'Bevindingen');
