@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { SiteGetInput } from '../routers/sites/schemas.ts';
 import { expiriesOfSite } from '../db/expiries.ts';
 import { findSite } from '../db/sites.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
@@ -28,7 +30,7 @@ export function expiryView(
  * GET /sites/{site_id}/expiries: what ends when on the site, from its latest scan: the leaf
  * certificate, the intermediates validation uses and security.txt's Expires, soonest first.
  */
-export async function siteExpiries(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
+export async function siteExpiries(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteGetInput>) {
   assertPermission(actor, 'read_scans');
   if (!(await findSite(deps.db, actor.tenantId, input.site_id))) throw new NotFound('Site');
   const now = nowOf(deps);

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { KeyCreateInput, KeyRevokeInput } from '../routers/keys/schemas.ts';
 import { randomUUID } from 'node:crypto';
 import { countKeys, insertApiKey, listApiKeysOfTenant, revokeApiKey } from '../db/api-keys.ts';
 import type { DB } from '../db/database.ts';
@@ -95,11 +97,7 @@ export async function issueKey(db: DB, userId: string, request: KeyRequest, caps
 }
 
 /** A person creates a key for themselves in the dashboard. */
-export async function createApiKey(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { name: string; permissions: readonly Permission[]; rate_limit: number },
-) {
+export async function createApiKey(deps: ServiceDeps, actor: Actor, input: z.infer<typeof KeyCreateInput>) {
   assertPermission(actor, 'write_config');
   const request: KeyRequest = { name: input.name, permissions: input.permissions, rateLimit: input.rate_limit };
   return issueKey(deps.db, actor.actor.id, request, keyCaps(deps.config), nowOf(deps));
@@ -122,7 +120,7 @@ export async function listApiKeys(deps: ServiceDeps, actor: Actor) {
 }
 
 /** Revokes one of the tenant's active keys; the next request with it answers 401. */
-export async function revokeKey(deps: ServiceDeps, actor: Actor, input: { key_id: string }) {
+export async function revokeKey(deps: ServiceDeps, actor: Actor, input: z.infer<typeof KeyRevokeInput>) {
   assertPermission(actor, 'write_config');
   if (!(await revokeApiKey(deps.db, input.key_id, isoNow(deps), actor.tenantId))) throw new NotFound('Actieve sleutel');
   return { key_id: input.key_id, revoked: true as const };

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { ScanChangesInput, ScanGetInput } from '../routers/scans/schemas.ts';
+import type { SiteGetInput } from '../routers/sites/schemas.ts';
 import { changeCountsOf, findingLabels, findingsSeenBy, recordedChanges, scanBefore } from '../db/scan-changes.ts';
 import { findScan, listScans } from '../db/scans.ts';
 import { findSite } from '../db/sites.ts';
@@ -56,7 +59,7 @@ export async function changesOf(db: DB, scan: StoredScan & { tenant_id: string }
  * GET /scans/{scan_id}/changes: the recorded changes of a scan, or with `against` the changes from
  * any other scan of the same site to this one.
  */
-export async function getScanChanges(deps: ServiceDeps, actor: Actor, input: { scan_id: string; against?: string }) {
+export async function getScanChanges(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanChangesInput>) {
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
@@ -73,7 +76,7 @@ export async function getScanChanges(deps: ServiceDeps, actor: Actor, input: { s
 const TIMELINE_SCANS = 30;
 
 /** Dashboard: the site's latest scans, newest first, each with how many findings each kind of change touched. */
-export async function siteTimeline(deps: ServiceDeps, actor: Actor, input: { site_id: string }) {
+export async function siteTimeline(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteGetInput>) {
   assertPermission(actor, 'read_scans');
   if (!(await findSite(deps.db, actor.tenantId, input.site_id))) throw new NotFound('Site');
   const { rows } = await listScans(
@@ -97,7 +100,7 @@ export async function siteTimeline(deps: ServiceDeps, actor: Actor, input: { sit
 }
 
 /** Dashboard: a scan's changes with the title, severity and place of each finding they name. */
-export async function scanChangeList(deps: ServiceDeps, actor: Actor, input: { scan_id: string }) {
+export async function scanChangeList(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanGetInput>) {
   const changes = await getScanChanges(deps, actor, input);
   const entries: Array<{ kind: ScanChangeKind; finding_id: string; detail: string | null }> = [
     ...changes.new.map((id) => ({ kind: 'new' as const, finding_id: id, detail: null })),

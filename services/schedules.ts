@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { SiteUpdateInput } from '../routers/sites/schemas.ts';
 import { countScheduleFailure, moveNextScan, setSiteSchedule } from '../db/schedules.ts';
 import { findSite, findSiteWithLatestScan } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
@@ -26,11 +28,7 @@ function firstScanAt(now: number, intervalHours: number, random = Math.random): 
  * Sets a site's scan schedule (every `intervalHours`, or off with null). The plan may require a
  * longer interval. Changing the schedule starts the failure count again.
  */
-export async function setScanSchedule(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { site_id: string; scan_interval_hours: number | null },
-) {
+export async function setScanSchedule(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteUpdateInput>) {
   const { site_id: siteId, scan_interval_hours: intervalHours } = input;
   assertPermission(actor, 'write_config');
   const site = await findSite(deps.db, actor.tenantId, siteId);

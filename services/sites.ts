@@ -1,21 +1,15 @@
 import type { z } from 'zod';
-import type { SiteCreateInput, SiteGetInput } from '../routers/sites/schemas.ts';
-import {
-  countSites,
-  findSiteWithLatestScan,
-  insertSite,
-  listSites as listSiteRows,
-  type SiteFilters,
-} from '../db/sites.ts';
+import type { SiteCreateInput, SiteGetInput, SiteListInput } from '../routers/sites/schemas.ts';
+import { countSites, findSiteWithLatestScan, insertSite, listSites as listSiteRows } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { isoNow, type ServiceDeps } from './deps.ts';
-import { pageOf, type Page } from './pagination.ts';
+import { pageOf } from './pagination.ts';
 import { siteView } from './views.ts';
 
 /** A page of the tenant's sites with their latest scan. */
-export async function listSites(deps: ServiceDeps, actor: Actor, input: Page & SiteFilters) {
+export async function listSites(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteListInput>) {
   assertPermission(actor, 'read_scans');
   const { rows, total } = await listSiteRows(deps.db, actor.tenantId, { platform: input.platform }, input);
   return { sites: rows.map(siteView), pagination: pageOf(total, input) };

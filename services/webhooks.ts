@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { WebhookCreateInput, WebhookIdInput } from '../routers/webhooks/schemas.ts';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { DB } from '../db/database.ts';
@@ -14,7 +16,6 @@ import {
 } from '../db/webhooks.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
-import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { bareHost, refusalReason } from '../scanner/net/address-policy.ts';
 import { isoNow, type ServiceDeps } from './deps.ts';
 import { assertFeatureEnabled } from './feature-flags.ts';
@@ -48,11 +49,7 @@ function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string 
  * Registers a receiver of the tenant: URL checked, events de-duplicated, secret generated when absent
  * and stored encrypted. The plain secret is returned this once.
  */
-export async function registerWebhook(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: { url: string; events: WebhookEvent[]; secret?: string },
-) {
+export async function registerWebhook(deps: ServiceDeps, actor: Actor, input: z.infer<typeof WebhookCreateInput>) {
   assertPermission(actor, 'write_config');
   await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
   const { config, db } = deps;
@@ -82,21 +79,25 @@ export async function listWebhooks(deps: ServiceDeps, actor: Actor) {
 }
 
 /** Deletes one of the tenant's webhooks; another tenant's is not found. */
-export async function deleteWebhook(deps: ServiceDeps, actor: Actor, input: { id: string }): Promise<void> {
+export async function deleteWebhook(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: z.infer<typeof WebhookIdInput>,
+): Promise<void> {
   assertPermission(actor, 'write_config');
   await assertFeatureEnabled(deps.db, 'webhooks', actor.tenantId);
   if (!(await deleteWebhookRow(deps.db, actor.tenantId, input.id))) throw new NotFound('Webhook');
 }
 
 /** The latest delivery attempts to one of the tenant's webhooks, newest first. */
-export async function webhookDeliveries(deps: ServiceDeps, actor: Actor, input: { id: string }) {
+export async function webhookDeliveries(deps: ServiceDeps, actor: Actor, input: z.infer<typeof WebhookIdInput>) {
   assertPermission(actor, 'read_config');
   if (!(await webhookExists(deps.db, input.id, actor.tenantId))) throw new NotFound('Webhook');
   return attemptsOfWebhook(deps.db, input.id);
 }
 
 /** Enables one of the tenant's webhooks again (after 410 Gone or too many failures). */
-export async function reenableWebhook(deps: ServiceDeps, actor: Actor, input: { id: string }) {
+export async function reenableWebhook(deps: ServiceDeps, actor: Actor, input: z.infer<typeof WebhookIdInput>) {
   assertPermission(actor, 'write_config');
   if (!(await enableWebhookRow(deps.db, input.id, actor.tenantId))) throw new NotFound('Webhook');
   return { id: input.id, enabled: true as const };

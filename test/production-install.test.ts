@@ -16,8 +16,14 @@ import { killWithThisProcess } from './support/orphan-guard.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** The top-level packages of the production tree, as paths relative to node_modules. */
+let listed: string[] | undefined;
+/** The top-level packages of the production tree, as paths relative to node_modules (npm asked once). */
 function productionPackages(): string[] {
+  listed ??= productionTree();
+  return listed;
+}
+
+function productionTree(): string[] {
   let listing: string;
   try {
     listing = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' });
