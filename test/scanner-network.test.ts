@@ -224,6 +224,30 @@ describe('safety', () => {
     expect(types(result)).toContain('https_unavailable');
   });
 
+  it('takes a script answered 503 for a server that could not serve it, not for a script that is gone', async () => {
+    const busy = await keep(
+      startSite({
+        routes: {
+          '/': {
+            headers: { 'content-type': 'text/html' },
+            body: '<!doctype html><script src="/app.js"></script><p>Winkel</p>',
+          },
+          '/app.js': { status: 503, headers: { 'content-type': 'text/html' }, body: '<p>Even geduld</p>' },
+        },
+      }),
+    );
+    const result = await scan(busy);
+    expect(result.coverage.filter((c) => c.test === 'client_code')).toEqual([
+      { test: 'client_code', subject: busy.url.replace(/\/$/, ''), status: 'completed', reason: null },
+      {
+        test: 'client_code',
+        subject: `${busy.url}app.js`,
+        status: 'failed',
+        reason: 'de server antwoordde met HTTP 503',
+      },
+    ]);
+  });
+
   it('ends a scan of a site that never answers within its bounds', async () => {
     // Accepts connections and never says a word.
     const silent = net.createServer(() => {});

@@ -15,3 +15,6 @@ export interface RedirectHop {
   url: string;
   status: number;
 }
+
+/** Answers that say the server could not serve a path now (rate limit, gateway), not whether it is there. */
+export const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);

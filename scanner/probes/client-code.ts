@@ -11,6 +11,7 @@ import {
   type WebpackChunkTemplate,
 } from './chunk-references.ts';
 import type { FetchFailure, HttpClient } from '../net/http-client.ts';
+import { UNAVAILABLE_STATUSES } from '../net/http-evidence.ts';
 import { readBackendReferences, type BackendReferences, type SupabaseKey } from './backend-references.ts';
 import {
   FIREBASE_STORAGE_API,
@@ -42,8 +43,11 @@ export interface ClientCodeEvidence {
   supabase: SupabaseEvidence[];
   firebaseDatabases: FirebaseDatabaseEvidence[];
   firebaseStorage: FirebaseStorageEvidence[];
-  /** Scripts found but not read whole: no answer, a body cut short, or beyond CLIENT_CODE_LIMITS. */
-  unread: Array<{ url: string; failure: FetchFailure | 'limit' }>;
+  /**
+   * Scripts found but not read whole: no answer, a body cut short, an answer that says the server
+   * could not serve it now (its status), or beyond CLIENT_CODE_LIMITS.
+   */
+  unread: Array<{ url: string; failure: FetchFailure | 'limit' | number }>;
 }
 
 export interface ClientCodeOptions {
@@ -179,8 +183,9 @@ export async function readClientCode(
       const body = answer?.body;
       used += body?.length ?? 0;
       release();
-      const failure = client.failureOf(url);
-      if (failure) unread.push({ url, failure });
+      const failure =
+        client.failureOf(url) ?? (answer && UNAVAILABLE_STATUSES.has(answer.status) ? answer.status : undefined);
+      if (failure !== undefined) unread.push({ url, failure });
       const contentType = answer ? firstHeader(answer.headers, 'content-type') : null;
       // A missing chunk answered with the app's HTML shell is no script.
       if (answer?.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;

@@ -2,7 +2,7 @@ import { checkClientSecrets, checkFirebase, checkSupabaseTables } from '../check
 import { readClientCode } from '../probes/client-code.ts';
 import type { SiteContact } from '../probes/retriever.ts';
 import { SECRET_KIND_NAMES, secretFindingType } from '../secrets/secret-rules.ts';
-import { defineTest, failureReason, originOfUrl, type SubjectCoverage } from './test.ts';
+import { defineTest, failureReason, originOfUrl, REASONS, type SubjectCoverage } from './test.ts';
 
 const pageOrigin = (site: SiteContact) => originOfUrl(site.page?.url ?? site.target);
 
@@ -35,7 +35,11 @@ export const clientCodeTest = defineTest({
       ({ url, failure }): SubjectCoverage =>
         failure === 'limit'
           ? { subject: url, status: 'skipped', reason: 'buiten de grenzen van de scan' }
-          : { subject: url, status: 'failed', reason: failureReason(failure, client) },
+          : {
+              subject: url,
+              status: 'failed',
+              reason: typeof failure === 'number' ? REASONS.unavailable(failure) : failureReason(failure, client),
+            },
     ),
   ],
 });

@@ -1,11 +1,9 @@
 import { checkExposures } from '../checks/exposures.ts';
 import { EXPOSURE_RULES, type ExposureType } from '../probes/exposure-rules.ts';
+import { UNAVAILABLE_STATUSES } from '../net/http-evidence.ts';
 import { probeExposures, probeOriginOf } from '../probes/exposure-probes.ts';
 import type { SiteContact } from '../probes/retriever.ts';
 import { completedUnless, defineTest, originOfUrl, REASONS } from './test.ts';
-
-/** Answers that say the server could not serve the path now, not whether the file is there. */
-const UNAVAILABLE = new Set([429, 502, 503, 504]);
 
 const probeOrigin = (site: SiteContact) =>
   site.page ? probeOriginOf(site.target, site.page.url) : originOfUrl(site.target);
@@ -30,9 +28,9 @@ export const exposuresTest = defineTest({
       client,
     );
     if (entry.status !== 'completed') return [entry];
-    const unavailable = ctx.evidence.probes.find((p) => p.response && UNAVAILABLE.has(p.response.status));
+    const unavailable = ctx.evidence.probes.find((p) => p.response && UNAVAILABLE_STATUSES.has(p.response.status));
     return unavailable
-      ? [{ subject, status: 'failed', reason: `de server antwoordde met HTTP ${unavailable.response!.status}` }]
+      ? [{ subject, status: 'failed', reason: REASONS.unavailable(unavailable.response!.status) }]
       : [entry];
   },
 });

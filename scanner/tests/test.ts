@@ -69,6 +69,7 @@ export const REASONS = {
   timeout: (ms: number) => `time-out na ${seconds(ms)} s`,
   refused: 'verbinding geweigerd',
   noAnswer: 'geen antwoord',
+  unavailable: (status: number) => `de server antwoordde met HTTP ${status}`,
 } as const;
 
 /** The reason a request got no answer (or only part of one). */
