@@ -4,6 +4,7 @@ import type { Coverage } from './coverage.ts';
 import { refusalIn } from './errors.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';
+import { UNAVAILABLE_STATUSES } from './net/http-evidence.ts';
 import type { RetrieveOptions, SiteContact } from './probes/retriever.ts';
 import { TESTS, type TestName } from './tests/registry.ts';
 import { REASONS, type ProbedEvidence, type ProbeTools, type ScanTest, type SubjectCoverage } from './tests/test.ts';
@@ -39,6 +40,9 @@ async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureRe
       ran: false,
       entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable.message}` },
     };
+  const page = tools.site.page;
+  if (test.readsPage && page && UNAVAILABLE_STATUSES.has(page.status))
+    return { ran: false, entry: { subject, status: 'failed', reason: REASONS.unavailable(page.status) } };
   const gated = test.gate?.(tools);
   if (gated) return { ran: false, entry: { subject, ...gated } };
   try {

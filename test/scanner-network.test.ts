@@ -248,6 +248,26 @@ describe('safety', () => {
     ]);
   });
 
+  it("judges no page a gateway answers 502 for: its headers and scripts are not the site's", async () => {
+    const gateway = await keep(
+      startSite({
+        routes: {},
+        fallback: {
+          status: 502,
+          headers: { 'content-type': 'text/html', server: 'nginx' },
+          body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>',
+        },
+      }),
+    );
+    const result = await scan(gateway);
+    const origin = gateway.url.replace(/\/$/, '');
+    for (const test of ['security_headers', 'client_code', 'nextjs_middleware', 'exposures'])
+      expect(result.coverage.filter((c) => c.test === test)).toEqual([
+        { test, subject: origin, status: 'failed', reason: 'de server antwoordde met HTTP 502' },
+      ]);
+    expect(result.findings.filter((f) => f.category === 'SECURITY_HEADER')).toEqual([]);
+  });
+
   it('ends a scan of a site that never answers within its bounds', async () => {
     // Accepts connections and never says a word.
     const silent = net.createServer(() => {});

@@ -15,6 +15,7 @@ export const clientCodeTest = defineTest({
   name: 'client_code',
   category: 'EXPOSED_ENDPOINT',
   subject: 'script',
+  readsPage: true,
   produces: [
     ...SECRET_KIND_NAMES.map(secretFindingType),
     'supabase_table_personal_data_readable',

@@ -11,6 +11,7 @@ export const nextjsMiddlewareTest = defineTest({
   name: 'nextjs_middleware',
   category: 'EXPOSED_ENDPOINT',
   subject: 'page',
+  readsPage: true,
   produces: ['nextjs_middleware_bypass'],
   checks: { nextjs_middleware: checkNextMiddleware },
   subjectOf: pageOrigin,

@@ -21,6 +21,7 @@ export const securityHeadersTest = defineTest({
   name: 'security_headers',
   category: 'SECURITY_HEADER',
   subject: 'page',
+  readsPage: true,
   produces: [
     'csp_missing',
     'csp_report_only',

@@ -37,6 +37,11 @@ export interface ScanTest<C extends Record<string, Check> = Record<string, Check
   /** Every finding type the checks may emit; emitting another fails the test in that scan. */
   produces: readonly FindingType[];
   checks: C;
+  /**
+   * Judges the page's own answer (its headers, HTML and scripts): when the page is a 429/502/503/504
+   * (a gateway whose site is down), the test does not run, since that answer is not the site's page.
+   */
+  readsPage?: boolean;
   /** The subject the test is about, from the site as reached (also when the site was not reached). */
   subjectOf(site: SiteContact): string;
   /** Skipped or not applicable before any probe runs (a flag, a missing setting, another platform); null runs it. */
