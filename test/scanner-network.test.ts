@@ -205,7 +205,7 @@ describe('safety', () => {
         test: 'exposures',
         subject: origin,
         status: 'failed',
-        reason: expect.stringMatching(/^buiten de tijd van de scan \(\d+ verzoeken zonder antwoord\)$/),
+        reason: 'buiten de tijd van de scan',
       },
     ]);
     expect(result.failed_checks).toContain('exposures');

@@ -84,7 +84,7 @@ export function failureReason(failure: FetchFailure, client: HttpClient): string
   return failure === 'refused' ? REASONS.refused : REASONS.noAnswer;
 }
 
-/** One entry: the subject completed, or failed with the reason of the first of `failures`. */
+/** One entry: the subject completed, or failed with the reason of `failures` (the deadline first, it ends them all). */
 export function completedUnless(
   subject: string,
   failures: Array<FetchFailure | undefined>,
@@ -93,12 +93,7 @@ export function completedUnless(
   const failed = failures.filter((f): f is FetchFailure => f !== undefined);
   if (failed.length === 0) return { subject, status: 'completed', reason: null };
   const first = failed.find((f) => f === 'deadline') ?? failed[0]!;
-  const reason = failureReason(first, client);
-  return {
-    subject,
-    status: 'failed',
-    reason: failed.length > 1 ? `${reason} (${failed.length} verzoeken zonder antwoord)` : reason,
-  };
+  return { subject, status: 'failed', reason: failureReason(first, client) };
 }
 
 /** The origin of a URL (scheme, host and port), the subject of tests per origin. */
