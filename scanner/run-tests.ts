@@ -1,4 +1,4 @@
-import { analyze, contextFor, type CheckFailureReport, type CheckName } from './analyze.ts';
+import { analyze, type CheckFailureReport, type CheckName } from './analyze.ts';
 import type { AnalysisContext } from './checks/context.ts';
 import type { Coverage } from './coverage.ts';
 import { refusalIn } from './errors.ts';
@@ -80,7 +80,8 @@ export async function runTests(
     ...NOTHING_PROBED,
     ...Object.assign({}, ...outcomes.map((o) => (o.ran ? o.probed : {}))),
   };
-  const ctx = contextFor(evidence);
+  // The page's HTML was parsed once when the site was reached; the checks read that parse.
+  const ctx: AnalysisContext = { evidence, html: site.facts };
   const findings: ScanFinding[] = [];
   const coverage: Coverage[] = [];
   const failedChecks: CheckName[] = [];
