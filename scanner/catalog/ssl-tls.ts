@@ -561,3 +561,23 @@ export const REDIRECT_FINDINGS = [
   'http_redirect_initial_not_https',
   'http_redirect_off_host',
 ] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;
+
+/** The certificate and the chain the server presents: validity, names, keys and signatures. */
+export const CERTIFICATE_CHAIN_FINDINGS = [
+  'tls_certificate_expired',
+  'tls_certificate_not_yet_valid',
+  'tls_certificate_self_signed',
+  'tls_certificate_untrusted',
+  'tls_certificate_hostname_mismatch',
+  'tls_certificate_chain_incomplete',
+  'tls_certificate_no_subject_alt_name',
+  'tls_certificate_weak_key',
+  'tls_certificate_broken_key',
+  'tls_certificate_weak_signature',
+  'tls_certificate_expires_within_14_days',
+  'tls_certificate_expires_within_30_days',
+  'tls_intermediate_certificate_expired',
+  'tls_intermediate_certificate_expires_within_30_days',
+  'tls_certificate_key_phase_out',
+  'tls_certificate_signature_phase_out',
+] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;

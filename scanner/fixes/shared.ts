@@ -1,4 +1,5 @@
 import { FINDING_TYPES, type FindingType } from '../catalog/index.ts';
+import { CERTIFICATE_CHAIN_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { FixEntry, FixTable } from './fix.ts';
 import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 
@@ -97,23 +98,9 @@ export const GOOD_CURVES = 'X25519:secp384r1:secp256r1';
 export const GOOD_SIGNATURE_ALGORITHMS =
   'RSA-PSS+SHA256:RSA-PSS+SHA384:RSA-PSS+SHA512:ECDSA+SHA256:ECDSA+SHA384:ECDSA+SHA512:RSA+SHA256:RSA+SHA384:RSA+SHA512';
 
+/** What renewing or fixing the certificate (with its full chain) mends, HTTPS itself and HSTS behind it included. */
 export const CERTIFICATE_FINDINGS: readonly FindingType[] = [
-  'tls_certificate_expired',
-  'tls_certificate_not_yet_valid',
-  'tls_certificate_self_signed',
-  'tls_certificate_untrusted',
-  'tls_certificate_hostname_mismatch',
-  'tls_certificate_chain_incomplete',
-  'tls_certificate_no_subject_alt_name',
-  'tls_certificate_weak_key',
-  'tls_certificate_broken_key',
-  'tls_certificate_weak_signature',
-  'tls_certificate_expires_within_14_days',
-  'tls_certificate_expires_within_30_days',
-  'tls_intermediate_certificate_expired',
-  'tls_intermediate_certificate_expires_within_30_days',
-  'tls_certificate_key_phase_out',
-  'tls_certificate_signature_phase_out',
+  ...CERTIFICATE_CHAIN_FINDINGS,
   'https_unavailable',
   'hsts_ignored_invalid_certificate',
 ];

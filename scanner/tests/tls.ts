@@ -5,7 +5,7 @@ import {
   checkKeyExchangeHash,
   checkTlsFeatures,
 } from '../checks/tls-guideline.ts';
-import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
+import { CERTIFICATE_CHAIN_FINDINGS, INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
 import { defineTest, originOfUrl, REASONS } from './test.ts';
 
@@ -19,22 +19,7 @@ export const tlsTest = defineTest({
   category: 'SSL_TLS',
   subject: 'origin',
   produces: [
-    'tls_certificate_expired',
-    'tls_certificate_not_yet_valid',
-    'tls_certificate_self_signed',
-    'tls_certificate_untrusted',
-    'tls_certificate_hostname_mismatch',
-    'tls_certificate_chain_incomplete',
-    'tls_certificate_no_subject_alt_name',
-    'tls_certificate_weak_key',
-    'tls_certificate_broken_key',
-    'tls_certificate_weak_signature',
-    'tls_certificate_expires_within_14_days',
-    'tls_certificate_expires_within_30_days',
-    'tls_intermediate_certificate_expired',
-    'tls_intermediate_certificate_expires_within_30_days',
-    'tls_certificate_key_phase_out',
-    'tls_certificate_signature_phase_out',
+    ...CERTIFICATE_CHAIN_FINDINGS,
     'tls_1_0_supported',
     'tls_1_1_supported',
     'tls_modern_protocols_missing',
