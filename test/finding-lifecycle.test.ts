@@ -18,7 +18,7 @@ const seen = (finding_type: FindingType, endpoint: string) => ({ finding_type, e
 const HOST = 'shop.example';
 
 /** The plan of a scan whose every test completed on `host` (https and http origins), or with this coverage. */
-function diffFindings<P extends ReturnType<typeof known>, O extends ReturnType<typeof seen>>(
+function planOf<P extends ReturnType<typeof known>, O extends ReturnType<typeof seen>>(
   previous: P[],
   observed: O[],
   host: string,
@@ -31,7 +31,7 @@ function diffFindings<P extends ReturnType<typeof known>, O extends ReturnType<t
 
 describe('planFindings', () => {
   it('opens what the site never had', () => {
-    const diff = diffFindings([], [seen('csp_missing', 'https://shop.example/')], HOST);
+    const diff = planOf([], [seen('csp_missing', 'https://shop.example/')], HOST);
     expect(diff).toEqual({
       open: [seen('csp_missing', 'https://shop.example/')],
       keep: [],
@@ -49,7 +49,7 @@ describe('planFindings', () => {
       known('b', 'hsts_missing', 'https://shop.example/', 'IN_PROGRESS'),
       known('c', 'coop_missing', 'https://shop.example/', 'ACCEPTED_RISK'),
     ];
-    const diff = diffFindings(
+    const diff = planOf(
       previous,
       previous.map((p) => seen(p.finding_type, p.endpoint)),
       HOST,
@@ -59,7 +59,7 @@ describe('planFindings', () => {
   });
 
   it('reopens a resolved finding that comes back', () => {
-    const diff = diffFindings(
+    const diff = planOf(
       [known('a', 'csp_missing', 'https://shop.example/', 'RESOLVED')],
       [seen('csp_missing', 'https://shop.example/')],
       HOST,
@@ -80,7 +80,7 @@ describe('planFindings', () => {
       known('c', 'coop_missing', 'https://shop.example/', 'ACCEPTED_RISK'),
       known('d', 'x_frame_options_missing', 'https://shop.example/', 'RESOLVED'),
     ];
-    expect(diffFindings(previous, [], HOST).resolve.map((f) => f.id)).toEqual(['a', 'b']);
+    expect(planOf(previous, [], HOST).resolve.map((f) => f.id)).toEqual(['a', 'b']);
   });
 
   it('resolves nothing on a host the scan did not cover: those findings are unverified', () => {
@@ -88,9 +88,9 @@ describe('planFindings', () => {
       known('a', 'csp_missing', 'https://blog.shop.example/', 'OPEN'),
       known('b', 'exposed_env_file', 'http://shop.example:8080/.env', 'OPEN'),
     ];
-    const onShop = diffFindings(previous, [], HOST);
+    const onShop = planOf(previous, [], HOST);
     expect([onShop.resolve.map((f) => f.id), onShop.unverified.map((f) => f.id)]).toEqual([['b'], ['a']]);
-    const onBlog = diffFindings(previous, [], 'blog.shop.example');
+    const onBlog = planOf(previous, [], 'blog.shop.example');
     expect([onBlog.resolve.map((f) => f.id), onBlog.unverified.map((f) => f.id)]).toEqual([['a'], ['b']]);
   });
 
@@ -114,7 +114,7 @@ describe('planFindings', () => {
       { test: 'client_code', subject: 'https://shop.example/app.js', status: 'failed', reason: 'time-out na 10 s' },
       { test: 'tls', subject: 'https://shop.example', status: 'failed', reason: 'geen TLS-verbinding op poort 443' },
     ];
-    const plan = diffFindings(previous, [], HOST, coverage);
+    const plan = planOf(previous, [], HOST, coverage);
     expect(plan.resolve.map((f) => f.id)).toEqual(['csp', 'key2']);
     expect(plan.unverified.map((f) => f.id)).toEqual(['env', 'key', 'tls']);
     const rows = changeRowsOf({ ...plan, open: [] });
@@ -128,7 +128,7 @@ describe('planFindings', () => {
       status: 'failed',
       reason: 'site niet bereikbaar',
     }));
-    const plan = diffFindings(previous, [], HOST, down);
+    const plan = planOf(previous, [], HOST, down);
     expect([plan.resolve, plan.unverified.map((f) => f.id)]).toEqual([[], ['a']]);
   });
 
@@ -139,7 +139,7 @@ describe('planFindings', () => {
       seen('csp_missing', 'https://shop.example/login'),
       seen('hsts_missing', 'https://shop.example/'),
     ];
-    const diff = diffFindings(previous, observed, HOST);
+    const diff = planOf(previous, observed, HOST);
     expect(diff.open).toEqual([
       seen('csp_missing', 'https://shop.example/login'),
       seen('hsts_missing', 'https://shop.example/'),
@@ -152,7 +152,7 @@ describe('escalation', () => {
   const ORIGIN = 'https://shop.example/';
 
   it('replaces a stage of a condition by a further one at the same endpoint instead of resolving it', () => {
-    const diff = diffFindings(
+    const diff = planOf(
       [known('a', 'tls_certificate_expires_within_30_days', ORIGIN, 'OPEN')],
       [seen('tls_certificate_expires_within_14_days', ORIGIN)],
       HOST,
@@ -181,7 +181,7 @@ describe('escalation', () => {
       ['tls_certificate_expires_within_30_days', ORIGIN, 'ACCEPTED_RISK', 'tls_certificate_expired', ORIGIN],
     ];
     for (const [fromType, fromEndpoint, status, toType, toEndpoint] of cases) {
-      const diff = diffFindings([known('a', fromType, fromEndpoint, status)], [seen(toType, toEndpoint)], HOST);
+      const diff = planOf([known('a', fromType, fromEndpoint, status)], [seen(toType, toEndpoint)], HOST);
       expect(diff.escalate, `${fromType} -> ${toType}`).toEqual([]);
     }
   });
