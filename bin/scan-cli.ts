@@ -11,7 +11,7 @@ import {
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
-import { SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';
+import { docsUrlOf, SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = SEVERITIES.map((s) => s.toLowerCase());
@@ -95,7 +95,7 @@ function render(result: ScanResult, format: (typeof FORMATS)[number], config: Re
       toSarif(result, {
         name: SERVICE_NAME,
         version: SERVICE_VERSION,
-        informationUri: `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/api/agent/docs`,
+        informationUri: docsUrlOf(config),
       }),
       null,
       2,

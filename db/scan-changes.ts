@@ -1,14 +1,21 @@
 import type { SeenFinding } from '../domain/scan-comparison.ts';
 import { scannedHostOf } from '../domain/finding-lifecycle.ts';
+import type { ScanChangeKind } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 
-/** The changes recorded when a scan was stored, most severe first (as the scan lists its findings). */
-export async function recordedChanges(db: DB, scanId: string) {
-  return db
+/**
+ * The changes recorded when a scan was stored (of one kind, or all), most severe first (as the scan
+ * lists its findings), with the type and category of the finding each names.
+ */
+export async function recordedChanges(db: DB, scanId: string, kind?: ScanChangeKind) {
+  let query = db
     .selectFrom('scan_changes')
     .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
     .selectAll('scan_changes')
-    .where('scan_changes.scan_id', '=', scanId)
+    .select(['findings.finding_type', 'findings.category'])
+    .where('scan_changes.scan_id', '=', scanId);
+  if (kind) query = query.where('scan_changes.kind', '=', kind);
+  return query
     .orderBy('findings.severity_rank')
     .orderBy('findings.finding_type')
     .orderBy('findings.endpoint')
@@ -103,25 +110,4 @@ export async function findingLabels(db: DB, tenantId: string, ids: readonly stri
     .where('findings.tenant_id', '=', tenantId)
     .where('findings.id', 'in', ids)
     .execute();
-}
-
-/** The open findings a scan could not re-check, with the severity they had then (its score counted them). */
-export async function unverifiedBy(db: DB, scanId: string) {
-  const rows = await db
-    .selectFrom('scan_changes')
-    .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
-    .select([
-      'findings.id',
-      'findings.finding_type',
-      'findings.category',
-      'findings.severity',
-      'scan_changes.from_severity',
-    ])
-    .where('scan_changes.scan_id', '=', scanId)
-    .where('scan_changes.kind', '=', 'unverified')
-    .orderBy('findings.severity_rank')
-    .orderBy('findings.finding_type')
-    .orderBy('findings.endpoint')
-    .execute();
-  return rows.map(({ from_severity, ...row }) => ({ ...row, severity: from_severity ?? row.severity }));
 }

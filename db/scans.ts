@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import { changeRowsOf, planFindings, statusChangesOf, type ScanPlan } from '../domain/finding-lifecycle.ts';
-import { scoresWith } from '../domain/scan-scores.ts';
 import {
   changeCounts,
   type ChangeCounts,
@@ -13,6 +12,7 @@ import {
   type Severity,
 } from '../domain/vocabulary.ts';
 import { recheckedBy, type ScanFinding, type ScanResult } from '../scanner/index.ts';
+import { computeScores } from '../scanner/report/scoring.ts';
 import type { DB } from './database.ts';
 import { preparedQuery } from './prepared-query.ts';
 import { uuidv7 } from './ids.ts';
@@ -134,7 +134,8 @@ export async function recordScan(
     tenant_id: tenantId,
     site_id: siteId,
     url: result.url,
-    ...scoresWith(result.findings, plan.unverified),
+    // The open findings this scan could not re-check still count: a partial scan is no all-clear.
+    ...computeScores([...result.findings, ...plan.unverified]),
     detected_platform: result.detected_platform,
     findings_count: result.findings.length,
     critical_count: counts.critical,

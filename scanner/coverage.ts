@@ -15,7 +15,7 @@ const PRODUCERS = new Map<FindingType, Array<{ name: TestName; subject: SubjectK
 for (const test of TESTS) for (const type of test.produces) PRODUCERS.set(type, [...(PRODUCERS.get(type) ?? []), test]);
 
 /** The tests that can report a finding type. */
-export const producersOf = (type: FindingType) => PRODUCERS.get(type) ?? [];
+const producersOf = (type: FindingType) => PRODUCERS.get(type) ?? [];
 
 const parsed = (url: string): URL | null => {
   try {

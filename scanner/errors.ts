@@ -14,11 +14,6 @@ export class TargetRefusedError extends ScanError {
   readonly code = 'ERR_TARGET_REFUSED';
 }
 
-/** Neither http:// nor https:// of the target answered. */
-export class TargetUnreachableError extends ScanError {
-  override name = 'TargetUnreachableError';
-}
-
 /** The caller stopped the scan before it ended (its signal aborted); nothing was scored. */
 export class ScanCancelledError extends ScanError {
   override name = 'ScanCancelledError';

@@ -4,7 +4,6 @@ export {
   ScanCancelledError,
   ScanError,
   TargetRefusedError,
-  TargetUnreachableError,
 } from './errors.ts';
 export type { ScanFinding } from './types.ts';
 export type { FindingType } from './catalog/index.ts';

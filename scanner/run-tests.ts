@@ -38,7 +38,7 @@ async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureRe
   if (tools.site.unreachable)
     return {
       ran: false,
-      entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable.message}` },
+      entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable}` },
     };
   const page = tools.site.page;
   if (test.readsPage && page && UNAVAILABLE_STATUSES.has(page.status))
@@ -110,8 +110,8 @@ export async function runTests(
       return;
     }
     findings.push(...result.findings);
-    const entries = test.coverage ? test.coverage(ctx, tools) : null;
-    const judged = entries ?? [{ subject: test.subjectOf(site), status: 'completed' as const, reason: null }];
+    const subject = test.subjectOf(site);
+    const judged = test.coverage?.(ctx, tools, subject) ?? [{ subject, status: 'completed' as const, reason: null }];
     coverage.push(...judged.map((entry) => ({ test: name, ...entry })));
     if (judged.some((entry) => entry.status === 'failed')) failedChecks.push(...checkNames);
   });

@@ -123,7 +123,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       findings,
       failed_checks: run.failedChecks,
       coverage: run.coverage,
-      unreachable: site.unreachable?.message ?? null,
+      unreachable: site.unreachable,
       requests_made: client.requestCount + site.handshakes,
       internetnl: label(
         'internetnl',

@@ -71,8 +71,7 @@ export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
  * What a test judges: a host name (DNS), an origin (TLS on a host and port, files on an origin),
  * the page the scan fetched, or the scripts a page runs and the backends they call.
  */
-export const SUBJECT_KINDS = ['host', 'origin', 'page', 'script'] as const;
-export type SubjectKind = (typeof SUBJECT_KINDS)[number];
+export type SubjectKind = 'host' | 'origin' | 'page' | 'script';
 
 /**
  * The parts of internet.nl's website test with the names the dashboard shows, in internet.nl's

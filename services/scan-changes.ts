@@ -28,9 +28,9 @@ async function compareStored(db: DB, scan: StoredScan, against: { id: string; sc
   const [before, after, recorded] = await Promise.all([
     findingsSeenBy(db, against.id),
     findingsSeenBy(db, scan.id),
-    recordedChanges(db, scan.id),
+    recordedChanges(db, scan.id, 'unverified'),
   ]);
-  const unverified = new Set(recorded.filter((row) => row.kind === 'unverified').map((row) => row.finding_id));
+  const unverified = new Set(recorded.map((row) => row.finding_id));
   return compareScans({ id: against.id, scanned_at: against.scanned_at, findings: before }, after, unverified);
 }
 

@@ -10,7 +10,7 @@ import {
   type RecordedScan,
   type ScanFilters,
 } from '../db/scans.ts';
-import { unverifiedBy } from '../db/scan-changes.ts';
+import { recordedChanges } from '../db/scan-changes.ts';
 import { findSite } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
@@ -26,13 +26,12 @@ import { changesOf } from './scan-changes.ts';
 import { scoreBreakdown } from '../scanner/report/scoring.ts';
 import { nextTurn } from '../scanner/turns.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
-import { API_PATHS } from '../domain/endpoints.ts';
 import { isFeatureEnabled } from './feature-flags.ts';
 import { consumeQuota } from './limits/quotas.ts';
 import { scanSlotsFor } from './limits/scan-slots.ts';
 import { scansTotal } from './metrics.ts';
 import { pageOf } from './pagination.ts';
-import { SERVICE_NAME, SERVICE_VERSION } from './service-configuration.ts';
+import { docsUrlOf, SERVICE_NAME, SERVICE_VERSION } from './service-configuration.ts';
 import { failedChecksOf, findingEventData, findingView, scanCreatedView } from './views.ts';
 
 /** A scan request as the router's schema parses it. */
@@ -175,12 +174,13 @@ export async function listScans(deps: ServiceDeps, actor: Actor, input: z.infer<
  * documentation is (the service's API docs).
  */
 export async function getScanSarif(deps: ServiceDeps, actor: Actor, input: z.infer<typeof ScanGetInput>) {
-  const origin = deps.publicOrigin?.() ?? deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}`;
-  const informationUri = `${origin.replace(/\/$/, '')}${API_PATHS.docs}`;
   const scan = await getScan(deps, actor, input);
   const states = baselineStates(scan.changes);
   const findings = scan.findings.map((f) => ({ ...f, baselineState: states.get(f.id) ?? ('unchanged' as const) }));
-  return toSarif({ ...scan, findings }, { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri });
+  return toSarif(
+    { ...scan, findings },
+    { name: SERVICE_NAME, version: SERVICE_VERSION, informationUri: docsUrlOf(deps.config, deps.publicOrigin?.()) },
+  );
 }
 
 /**
@@ -206,7 +206,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   const [rows, changes, unverified] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
-    unverifiedBy(deps.db, scan.id),
+    recordedChanges(deps.db, scan.id, 'unverified'),
   ]);
   const findings = rows.map(findingView);
   return {
@@ -216,7 +216,16 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
     coverage: coverage === null ? [] : (JSON.parse(coverage) as Coverage[]),
     changes,
     // The open findings the scan could not re-check count in its score, so they are in its breakdown.
-    score_breakdown: scoreBreakdown([...findings, ...unverified]),
+    score_breakdown: scoreBreakdown([
+      ...findings,
+      // At the severity the scan counted them with (recorded as both ends of the change).
+      ...unverified.map((u) => ({
+        id: u.finding_id,
+        finding_type: u.finding_type,
+        category: u.category,
+        severity: u.from_severity!,
+      })),
+    ]),
     failed_checks: failedChecksOf(scan),
     findings: findings.map((finding) => ({
       ...finding,

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
+import { API_PATHS } from '../domain/endpoints.ts';
+import type { Config } from '../infra/config.ts';
 import { listFeatureFlags, listPlans, serviceStats } from '../db/plans-and-flags.ts';
 import {
   API_VERSION,
@@ -15,6 +17,15 @@ import {
   SEVERITIES,
   WEBHOOK_EVENTS,
 } from '../domain/vocabulary.ts';
+
+/**
+ * Where the service's API docs are, for links that leave the service (a SARIF log's informationUri):
+ * at the origin the client used when there is one, else PUBLIC_URL, else the address it listens on.
+ */
+export function docsUrlOf(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>, clientOrigin?: string): string {
+  const origin = clientOrigin ?? config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  return `${origin.replace(/\/$/, '')}${API_PATHS.docs}`;
+}
 
 /** The project's package.json, found from this module whether it runs from source or from dist/. */
 function packageJson(): { version: string } {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES } from '../scanner/analyze.ts';
-import { FINDING_TYPES } from '../scanner/catalog/index.ts';
+import { CATALOG, FINDING_TYPES } from '../scanner/catalog/index.ts';
 import { observe } from '../scanner/checks/context.ts';
 import { subjectHolds } from '../scanner/coverage.ts';
 import { HttpClient } from '../scanner/net/http-client.ts';
@@ -24,6 +24,13 @@ describe('the registry of tests', () => {
     expect(FINDING_TYPES.filter((type) => producers.get(type)?.length !== 1)).toEqual([]);
     const known = new Set<string>(FINDING_TYPES);
     expect([...producers.keys()].filter((type) => !known.has(type))).toEqual([]);
+  });
+
+  it("declares each test's category as the category of every finding type it produces", () => {
+    const mismatched = TESTS.flatMap((test) =>
+      test.produces.filter((type) => CATALOG[type].category !== test.category).map((type) => `${test.name}: ${type}`),
+    );
+    expect(mismatched).toEqual([]);
   });
 
   it('names each test and each check once, and failed_checks lists exactly the checks of the registry', () => {

@@ -581,3 +581,25 @@ export const CERTIFICATE_CHAIN_FINDINGS = [
   'tls_certificate_key_phase_out',
   'tls_certificate_signature_phase_out',
 ] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;
+
+/** What a server's TLS configuration decides: protocols, suites in server order, curves, signature hashes, compression. */
+export const TLS_CONFIGURATION_FINDINGS = [
+  'tls_1_0_supported',
+  'tls_1_1_supported',
+  'tls_modern_protocols_missing',
+  'tls_1_3_not_supported',
+  ...INSUFFICIENT_CIPHER_FINDINGS,
+  'tls_cipher_phase_out',
+  'tls_dh_group_insufficient',
+  'tls_dh_group_phase_out',
+  'tls_curve_insufficient',
+  'tls_curve_phase_out',
+  'tls_key_exchange_hash_insufficient',
+  'tls_key_exchange_hash_phase_out',
+  'tls_cipher_order_missing',
+  'tls_cipher_order_weak_first',
+  'tls_no_forward_secrecy',
+  'tls_no_aead',
+  'tls_client_renegotiation_allowed',
+  'tls_compression_enabled',
+] as const satisfies ReadonlyArray<keyof typeof SSL_TLS_CATALOG>;

@@ -12,7 +12,7 @@ import {
   REDIRECT_FINDINGS,
   SENSITIVE_EXTENSIONS,
   SENSITIVE_NAMES,
-  TLS_FINDINGS,
+  TLS_CONFIGURATION_FINDINGS,
 } from './shared.ts';
 
 // Debian's Apache 2.4 with mod_ssl and mod_headers (a2enmod ssl headers): directives replace those
@@ -85,7 +85,7 @@ export const APACHE_FIXES: FixTable = {
     notes:
       'Vereist mod_headers. Een cookie die JavaScript moet lezen krijgt geen HttpOnly: beperk de regel dan tot de andere cookies. Beter is het in de applicatie zelf te zetten.',
   }),
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'apache',
     context: 'virtualhost',

@@ -1,5 +1,5 @@
 import { forEach, type FixTable } from './fix.ts';
-import { cspNote, headerTable, TLS_FINDINGS } from './shared.ts';
+import { cspNote, headerTable, TLS_CONFIGURATION_FINDINGS } from './shared.ts';
 
 export const CADDY_FIXES: FixTable = {
   ...headerTable((header) => ({
@@ -8,7 +8,7 @@ export const CADDY_FIXES: FixTable = {
     snippet: `header ${header.name} "${header.value}"`,
     notes: cspNote(header),
   })),
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'caddyfile',
     snippet:

@@ -12,7 +12,7 @@ import {
   REDIRECT_FINDINGS,
   SENSITIVE_EXTENSIONS,
   SENSITIVE_NAMES,
-  TLS_FINDINGS,
+  TLS_CONFIGURATION_FINDINGS,
 } from './shared.ts';
 
 // Debian's nginx 1.22 with OpenSSL 3: directives replace those of the same name in the server block.
@@ -31,7 +31,7 @@ const headers = headerTable((header) => ({
 
 export const NGINX_FIXES: FixTable = {
   ...headers,
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS volgens de NCSC-richtlijn (Goed)',
     language: 'nginx',
     context: 'server',

@@ -1,7 +1,7 @@
 import { CLIENT_CODE_CATALOG } from '../catalog/client-code.ts';
 import type { FindingType } from '../catalog/index.ts';
 import { forEach, type FixTable } from './fix.ts';
-import { cspNote, headerTable, TLS_FINDINGS } from './shared.ts';
+import { cspNote, headerTable, TLS_CONFIGURATION_FINDINGS } from './shared.ts';
 
 /** A whole next.config.mjs: Next.js sends the headers from headers() for every path. */
 export const NEXTJS_FIXES: FixTable = headerTable((header) => ({
@@ -22,7 +22,7 @@ export const VERCEL_FIXES: FixTable = {
     ),
     notes: cspNote(header),
   })),
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS wordt door Vercel beheerd',
     language: 'text',
     snippet: 'Vercel stelt protocollen en suites zelf in; er is geen instelling voor.',
@@ -37,7 +37,7 @@ export const NETLIFY_FIXES: FixTable = {
     snippet: `/*\n  ${header.name}: ${header.value}\n`,
     notes: `Het bestand _headers hoort in de publicatiemap (bijvoorbeeld dist/ of public/).${cspNote(header) ? ` ${cspNote(header)}` : ''}`,
   })),
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS wordt door Netlify beheerd',
     language: 'text',
     snippet: 'Netlify stelt protocollen en suites zelf in; er is geen instelling voor.',
@@ -54,7 +54,7 @@ export const CLOUDFLARE_FIXES: FixTable = {
         ? 'Of: SSL/TLS > Edge Certificates > HTTP Strict Transport Security (HSTS).'
         : cspNote(header),
   })),
-  ...forEach(TLS_FINDINGS, {
+  ...forEach(TLS_CONFIGURATION_FINDINGS, {
     title: 'TLS aan de rand van Cloudflare',
     language: 'text',
     snippet:

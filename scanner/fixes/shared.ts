@@ -1,7 +1,6 @@
 import { FINDING_TYPES, type FindingType } from '../catalog/index.ts';
 import { CERTIFICATE_CHAIN_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { FixEntry, FixTable } from './fix.ts';
-import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 
 /**
  * The header values every target sets, each one the scanner accepts: what the fix tables of the
@@ -69,27 +68,7 @@ export const cspNote = (header: HeaderValue) => (header.name === 'Content-Securi
 export const HEADER_NOTE =
   'Een Content-Security-Policy die alleen de eigen site toestaat blokkeert scripts, stijlen en beelden van andere domeinen: voeg die per soort toe (script-src, style-src, img-src) voordat u hem aanzet.';
 
-/** Every finding the TLS configuration of a server fixes: protocols, suites in server order, curves, signature hashes. */
-export const TLS_FINDINGS: readonly FindingType[] = [
-  'tls_1_0_supported',
-  'tls_1_1_supported',
-  'tls_modern_protocols_missing',
-  'tls_1_3_not_supported',
-  ...INSUFFICIENT_CIPHER_FINDINGS,
-  'tls_cipher_phase_out',
-  'tls_dh_group_insufficient',
-  'tls_dh_group_phase_out',
-  'tls_curve_insufficient',
-  'tls_curve_phase_out',
-  'tls_key_exchange_hash_insufficient',
-  'tls_key_exchange_hash_phase_out',
-  'tls_cipher_order_missing',
-  'tls_cipher_order_weak_first',
-  'tls_no_forward_secrecy',
-  'tls_no_aead',
-  'tls_client_renegotiation_allowed',
-  'tls_compression_enabled',
-];
+export { TLS_CONFIGURATION_FINDINGS } from '../catalog/ssl-tls.ts';
 
 /** The NCSC-NL 2025 "Goed" set the scanner grades uitstekend: ECDHE with AES-GCM and ChaCha20, strongest first. */
 export const GOOD_CIPHERS =

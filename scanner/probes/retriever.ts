@@ -1,5 +1,4 @@
 import { decodeBody } from '../net/charset.ts';
-import { TargetUnreachableError } from '../errors.ts';
 import { firstHeader } from '../net/headers.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';
 import type { AddressPolicy } from '../net/address-policy.ts';
@@ -38,7 +37,7 @@ export const PAGE_BYTES = 512 * 1024;
 /** A foreign origin sent with the page request: a server that echoes it back reflects any origin. */
 export const CORS_TEST_ORIGIN = 'https://cors-check.scanner.invalid';
 
-export interface Chain {
+interface Chain {
   hops: RedirectHop[];
   final: FetchedResponse | null;
   /** The chain ended because it exceeded MAX_REDIRECTS (a loop or an endless chain). */
@@ -116,7 +115,7 @@ export interface SiteContact {
   /** The HTTPS URL of the target's own site: the final page's when it is https on that site. */
   httpsUrl: URL;
   /** Why there is no page: the site did not answer over HTTP or HTTPS, or kept redirecting. */
-  unreachable: TargetUnreachableError | null;
+  unreachable: string | null;
   /** TLS handshakes made (the HTTP client counts its own requests). */
   handshakes: number;
 }
@@ -154,11 +153,9 @@ export async function reachSite(target: URL, client: HttpClient, options: Retrie
   const pageResponse = main.final ?? httpsResponse;
   const unreachable = pageResponse
     ? null
-    : new TargetUnreachableError(
-        main.tooManyRedirects
-          ? `De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`
-          : `De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`,
-      );
+    : main.tooManyRedirects
+      ? `De site ${target.host} blijft doorverwijzen (meer dan ${MAX_REDIRECTS} doorverwijzingen); er is geen pagina om te beoordelen.`
+      : `De site ${target.host} is niet bereikbaar via HTTP of HTTPS.`;
   const contentType = pageResponse ? firstHeader(pageResponse.headers, 'content-type') : null;
   const html = pageResponse && isHtmlContentType(contentType) ? decodeBody(pageResponse.body, contentType) : null;
   return {

@@ -23,9 +23,9 @@ export const caaTest = defineTest({
     const caa = await lookupCaa(host, domain, options);
     return { caa: caa ? { ...caa, host, domain } : null };
   },
-  coverage: (ctx, { site }) => [
+  coverage: (ctx, _tools, subject) => [
     ctx.evidence.caa
-      ? { subject: bareHost(site.target.hostname), status: 'completed', reason: null }
-      : { subject: bareHost(site.target.hostname), status: 'failed', reason: 'de naamserver gaf geen antwoord' },
+      ? { subject, status: 'completed', reason: null }
+      : { subject, status: 'failed', reason: 'de naamserver gaf geen antwoord' },
   ],
 });

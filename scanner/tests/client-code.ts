@@ -1,10 +1,7 @@
 import { checkClientSecrets, checkFirebase, checkSupabaseTables } from '../checks/client-code.ts';
 import { readClientCode } from '../probes/client-code.ts';
-import type { SiteContact } from '../probes/retriever.ts';
 import { SECRET_KIND_NAMES, secretFindingType } from '../secrets/secret-rules.ts';
-import { defineTest, failureReason, originOfUrl, REASONS, type SubjectCoverage } from './test.ts';
-
-const pageOrigin = (site: SiteContact) => originOfUrl(site.page?.url ?? site.target);
+import { defineTest, failureReason, pageOriginOf, REASONS, type SubjectCoverage } from './test.ts';
 
 /**
  * The JavaScript the page runs and every chunk it can load: live credentials, and the Supabase and
@@ -25,13 +22,13 @@ export const clientCodeTest = defineTest({
     'firebase_storage_listable',
   ],
   checks: { client_secrets: checkClientSecrets, supabase_tables: checkSupabaseTables, firebase: checkFirebase },
-  subjectOf: pageOrigin,
+  subjectOf: pageOriginOf,
   gate: ({ site }) => (site.facts ? null : { status: 'not_applicable', reason: 'geen HTML-pagina' }),
   probe: async ({ client, site, options }) => ({
     clientCode: await readClientCode(client, site.page!.url, site.facts!, options),
   }),
-  coverage: (ctx, { site, client }) => [
-    { subject: pageOrigin(site), status: 'completed', reason: null },
+  coverage: (ctx, { client }, subject) => [
+    { subject, status: 'completed', reason: null },
     ...(ctx.evidence.clientCode?.unread ?? []).map(
       ({ url, failure }): SubjectCoverage =>
         failure === 'limit'

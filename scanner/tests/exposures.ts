@@ -3,7 +3,7 @@ import { EXPOSURE_RULES, type ExposureType } from '../probes/exposure-rules.ts';
 import { UNAVAILABLE_STATUSES } from '../net/http-evidence.ts';
 import { probeExposures, probeOriginOf } from '../probes/exposure-probes.ts';
 import type { SiteContact } from '../probes/retriever.ts';
-import { completedUnless, defineTest, originOfUrl, REASONS } from './test.ts';
+import { failureReason, defineTest, originOfUrl, REASONS } from './test.ts';
 
 const probeOrigin = (site: SiteContact) =>
   site.page ? probeOriginOf(site.target, site.page.url) : originOfUrl(site.target);
@@ -19,18 +19,16 @@ export const exposuresTest = defineTest({
   gate: ({ options }) => (options.probeExposures ? null : { status: 'skipped', reason: REASONS.disabled }),
   probe: ({ client, site, options }) =>
     probeExposures(client, site.target, site.pageResponse!, site.facts, options.concurrency),
-  coverage: (ctx, { site, client }) => {
-    const subject = probeOrigin(site);
-    const unanswered = ctx.evidence.probes.filter((p) => p.response === null);
-    const entry = completedUnless(
-      subject,
-      unanswered.map((p) => client.failureOf(p.url) ?? 'error'),
-      client,
-    );
-    if (entry.status !== 'completed') return [entry];
+  coverage: (ctx, { client }, subject) => {
+    const failures = ctx.evidence.probes
+      .filter((p) => p.response === null)
+      .map((p) => client.failureOf(p.url) ?? 'error');
+    // The deadline ends every probe still waiting: it is the reason, whatever else failed first.
+    const failure = failures.find((f) => f === 'deadline') ?? failures[0];
+    if (failure) return [{ subject, status: 'failed', reason: failureReason(failure, client) }];
     const unavailable = ctx.evidence.probes.find((p) => p.response && UNAVAILABLE_STATUSES.has(p.response.status));
     return unavailable
       ? [{ subject, status: 'failed', reason: REASONS.unavailable(unavailable.response!.status) }]
-      : [entry];
+      : [{ subject, status: 'completed', reason: null }];
   },
 });

@@ -20,9 +20,9 @@ export const hstsTest = defineTest({
   ],
   checks: { strict_transport_security: checkStrictTransportSecurity },
   subjectOf: hstsOrigin,
-  coverage: (ctx, { site }) => [
+  coverage: (ctx, _tools, subject) => [
     ctx.evidence.https
-      ? { subject: hstsOrigin(site), status: 'completed', reason: null }
-      : { subject: hstsOrigin(site), status: 'not_applicable', reason: 'geen werkende HTTPS' },
+      ? { subject, status: 'completed', reason: null }
+      : { subject, status: 'not_applicable', reason: 'geen werkende HTTPS' },
   ],
 });

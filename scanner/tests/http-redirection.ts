@@ -11,8 +11,7 @@ export const httpRedirectionTest = defineTest({
   produces: REDIRECT_FINDINGS,
   checks: { http_redirection: checkHttpRedirection },
   subjectOf: (site) => originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:')),
-  coverage: (ctx, { site, client }) => {
-    const subject = originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:'));
+  coverage: (ctx, { site, client }, subject) => {
     if (!ctx.evidence.https) return [{ subject, status: 'not_applicable', reason: 'geen werkende HTTPS' }];
     // A refused port 80 is an answer (nothing to redirect); a time-out is not.
     const failure = site.httpRedirects.length === 0 ? site.plainFailure : undefined;

@@ -10,9 +10,9 @@ export const httpsTest = defineTest({
   checks: { https_available: checkHttpsAvailable },
   subjectOf: (site) => originOfUrl(site.httpsUrl),
   // A handshake cut short by the deadline says nothing about HTTPS.
-  coverage: (_ctx, { site }) => [
+  coverage: (_ctx, { site }, subject) => [
     site.tlsCut
-      ? { subject: originOfUrl(site.httpsUrl), status: 'failed', reason: REASONS.deadline }
-      : { subject: originOfUrl(site.httpsUrl), status: 'completed', reason: null },
+      ? { subject, status: 'failed', reason: REASONS.deadline }
+      : { subject, status: 'completed', reason: null },
   ],
 });

@@ -1,10 +1,7 @@
 import { checkNextMiddleware } from '../checks/client-code.ts';
 import { probeMiddlewareBypass } from '../probes/nextjs-middleware.ts';
-import type { SiteContact } from '../probes/retriever.ts';
 import { detectSitePlatform } from '../probes/site-platform.ts';
-import { defineTest, originOfUrl } from './test.ts';
-
-const pageOrigin = (site: SiteContact) => originOfUrl(site.page?.url ?? site.target);
+import { defineTest, pageOriginOf } from './test.ts';
 
 /** CVE-2025-29927: routes a Next.js middleware guards, asked again with x-middleware-subrequest. */
 export const nextjsMiddlewareTest = defineTest({
@@ -14,7 +11,7 @@ export const nextjsMiddlewareTest = defineTest({
   readsPage: true,
   produces: ['nextjs_middleware_bypass'],
   checks: { nextjs_middleware: checkNextMiddleware },
-  subjectOf: pageOrigin,
+  subjectOf: pageOriginOf,
   gate: ({ site }) =>
     site.facts && detectSitePlatform(site.page, site.facts) === 'nextjs'
       ? null

@@ -11,10 +11,7 @@ import {
   checkVersionDisclosure,
 } from '../checks/simple-headers.ts';
 import { checkSubresourceIntegrity } from '../checks/subresource-integrity.ts';
-import type { SiteContact } from '../probes/retriever.ts';
-import { defineTest, originOfUrl } from './test.ts';
-
-const pageOrigin = (site: SiteContact) => originOfUrl(site.page?.url ?? site.target);
+import { defineTest, pageOriginOf } from './test.ts';
 
 /** The page's own headers and HTML: what the Observatory judges of a response. */
 export const securityHeadersTest = defineTest({
@@ -87,5 +84,5 @@ export const securityHeadersTest = defineTest({
     mixed_content: checkMixedContent,
     version_disclosure: checkVersionDisclosure,
   },
-  subjectOf: pageOrigin,
+  subjectOf: pageOriginOf,
 });

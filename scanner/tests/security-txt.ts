@@ -31,8 +31,7 @@ export const securityTxtTest = defineTest({
     };
     return { securityTxt };
   },
-  coverage: (ctx, { site, client }) => {
-    const subject = originOfUrl(site.httpsUrl);
+  coverage: (ctx, { client }, subject) => {
     const found = ctx.evidence.securityTxt;
     // Either path without an answer: the file may be there, so nothing about it is known.
     const unanswered = found

@@ -52,7 +52,7 @@ export interface ScanTest<C extends Record<string, Check> = Record<string, Check
    * What the evidence let it judge; without this, the test completed on its subject. A subject it
    * could not judge whole (a time-out, the deadline) is `failed`, so its findings stay as they are.
    */
-  coverage?(ctx: AnalysisContext, tools: ProbeTools): SubjectCoverage[];
+  coverage?(ctx: AnalysisContext, tools: ProbeTools, subject: string): SubjectCoverage[];
 }
 
 /** Keeps the literal check names of a test, so the scan's `failed_checks` list is typed from the registry. */
@@ -84,20 +84,11 @@ export function failureReason(failure: FetchFailure, client: HttpClient): string
   return failure === 'refused' ? REASONS.refused : REASONS.noAnswer;
 }
 
-/** One entry: the subject completed, or failed with the reason of `failures` (the deadline first, it ends them all). */
-export function completedUnless(
-  subject: string,
-  failures: Array<FetchFailure | undefined>,
-  client: HttpClient,
-): SubjectCoverage {
-  const failed = failures.filter((f): f is FetchFailure => f !== undefined);
-  if (failed.length === 0) return { subject, status: 'completed', reason: null };
-  const first = failed.find((f) => f === 'deadline') ?? failed[0]!;
-  return { subject, status: 'failed', reason: failureReason(first, client) };
-}
-
 /** The origin of a URL (scheme, host and port), the subject of tests per origin. */
 export const originOfUrl = (url: string | URL): string => new URL(url).origin;
+
+/** The origin of the page the scan read (the target's when there is none): the subject of the page's tests. */
+export const pageOriginOf = (site: SiteContact): string => originOfUrl(site.page?.url ?? site.target);
 /** A | B as A & B: the checks of all tests as one record. */
 export type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
   ? I

@@ -5,7 +5,7 @@ import {
   checkKeyExchangeHash,
   checkTlsFeatures,
 } from '../checks/tls-guideline.ts';
-import { CERTIFICATE_CHAIN_FINDINGS, INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
+import { CERTIFICATE_CHAIN_FINDINGS, TLS_CONFIGURATION_FINDINGS } from '../catalog/ssl-tls.ts';
 import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
 import { defineTest, originOfUrl, REASONS } from './test.ts';
 
@@ -20,26 +20,10 @@ export const tlsTest = defineTest({
   subject: 'origin',
   produces: [
     ...CERTIFICATE_CHAIN_FINDINGS,
-    'tls_1_0_supported',
-    'tls_1_1_supported',
-    'tls_modern_protocols_missing',
-    'tls_1_3_not_supported',
-    ...INSUFFICIENT_CIPHER_FINDINGS,
-    'tls_cipher_phase_out',
-    'tls_no_forward_secrecy',
-    'tls_no_aead',
-    'tls_dh_group_insufficient',
-    'tls_dh_group_phase_out',
-    'tls_curve_insufficient',
-    'tls_curve_phase_out',
-    'tls_key_exchange_hash_insufficient',
-    'tls_key_exchange_hash_phase_out',
-    'tls_cipher_order_missing',
-    'tls_cipher_order_weak_first',
+    ...TLS_CONFIGURATION_FINDINGS,
+    // Protocol features that come with the TLS library: no setting of the server fixes them.
     'tls_secure_renegotiation_missing',
     'tls_extended_master_secret_missing',
-    'tls_compression_enabled',
-    'tls_client_renegotiation_allowed',
   ],
   checks: {
     certificate: checkCertificate,
@@ -52,8 +36,7 @@ export const tlsTest = defineTest({
     tls_features: checkTlsFeatures,
   },
   subjectOf: (site) => originOfUrl(site.httpsUrl),
-  coverage: (_ctx, { site }) => {
-    const subject = originOfUrl(site.httpsUrl);
+  coverage: (_ctx, { site }, subject) => {
     if (site.tlsWorks) return [{ subject, status: 'completed', reason: null }];
     if (site.tlsCut) return [{ subject, status: 'failed', reason: REASONS.deadline }];
     // No handshake: the https test reports that; there is no certificate or suite to judge.
