@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openMigratedDatabase } from '../db/database.ts';
-import { FEATURE_FLAGS, PLAN_TIERS } from '../domain/vocabulary.ts';
+import { FEATURE_FLAGS, PLAN_TIERS, VULNDATA_SOURCES } from '../domain/vocabulary.ts';
 import { SignUpInput } from '../routers/account/schemas.ts';
 import { Uuid } from '../routers/common.ts';
 import { FindingExtendInput, FindingStatusInput } from '../routers/findings/schemas.ts';
@@ -18,6 +18,12 @@ import { prunable, prune } from '../services/retention.ts';
 import { secretBoxFor } from '../infra/secret-encryption.ts';
 import * as admin from '../services/admin.ts';
 import { reencryptWebhookSecrets } from '../services/webhooks.ts';
+import {
+  importVulnerabilityFile,
+  updateVulnerabilityData,
+  vulnerabilityDataStatus,
+  VulndataError,
+} from '../services/vulnerability-data.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
 
@@ -47,6 +53,10 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)
   prune [--dry-run]       (deletes what SCAN_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and DELIVERY_LOG_RETENTION_DAYS
                           allow now; --dry-run says what would go; the workers do this every hour)
+  vulndata status         (each vulnerability data source: date, records, age, stale, complete)
+  vulndata update [--source retire|wordfence] [--file PATH [--date ISO]]
+                          (fetch now, as the daily job does; or import a file on a machine without internet,
+                          dated by its modification time or --date. A bad file is refused and the old data kept)
   backup --out FILE       (a consistent copy of the SQLite database while the service runs; names the
                           secrets key to keep with it. PostgreSQL: pg_dump, see docs/operations.md)`;
 
@@ -77,6 +87,9 @@ const OPTIONS = {
   reason: { type: 'string' },
   owner: { type: 'string' },
   expires: { type: 'string' },
+  source: { type: 'string' },
+  file: { type: 'string' },
+  date: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -191,6 +204,29 @@ const COMMANDS: Record<string, Command> = {
     dry_run: input.dry_run,
     ...(input.dry_run ? await prunable(deps) : await prune(deps)),
   })),
+  'vulndata status': command(z.object({}), {}, (deps) => vulnerabilityDataStatus(deps)),
+  'vulndata update': command(
+    z
+      .object({
+        source: z.enum(VULNDATA_SOURCES).optional(),
+        file: z.string().min(1).optional(),
+        date: z.iso.datetime().optional(),
+      })
+      .refine((input) => !input.file || input.source, { message: '--file needs --source', path: ['file'] }),
+    { source: 'source', file: 'file', date: 'date' },
+    async (deps, input) =>
+      input.file
+        ? [await importVulnerabilityFile(deps, { source: input.source!, file: input.file, date: input.date })]
+        : Promise.all(
+            (input.source ? [input.source] : VULNDATA_SOURCES).map((source) => updateVulnerabilityData(deps, source)),
+          ).then((outcomes) => {
+            // A source that could not be fetched is an error for the operator; the old data stays.
+            const failed = outcomes.flatMap((o) => (o.outcome === 'failed' ? [o] : []));
+            if (failed.length > 0)
+              throw new VulndataError(failed.map((o) => `${o.source}: ${o.reason ?? 'failed'}`).join('; '));
+            return outcomes;
+          }),
+  ),
   'secrets rotate': command(z.object({}), {}, async (deps) => ({
     reencrypted: await reencryptWebhookSecrets(deps.db, secretBoxFor(deps.config)),
   })),
@@ -270,6 +306,7 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
     const known =
       error instanceof admin.AdminError ||
       error instanceof ConfigError ||
+      error instanceof VulndataError ||
       String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
     io.stderr.write(`Error: ${known ? (error as Error).message : String(error)}\n`);
     return 1;

@@ -1,3 +1,4 @@
+import { inUseAt, shippedData } from '../scanner/vulndata/dataset.ts';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../infra/config.ts';
 import {
@@ -130,6 +131,8 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
       dnsServers: config.SCANNER_DNS_SERVERS,
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
+      // The command line has no database: it judges versions by the snapshot shipped with the code.
+      vulnerabilityData: inUseAt(shippedData(), Date.now()),
       onProgress: (stage) => io.stderr.write(`… ${SCAN_STAGE_LABELS[stage]}\n`),
     });
     // A site that gave no page has no report: the scan could not run, as the exit codes say.

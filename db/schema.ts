@@ -388,4 +388,23 @@ export interface Database {
   scan_expiries: ScanExpiriesTable;
   expiry_warnings: ExpiryWarningsTable;
   invites: InvitesTable;
+  vulnerability_data: VulnerabilityDataTable;
+}
+
+export interface VulnerabilityDataTable {
+  source: string;
+  /** The compacted data as JSON. */
+  body: string;
+  /** SHA-256 of body: an instance whose copy has another digest reloads. */
+  digest: string;
+  records: number;
+  complete: number;
+  licence: string;
+  origin: string;
+  /** The source's ETag, sent back with If-None-Match. */
+  etag: string | null;
+  /** When the data was last known current at its source. */
+  updated_at: string;
+  /** When the daily job last asked the source. */
+  checked_at: string;
 }

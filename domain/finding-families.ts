@@ -1,3 +1,4 @@
+import { COMPONENT_KIND_NAMES, componentFindingType, severitiesOf } from '../scanner/vulndata/component-kinds.ts';
 import type { FindingType } from './vocabulary.ts';
 
 /**
@@ -13,6 +14,13 @@ export const FINDING_FAMILIES = {
   ],
   intermediate_expiry: ['tls_intermediate_certificate_expires_within_30_days', 'tls_intermediate_certificate_expired'],
   security_txt_expiry: ['security_txt_expires_soon', 'security_txt_expired'],
+  // A known-vulnerable component whose data raises its severity (a feed update) is escalated, not resolved and reopened.
+  ...Object.fromEntries(
+    COMPONENT_KIND_NAMES.map((kind) => [
+      `known_vulnerable_${kind}`,
+      severitiesOf(kind).map((severity) => componentFindingType(kind, severity)),
+    ]),
+  ),
 } as const satisfies Record<string, readonly FindingType[]>;
 
 const STAGE = new Map<FindingType, { family: string; stage: number }>(

@@ -8,6 +8,7 @@ export {
   INTERNETNL_CATEGORY_LABELS,
   SITE_PLATFORMS,
   SEVERITIES,
+  VULNDATA_SOURCES,
   WEB_SERVERS,
 } from '../scanner/vocabulary.ts';
 export type { Category, ExpiryKind, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';

@@ -75,6 +75,18 @@ const ConfigSchema = z.object({
   SCANNER_RPKI_VALIDATOR_URL: z.url().optional(),
   /** A RIPEstat-compatible prefix-overview URL (?resource=<address>) for the origin AS of an address. */
   SCANNER_RPKI_ORIGIN_URL: z.url().optional(),
+  /** Vulnerability data older than this many days gives a warning (status `stale`, dashboard); after 90 days it is no all-clear. */
+  VULNDATA_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** How often a worker looks whether a source is due (each is fetched at most once a day). */
+  VULNDATA_CHECK_INTERVAL: duration.prefault('1h'),
+  /** Where the daily job fetches retire.js's repository (with If-None-Match). */
+  VULNDATA_RETIRE_URL: z
+    .url()
+    .default('https://raw.githubusercontent.com/RetireJS/retire.js/master/repository/jsrepository-v5.json'),
+  /** Wordfence Intelligence's v3 production feed; fetched only with WORDFENCE_API_KEY. */
+  VULNDATA_WORDFENCE_URL: z.url().default('https://www.wordfence.com/api/intelligence/v3/vulnerabilities/production'),
+  /** The Wordfence Intelligence API key (free): without it WordPress plugins and themes are never an all-clear. */
+  WORDFENCE_API_KEY: z.string().min(1).optional(),
   /** The port name servers are asked on for the IPv6 test: 53 everywhere but an offline lab. */
   SCANNER_NAME_SERVER_PORT: z.coerce.number().int().min(1).max(65_535).default(53),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */

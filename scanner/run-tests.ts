@@ -5,6 +5,7 @@ import { refusalIn } from './errors.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';
 import { UNAVAILABLE_STATUSES } from './net/http-evidence.ts';
+import { readClientCode, type ClientCodeEvidence } from './probes/client-code.ts';
 import type { RetrieveOptions, SiteContact } from './probes/retriever.ts';
 import { TESTS, type TestName } from './tests/registry.ts';
 import { REASONS, type ProbedEvidence, type ProbeTools, type ScanTest, type SubjectCoverage } from './tests/test.ts';
@@ -19,6 +20,8 @@ const NOTHING_PROBED: ProbedEvidence = {
   clientCode: null,
   middleware: null,
   internetnl: null,
+  libraries: null,
+  wordpress: null,
 };
 
 export interface TestsRun {
@@ -67,7 +70,17 @@ export async function runTests(
   report?: CheckFailureReport,
   tests: readonly ScanTest[] = TESTS,
 ): Promise<TestsRun> {
-  const tools: ProbeTools = { client, site, options };
+  let reading: Promise<ClientCodeEvidence> | null = null;
+  const tools: ProbeTools = {
+    client,
+    site,
+    options,
+    clientCode: () =>
+      (reading ??= readClientCode(client, site.page!.url, site.facts!, {
+        ...options,
+        componentIndex: options.vulnerabilityData?.data.retire?.index,
+      })),
+  };
   const outcomes = await Promise.all(tests.map((test) => gather(test, tools, report)));
   options.onProgress?.('analysis');
   const evidence: ScanEvidence = {

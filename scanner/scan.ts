@@ -12,6 +12,7 @@ import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
 import type { ScanFinding } from './types.ts';
 import { detectServer } from './probes/server-detection.ts';
+import type { VulnerabilityDataInUse } from './vulndata/dataset.ts';
 import { SEVERITIES, type Grade, type ScanStage, type SitePlatform, type WebServer } from './vocabulary.ts';
 
 export interface ScanResult {
@@ -62,6 +63,8 @@ export interface ScanOptions {
   onCheckFailure?: CheckFailureReport;
   /** Run internet.nl's DNSSEC, IPv6, DANE and RPKI tests with these settings. */
   internetnl?: InternetNlSettings;
+  /** The vulnerability data versions are judged by; without it the component tests fail. */
+  vulnerabilityData?: VulnerabilityDataInUse;
 }
 
 /** The longest certificate subject an expiry carries. */
@@ -96,6 +99,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     onProgress: options.onProgress,
     firebaseStorageApi: options.firebaseStorageApi,
     internetnl: options.internetnl,
+    vulnerabilityData: options.vulnerabilityData,
   };
   const client = new HttpClient({ ...settings, maxSocketsPerHost: settings.concurrency });
   const cancelled = () => {

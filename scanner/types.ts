@@ -1,4 +1,8 @@
 import type { ClientCodeEvidence } from './probes/client-code.ts';
+import type { WordPressEvidence } from './probes/wordpress-components.ts';
+import type { VulnerabilityDataInUse } from './vulndata/dataset.ts';
+import type { NextjsContext } from './vulndata/nextjs-applicability.ts';
+import type { Sighting } from './vulndata/sightings.ts';
 import type { CaaEvidence } from './net/dns.ts';
 import type { MiddlewareBypassEvidence } from './probes/nextjs-middleware.ts';
 import type { InternetNlEvidence } from './probes/internetnl.ts';
@@ -137,6 +141,19 @@ export interface ScanEvidence {
   middleware: MiddlewareBypassEvidence | null;
   /** internet.nl's DNSSEC, IPv6, DANE and RPKI evidence; null when not gathered. */
   internetnl: InternetNlEvidence | null;
+  /** Library and Next.js versions the page's scripts show, and the data they are judged by; null when not gathered. */
+  libraries: LibraryEvidence | null;
+  /** WordPress core, plugin and theme versions, and the data they are judged by; null unless the site is WordPress. */
+  wordpress: (WordPressEvidence & { data: VulnerabilityDataInUse }) | null;
+}
+
+export interface LibraryEvidence {
+  sightings: Sighting[];
+  /** Next.js's context as GET requests show it; null when the page is no Next.js app. */
+  nextjs: NextjsContext | null;
+  /** Same-site scripts not read whole: what they hold was not judged. */
+  unread: ClientCodeEvidence['unread'];
+  data: VulnerabilityDataInUse;
 }
 
 /** What a pure check reports; the catalog supplies the rest of the finding. */

@@ -23,6 +23,10 @@ export type ExpiryKind = (typeof EXPIRY_KINDS)[number];
 
 export const SITE_PLATFORMS = ['wordpress', 'nextjs', 'webflow', 'lovable'] as const;
 
+/** The vulnerability data versions are judged by: retire.js for JavaScript, Wordfence for WordPress. */
+export const VULNDATA_SOURCES = ['retire', 'wordfence'] as const;
+export type VulndataSource = (typeof VULNDATA_SOURCES)[number];
+
 /** The stages a scan reports while it runs, in order, with Dutch labels that hold no text of the site. */
 export const SCAN_STAGES = ['page', 'tls', 'probes', 'analysis'] as const;
 export type ScanStage = (typeof SCAN_STAGES)[number];

@@ -18,6 +18,7 @@ import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
 import { scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
+import { vulnerabilityDataInUse } from './vulnerability-data.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { InternetNlReport } from '../scanner/report/internetnl.ts';
 import type { Coverage } from '../scanner/index.ts';
@@ -77,9 +78,10 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   let result: Awaited<ReturnType<typeof scanSite>>;
   try {
     // Independent look-ups in parallel: on PostgreSQL each is a round trip.
-    const [plan, probeExposures] = await Promise.all([
+    const [plan, probeExposures, vulnerabilityData] = await Promise.all([
       planOfTenant(db, tenantId),
       isFeatureEnabled(db, 'exposure_probes', tenantId),
+      vulnerabilityDataInUse(deps),
     ]);
     await consumeQuota(
       db,
@@ -98,6 +100,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
       deadlineMs: config.SCANNER_DEADLINE,
       probeExposures,
+      vulnerabilityData,
       internetnl: {
         dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
         nameServerPort: config.SCANNER_NAME_SERVER_PORT,

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import type { ServiceDeps } from './deps.ts';
+import { vulnerabilityDataStatus } from './vulnerability-data.ts';
 import { API_PATHS } from '../domain/endpoints.ts';
 import type { Config } from '../infra/config.ts';
 import { listFeatureFlags, listPlans, serviceStats } from '../db/plans-and-flags.ts';
@@ -42,9 +43,15 @@ export const SERVICE_VERSION = pkg.version;
 export const SERVICE_NAME = 'Website Security Scanner';
 
 /** The platform configuration of docs/spec.md 2.7; contains nothing sensitive. */
-export async function serviceConfiguration({ db }: ServiceDeps, actor: Actor) {
+export async function serviceConfiguration(deps: ServiceDeps, actor: Actor) {
   assertPermission(actor, 'read_config');
-  const [stats, plans, flags] = await Promise.all([serviceStats(db), listPlans(db), listFeatureFlags(db)]);
+  const { db } = deps;
+  const [stats, plans, flags, vulnerabilityData] = await Promise.all([
+    serviceStats(db),
+    listPlans(db),
+    listFeatureFlags(db),
+    vulnerabilityDataStatus(deps),
+  ]);
   return {
     platform: {
       name: SERVICE_NAME,
@@ -66,6 +73,7 @@ export async function serviceConfiguration({ db }: ServiceDeps, actor: Actor) {
       severity_levels: [...SEVERITIES],
       grades: [...GRADES],
       supported_platforms: [...SITE_PLATFORMS],
+      vulnerability_data: vulnerabilityData.map(({ stored: _stored, ...shown }) => shown),
     },
     api: {
       version: API_VERSION,

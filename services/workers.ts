@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import { secretBoxFor } from '../infra/secret-encryption.ts';
 import { WebhookWorker } from './webhook-delivery/worker.ts';
 import { reencryptWebhookSecrets } from './webhooks.ts';
+import { VulnerabilityDataWorker } from './vulnerability-data.ts';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -15,7 +16,7 @@ export interface Workers {
 
 /**
  * Starts the background work of one process: webhook delivery, scheduled scans, retention and the
- * monitoring sweeper (accepted risks that end, expiry warnings). The entry point
+ * monitoring sweeper (accepted risks that end, expiry warnings) and the daily vulnerability data update. The entry point
  * runs it beside the HTTP server (npm start) or alone (npm run worker); it needs nothing of HTTP.
  * Any number of processes can run it against one database: jobs are claimed with leases.
  */
@@ -55,7 +56,8 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
   );
   const retention = new RetentionWorker(deps, log);
   const sweeper = new MonitoringSweeper(deps, log);
-  const all = [webhooks, scheduler, retention, sweeper];
+  const vulndata = new VulnerabilityDataWorker(deps, log);
+  const all = [webhooks, scheduler, retention, sweeper, vulndata];
   for (const worker of all) worker.start();
   return { stop: async () => void (await Promise.all(all.map((worker) => worker.stop()))) };
 }

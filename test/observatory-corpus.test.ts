@@ -57,6 +57,8 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     clientCode: null,
     middleware: null,
     internetnl: null,
+    libraries: null,
+    wordpress: null,
   };
 }
 

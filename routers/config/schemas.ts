@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SITE_PLATFORMS } from '../../domain/vocabulary.ts';
+import { SITE_PLATFORMS, VULNDATA_SOURCES } from '../../domain/vocabulary.ts';
 import { Count, Id } from '../common.ts';
 
 export const ConfigOutput = z.object({
@@ -38,6 +38,26 @@ export const ConfigOutput = z.object({
     severity_levels: z.array(z.string()),
     grades: z.array(z.string()),
     supported_platforms: z.array(z.string()),
+    vulnerability_data: z
+      .array(
+        z.object({
+          source: z.enum(VULNDATA_SOURCES),
+          updated_at: z
+            .string()
+            .meta({ description: 'Wanneer de gegevens voor het laatst actueel waren bij de bron (ISO 8601)' }),
+          records: Count.meta({ description: 'Aantal kwetsbaarheidsmeldingen' }),
+          stale: z.boolean().meta({
+            description:
+              'Ouder dan VULNDATA_MAX_AGE_DAYS: bevindingen komen nog, met een waarschuwing; na 90 dagen telt de test niet als voltooid',
+          }),
+          age_days: Count,
+          complete: z
+            .boolean()
+            .meta({ description: 'false voor een deelverzameling (het meegeleverde Wordfence-uittreksel)' }),
+          licence: z.string(),
+        }),
+      )
+      .meta({ description: 'De kwetsbaarheidsgegevens waarmee versies worden beoordeeld, met hun leeftijd' }),
   }),
   api: z.object({
     version: z.string(),

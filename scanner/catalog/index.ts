@@ -1,6 +1,7 @@
 import type { Category } from '../vocabulary.ts';
 import type { CatalogEntry } from './entry.ts';
 import { CLIENT_CODE_CATALOG } from './client-code.ts';
+import { COMPONENT_CATALOG } from './components.ts';
 import { EXPOSED_ENDPOINT_CATALOG } from './exposed-endpoints.ts';
 import { SECURITY_HEADER_CATALOG } from './security-headers.ts';
 import { SSL_TLS_CATALOG } from './ssl-tls.ts';
@@ -21,6 +22,7 @@ export const CATALOG = {
   ...withCategory('SECURITY_HEADER', SECURITY_HEADER_CATALOG),
   ...withCategory('EXPOSED_ENDPOINT', EXPOSED_ENDPOINT_CATALOG),
   ...withCategory('EXPOSED_ENDPOINT', CLIENT_CODE_CATALOG),
+  ...withCategory('EXPOSED_ENDPOINT', COMPONENT_CATALOG),
 };
 
 /** The name of a finding type; a misspelled one does not compile. */

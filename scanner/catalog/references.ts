@@ -1,6 +1,9 @@
 // Reference documents cited by findings.
 const MDN = 'https://developer.mozilla.org/en-US/docs/Web';
 export const REF = {
+  vulnerableComponents: 'https://owasp.org/Top10/A06_2021-Vulnerable_and_Outdated_Components/',
+  wordpressUpdates: 'https://wordpress.org/documentation/article/updating-wordpress/',
+  nextjsSecurity: 'https://nextjs.org/blog/security-update-2025-12-11',
   csp: `${MDN}/HTTP/Headers/Content-Security-Policy`,
   cspCheatSheet: 'https://cheatsheetseries.owasp.org/cheatsheets/Content_Security_Policy_Cheat_Sheet.html',
   hsts: `${MDN}/HTTP/Headers/Strict-Transport-Security`,

@@ -24,6 +24,7 @@ import { siteOf } from '../net/registrable-domain.ts';
 import { nextTurn } from '../turns.ts';
 import { findSecrets, type RedactedSecret } from '../secrets/secret-scan.ts';
 import { probeSupabase, type SupabaseEvidence } from './supabase-probe.ts';
+import type { ComponentIndex, Sighting } from '../vulndata/sightings.ts';
 
 /** Bounds of what a scan reads of a site's JavaScript (scripts and chunks; RSC payloads of other routes apart). */
 export const CLIENT_CODE_LIMITS = {
@@ -43,6 +44,8 @@ export interface ClientCodeEvidence {
   supabase: SupabaseEvidence[];
   firebaseDatabases: FirebaseDatabaseEvidence[];
   firebaseStorage: FirebaseStorageEvidence[];
+  /** Libraries whose versions the scripts' own text gives (with the component index of the scan's data). */
+  components: Sighting[];
   /**
    * Scripts found but not read whole: no answer, a body cut short, an answer that says the server
    * could not serve it now (its status), or beyond CLIENT_CODE_LIMITS.
@@ -53,6 +56,8 @@ export interface ClientCodeEvidence {
 export interface ClientCodeOptions {
   /** Cloud Storage for Firebase's API origin (tests point it at a loopback stand-in). */
   firebaseStorageApi?: string;
+  /** The vulnerability data's library patterns: every script read is matched against them too. */
+  componentIndex?: ComponentIndex;
 }
 
 /** Script types a browser runs as JavaScript, plus JSON data islands such as __NEXT_DATA__. */
@@ -62,12 +67,16 @@ const FLIGHT_DATA = /self\.__next_f\b/;
 interface Inspected {
   secrets: RedactedSecret[];
   references: BackendReferences;
+  components: Sighting[];
 }
 
-async function inspect(text: string): Promise<Inspected> {
+async function inspect(text: string, url: string, index: ComponentIndex | undefined): Promise<Inspected> {
   const secrets = await findSecrets(text);
   await nextTurn();
-  return { secrets, references: readBackendReferences(text) };
+  const references = readBackendReferences(text);
+  if (!index) return { secrets, references, components: [] };
+  await nextTurn();
+  return { secrets, references, components: index.scriptSightings(text, url) };
 }
 
 function sameSiteScripts(urls: string[], pageUrl: string): string[] {
@@ -118,16 +127,19 @@ export async function readClientCode(
 ): Promise<ClientCodeEvidence> {
   const secrets: ClientCodeEvidence['secrets'] = [];
   const references: BackendReferences[] = [];
+  const components: Sighting[] = [];
   const record = (url: string, found: Inspected) => {
     for (const secret of found.secrets) secrets.push({ url, secret });
     references.push(found.references);
+    components.push(...found.components);
   };
+  const look = (text: string, url: string) => inspect(text, url, options.componentIndex);
 
   const manifests: string[] = [];
   let appRouter = false;
   for (const script of facts.inlineScripts) {
     if (!READ_TYPES.has(script.type) || !script.text.trim()) continue;
-    record(pageUrl, await inspect(script.text));
+    record(pageUrl, await look(script.text, pageUrl));
     if (FLIGHT_DATA.test(script.text)) {
       appRouter = true;
       manifests.push(...nextChunks(script.text, pageUrl));
@@ -140,7 +152,7 @@ export async function readClientCode(
   if (buildManifest) manifests.push(buildManifest);
   if (appRouter) {
     for (const route of await readOtherRoutes(client, pageUrl, facts)) {
-      record(route.url, await inspect(route.text));
+      record(route.url, await look(route.text, route.url));
       manifests.push(...nextChunks(route.text, pageUrl));
     }
   }
@@ -190,7 +202,7 @@ export async function readClientCode(
       // A missing chunk answered with the app's HTML shell is no script.
       if (answer?.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const text = decodeBody(body, contentType);
-      record(url, await inspect(text));
+      record(url, await look(text, url));
       await nextTurn();
       const found = chunkReferences(text, url);
       webpack.templates.push(...found.webpack.map((w) => w.template));
@@ -212,7 +224,7 @@ export async function readClientCode(
     probeSupabaseBackends(client, references),
     probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API),
   ]);
-  return { secrets, supabase, ...firebase, unread };
+  return { secrets, supabase, ...firebase, components, unread };
 }
 
 /** A backend the scanner may not reach (the address policy) is left out, not a reason to fail. */

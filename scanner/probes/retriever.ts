@@ -10,6 +10,7 @@ import { parseWebUrl, WEB_URL_PROBLEMS } from '../net/web-url.ts';
 import { InvalidTargetError } from '../errors.ts';
 import type { FetchedResponse, HttpsEvidence, PageEvidence, RedirectHop, TlsEvidence } from '../types.ts';
 import type { ScanStage } from '../vocabulary.ts';
+import type { VulnerabilityDataInUse } from '../vulndata/dataset.ts';
 
 export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   requestTimeoutMs: number;
@@ -22,6 +23,8 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   onProgress?: (stage: ScanStage) => void;
   /** internet.nl's DNSSEC, IPv6, DANE and RPKI tests; left out when absent. */
   internetnl?: InternetNlSettings;
+  /** The vulnerability data versions are judged by, with its age; without it the component tests fail. */
+  vulnerabilityData?: VulnerabilityDataInUse;
 }
 
 export interface InternetNlSettings {

@@ -1,5 +1,4 @@
 import { checkClientSecrets, checkFirebase, checkSupabaseTables } from '../checks/client-code.ts';
-import { readClientCode } from '../probes/client-code.ts';
 import { SECRET_KIND_NAMES, secretFindingType } from '../secrets/secret-rules.ts';
 import { defineTest, failureReason, pageOriginOf, REASONS, type SubjectCoverage } from './test.ts';
 
@@ -24,9 +23,7 @@ export const clientCodeTest = defineTest({
   checks: { client_secrets: checkClientSecrets, supabase_tables: checkSupabaseTables, firebase: checkFirebase },
   subjectOf: pageOriginOf,
   gate: ({ site }) => (site.facts ? null : { status: 'not_applicable', reason: 'geen HTML-pagina' }),
-  probe: async ({ client, site, options }) => ({
-    clientCode: await readClientCode(client, site.page!.url, site.facts!, options),
-  }),
+  probe: async ({ clientCode }) => ({ clientCode: await clientCode() }),
   coverage: (ctx, { client }, subject) => [
     { subject, status: 'completed', reason: null },
     ...(ctx.evidence.clientCode?.unread ?? []).map(

@@ -5,10 +5,12 @@ import { hstsTest } from './hsts.ts';
 import { httpRedirectionTest } from './http-redirection.ts';
 import { httpsTest } from './https.ts';
 import { internetNlTest } from './internetnl.ts';
+import { javascriptComponentsTest } from './javascript-components.ts';
 import { nextjsMiddlewareTest } from './nextjs-middleware.ts';
 import { securityHeadersTest } from './security-headers.ts';
 import { securityTxtTest } from './security-txt.ts';
 import { tlsTest } from './tls.ts';
+import { wordpressComponentsTest } from './wordpress-components.ts';
 
 /**
  * Every test a scan runs, one row each, in the order their findings are listed among equals. The
@@ -26,6 +28,8 @@ export const TESTS = [
   exposuresTest,
   clientCodeTest,
   nextjsMiddlewareTest,
+  javascriptComponentsTest,
+  wordpressComponentsTest,
 ] as const;
 
 export type RegisteredTest = (typeof TESTS)[number];

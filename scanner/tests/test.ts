@@ -1,9 +1,11 @@
 import type { FindingType } from '../catalog/index.ts';
 import type { AnalysisContext, Check } from '../checks/context.ts';
 import type { FetchFailure, HttpClient } from '../net/http-client.ts';
+import type { ClientCodeEvidence } from '../probes/client-code.ts';
 import type { RetrieveOptions, SiteContact } from '../probes/retriever.ts';
 import type { ScanEvidence } from '../types.ts';
 import type { Category, CoverageStatus, SubjectKind } from '../vocabulary.ts';
+import { VULNDATA_UNUSABLE_AFTER_DAYS, type VulndataSource, type VulnerabilityDataInUse } from '../vulndata/dataset.ts';
 
 /** What a test did on one subject; the runner adds the test's name. Reasons are short Dutch text. */
 export interface SubjectCoverage {
@@ -15,7 +17,15 @@ export interface SubjectCoverage {
 /** The evidence fields a test's own probe fills; the rest comes from reaching the site. */
 export type ProbedEvidence = Pick<
   ScanEvidence,
-  'securityTxt' | 'caa' | 'notFoundBaselines' | 'probes' | 'clientCode' | 'middleware' | 'internetnl'
+  | 'securityTxt'
+  | 'caa'
+  | 'notFoundBaselines'
+  | 'probes'
+  | 'clientCode'
+  | 'middleware'
+  | 'internetnl'
+  | 'libraries'
+  | 'wordpress'
 >;
 
 /** What a probe and a coverage judgement may use: the scan's HTTP client, its settings, the site as reached. */
@@ -23,6 +33,11 @@ export interface ProbeTools {
   client: HttpClient;
   options: RetrieveOptions;
   site: SiteContact;
+  /**
+   * The page's JavaScript, read once per scan for every test that judges it (credentials, library
+   * versions): the first call starts the reading, later calls share it. Only for a page with HTML.
+   */
+  clientCode(): Promise<ClientCodeEvidence>;
 }
 
 /**
@@ -93,3 +108,24 @@ export const pageOriginOf = (site: SiteContact): string => originOfUrl(site.page
 export type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
   ? I
   : never;
+
+/** A scan started without vulnerability data (a program calling scanSite bare): the component tests do not run. */
+export const NO_DATA = 'geen kwetsbaarheidsgegevens meegegeven';
+
+const SOURCE_NAMES: Record<VulndataSource, string> = { retire: 'retire.js', wordfence: 'Wordfence' };
+
+/**
+ * Why vulnerability data cannot give a test an all-clear: none loaded, older than
+ * VULNDATA_UNUSABLE_AFTER_DAYS, or only a subset. Findings from it still count; a clean result does not.
+ */
+export function vulnerabilityDataGap(inUse: VulnerabilityDataInUse | undefined, source: VulndataSource): string | null {
+  const set = inUse?.data[source];
+  const age = inUse?.ageDays[source];
+  if (!set || age === null || age === undefined)
+    return `geen kwetsbaarheidsgegevens van ${SOURCE_NAMES[source]} geladen`;
+  if (age > VULNDATA_UNUSABLE_AFTER_DAYS)
+    return `de kwetsbaarheidsgegevens van ${SOURCE_NAMES[source]} zijn ${age} dagen oud (meer dan ${VULNDATA_UNUSABLE_AFTER_DAYS})`;
+  if (!set.info.complete)
+    return `alleen een deel van de gegevens van ${SOURCE_NAMES[source]} is geladen: stel WORDFENCE_API_KEY in of importeer de volledige feed`;
+  return null;
+}

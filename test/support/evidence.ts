@@ -169,7 +169,15 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       url: `${origin}${p.path}`,
       response: response(`${origin}${p.path}`, p.response),
     })),
-    clientCode: { secrets: [], supabase: [], firebaseDatabases: [], firebaseStorage: [], unread: [], ...o.clientCode },
+    clientCode: {
+      secrets: [],
+      supabase: [],
+      firebaseDatabases: [],
+      firebaseStorage: [],
+      components: [],
+      unread: [],
+      ...o.clientCode,
+    },
     middleware: o.middleware ?? null,
     internetnl: o.dane
       ? {
@@ -180,5 +188,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
           rpki: { state: 'not_tested', reason: '' },
         }
       : null,
+    libraries: null,
+    wordpress: null,
   };
 }
