@@ -16,7 +16,7 @@ const ROUTER_SCHEMAS = '^routers/[^/]+/schemas\\.ts$';
 
 // Inside scanner/ the flow runs down too: the scan and its assessment at the root, then the registry
 // of tests (scanner/tests/), the report, the checks and the probes, the catalog and fixes, the secret rules, the network clients, the rule
-// tables, and the leaves (value lists, errors, turns). Type-only imports (the evidence types of
+// tables and the vulnerability data, and the leaves (value lists, errors, turns). Type-only imports (the evidence types of
 // scanner/types.ts) may cross: they add no run-time dependency.
 const LEAVES = 'scanner/(vocabulary|errors|turns)\\.ts$';
 const inScanner = (name, from, allowed) => ({
@@ -43,12 +43,13 @@ module.exports = {
     layer('scanner-is-a-leaf', 'scanner', []),
     layer('infra-is-a-leaf', 'infra', []),
     inScanner('scanner-rules-are-data', 'rules', []),
+    inScanner('scanner-vulndata-is-data', 'vulndata', []),
     inScanner('scanner-net-below-probes', 'net', ['rules']),
     inScanner('scanner-secrets-are-pure', 'secrets', []),
-    inScanner('scanner-catalog-is-data', 'catalog', ['secrets']),
-    inScanner('scanner-fixes-are-data', 'fixes', ['catalog', 'secrets']),
-    inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog']),
-    inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net']),
+    inScanner('scanner-catalog-is-data', 'catalog', ['secrets', 'vulndata']),
+    inScanner('scanner-fixes-are-data', 'fixes', ['catalog', 'secrets', 'vulndata']),
+    inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog', 'vulndata']),
+    inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net', 'vulndata']),
     inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),
     inScanner('scanner-tests-own-probes-and-checks', 'tests', [
       'checks',
@@ -57,6 +58,7 @@ module.exports = {
       'catalog',
       'rules',
       'secrets',
+      'vulndata',
     ]),
     layer('domain-is-pure', 'domain', ['scanner']),
     layer('db-below-services', 'db', ['domain', 'scanner', 'infra']),

@@ -57,7 +57,12 @@ export async function getFinding(deps: ServiceDeps, actor: Actor, input: z.infer
   const finding = findingView(row);
   return {
     ...finding,
-    fixes: fixesFor(finding.finding_type, scan?.detected_server ?? null, scan?.detected_platform ?? null),
+    fixes: fixesFor(
+      finding.finding_type,
+      scan?.detected_server ?? null,
+      scan?.detected_platform ?? null,
+      finding.actual_value,
+    ),
     acceptance,
     history: history.map(({ finding_id: _finding, ...change }) => change),
   };

@@ -232,7 +232,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
     failed_checks: failedChecksOf(scan),
     findings: findings.map((finding) => ({
       ...finding,
-      fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform),
+      fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform, finding.actual_value),
     })),
   };
 }

@@ -171,7 +171,22 @@ describe('a scan that could not look resolves nothing', () => {
       { test: 'client_code', subject: site.url.replace(/\/$/, ''), status: 'completed', reason: null },
       { test: 'client_code', subject: `${site.url}app.js`, status: 'failed', reason: 'time-out na 0,8 s' },
     ]);
-    expect(detail.failed_checks).toEqual(['client_secrets', 'supabase_tables', 'firebase']);
+    // The library versions in that script were not judged either.
+    expect(detail.failed_checks).toEqual([
+      'client_secrets',
+      'supabase_tables',
+      'firebase',
+      'javascript_libraries',
+      'nextjs_version',
+    ]);
+    expect(coverageOf(detail, 'javascript_components')).toEqual([
+      {
+        test: 'javascript_components',
+        subject: site.url.replace(/\/$/, ''),
+        status: 'failed',
+        reason: `1 script niet gelezen (${site.url}app.js: time-out na 0,8 s)`,
+      },
+    ]);
     expect(detail.changes.unverified).toEqual([first.client_secret_openai!.id]);
     expect((await watched()).client_secret_openai!.status).toBe('OPEN');
     await completedEvent(detail.id);

@@ -65,6 +65,8 @@ describe('a production install (npm ci --omit=dev)', () => {
       symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), link);
     }
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+    // The shipped vulnerability data is read at run time, as the clone holds it.
+    cpSync(join(ROOT, 'data'), join(dir, 'data'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
     const databasePath = join(dir, 'scanner.db');
     db = await openMigratedDatabase(databasePath);
@@ -113,8 +115,13 @@ describe('a production install (npm ci --omit=dev)', () => {
     const { scan_id: scanId } = (await created.json()) as { scan_id: string };
     const detail = (await (
       await fetch(`${base}/api/agent/scans/${scanId}`, { headers: { authorization: `Bearer ${tenant.key}` } })
-    ).json()) as { coverage: Array<{ test: string; status: string }> };
-    expect(detail.coverage.filter((c) => c.status === 'failed')).toEqual([]);
+    ).json()) as { coverage: Array<{ test: string; status: string; reason: string | null }> };
+    // Only the shipped vulnerability data's age may hold a test back: past 90 days it is no all-clear.
+    for (const failed of detail.coverage.filter((c) => c.status === 'failed'))
+      expect(failed).toMatchObject({
+        test: 'javascript_components',
+        reason: expect.stringMatching(/^de kwetsbaarheidsgegevens van retire\.js zijn \d+ dagen oud/),
+      });
     expect(detail.coverage.map((c) => c.test)).toContain('caa');
   });
 });

@@ -866,7 +866,7 @@ describe('finding catalog', () => {
     for (const [type, entry] of Object.entries(CATALOG)) {
       expect(type).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
       expect(entry.reference_url).toMatch(
-        /^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org|www\.ncsc\.nl|supabase\.com|firebase\.google\.com|github\.com\/vercel)\//,
+        /^https:\/\/(developer\.mozilla\.org|cheatsheetseries\.owasp\.org|owasp\.org|www\.rfc-editor\.org|wiki\.mozilla\.org|infosec\.mozilla\.org|cwe\.mitre\.org|developer\.wordpress\.org|docs\.spring\.io|www\.php\.net|httpd\.apache\.org|www\.ncsc\.nl|supabase\.com|firebase\.google\.com|github\.com\/vercel|nextjs\.org|wordpress\.org)\//,
       );
       for (const text of [entry.title, entry.description, entry.impact, entry.remediation])
         expect(text.length).toBeGreaterThan(10);

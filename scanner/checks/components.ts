@@ -65,9 +65,11 @@ export const checkJavascriptLibraries: Check = (ctx) => {
     if (s.component === 'nextjs') continue;
     const { advisories, fix } = retireAdvisories(retire.data, s.component, s.version);
     if (advisories.length === 0) continue;
+    // The npm name owners install it by (moment, not moment.js); retire.js's own name otherwise.
+    const name = retire.data[s.component]?.npm ?? s.component;
     const report: ComponentReport = {
       kind: 'javascript_library',
-      name: s.component,
+      name,
       version: s.version,
       method: s.method,
       url: s.url,
@@ -76,7 +78,7 @@ export const checkJavascriptLibraries: Check = (ctx) => {
       fix,
       source: retire.info,
     };
-    reports.push({ endpoint: `${site}#${s.component.toLowerCase()}@${releaseLine(s.version)}`, report });
+    reports.push({ endpoint: `${site}#${name.toLowerCase()}@${releaseLine(s.version)}`, report });
   }
   return findingsOf(reports);
 };

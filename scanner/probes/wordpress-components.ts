@@ -2,7 +2,6 @@ import { decodeBody } from '../net/charset.ts';
 import { firstHeader } from '../net/headers.ts';
 import type { FetchFailure, HttpClient } from '../net/http-client.ts';
 import { UNAVAILABLE_STATUSES } from '../net/http-evidence.ts';
-import type { PageEvidence } from '../types.ts';
 import type { SightingMethod } from '../vulndata/sightings.ts';
 import { isVersion, VERSION_PATTERN } from '../vulndata/versions.ts';
 import type { WordPressPart } from '../vulndata/wordfence-feed.ts';
@@ -83,7 +82,7 @@ function parts(text: string, origin: string) {
  */
 export async function probeWordPress(
   client: HttpClient,
-  page: PageEvidence,
+  page: { url: string; html: string | null },
   facts: HtmlFacts,
 ): Promise<WordPressEvidence> {
   const origin = new URL(page.url).origin;

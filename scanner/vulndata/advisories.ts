@@ -87,23 +87,22 @@ export function retireAdvisories(
   version: string,
   nextjs?: NextjsContext,
 ): { advisories: MatchedAdvisory[]; fix: { version: string; onLine: boolean } | null } {
-  const vulnerabilities = data[component]?.vulnerabilities ?? [];
-  const applicable = vulnerabilities.filter((v) => {
-    if (!retireAffects(v, version) || v.severity === 'none') return false;
+  const inContext = (v: RetireVulnerability) => {
+    if (v.severity === 'none') return false;
     if (!nextjs) return true;
     const entry = NEXTJS_APPLICABILITY[v.ids.find((id) => id.startsWith('GHSA')) ?? ''] ?? UNLISTED_NEXTJS_ADVISORY;
     return absentConditions(entry.needs, nextjs).length === 0;
-  });
+  };
+  // What can apply to this site at all: a safe version is one none of these affects.
+  const relevant = (data[component]?.vulnerabilities ?? []).filter(inContext);
+  const applicable = relevant.filter((v) => retireAffects(v, version));
   // One advisory can be listed once per release line it touches: one entry each.
   const byId = new Map<string, RetireVulnerability>();
   for (const v of applicable) byId.set(v.ids[0] ?? v.summary ?? v.below, v);
-  const affectedBy = (candidate: string) => [...byId.values()].some((v) => retireAffects(v, candidate));
+  const boundaries = relevant.map((v) => v.below);
   const fixedIn = (id: string) =>
-    smallestSafe(
-      version,
-      vulnerabilities.map((v) => v.below),
-      (candidate) =>
-        vulnerabilities.some((v) => (v.ids[0] ?? v.summary ?? v.below) === id && retireAffects(v, candidate)),
+    smallestSafe(version, boundaries, (candidate) =>
+      relevant.some((v) => (v.ids[0] ?? v.summary ?? v.below) === id && retireAffects(v, candidate)),
     )?.version ?? null;
   const advisories = [...byId.entries()].map(([key, v]): MatchedAdvisory => {
     const ghsa = v.ids.find((id) => id.startsWith('GHSA'));
@@ -124,11 +123,7 @@ export function retireAdvisories(
   });
   return {
     advisories,
-    fix: smallestSafe(
-      version,
-      vulnerabilities.map((v) => v.below),
-      affectedBy,
-    ),
+    fix: smallestSafe(version, boundaries, (candidate) => relevant.some((v) => retireAffects(v, candidate))),
   };
 }
 
@@ -159,6 +154,7 @@ export function wordfenceAdvisories(
   const records = data[`${part}:${slug.toLowerCase()}`] ?? [];
   const applicable = records.filter((r) => wordfenceAffects(r, version));
   const candidates = records.flatMap((r) => r.patched);
+  // A safe version is one no record of this part affects, not only the ones that apply now.
   const advisories = applicable.map(
     (r): MatchedAdvisory => ({
       ids: [`Wordfence ${r.id}`, ...(r.cve ? [r.cve] : [])],
@@ -171,6 +167,6 @@ export function wordfenceAdvisories(
   );
   return {
     advisories,
-    fix: smallestSafe(version, candidates, (c) => applicable.some((r) => wordfenceAffects(r, c))),
+    fix: smallestSafe(version, candidates, (c) => records.some((r) => wordfenceAffects(r, c))),
   };
 }

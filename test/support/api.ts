@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Clock } from '../../infra/clock.ts';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,17 @@ import { freshDatabase } from './database.ts';
 import * as admin from '../../services/admin.ts';
 import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission, type PlanTier } from '../../domain/vocabulary.ts';
+import { importVulnerabilityFile } from '../../services/vulnerability-data.ts';
+
+export const SHIPPED_RETIRE = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'data',
+  'vulndata',
+  'retire',
+  'jsrepository-v5.json.gz',
+);
 
 export interface TestApi {
   url: string;
@@ -29,7 +41,13 @@ export interface TestApi {
 /** A real server on loopback over a fresh SQLite file. */
 export async function startApi(
   env: Record<string, string> = {},
-  options: { logStream?: NodeJS.WritableStream; webRoot?: string; workersClock?: Clock } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    webRoot?: string;
+    workersClock?: Clock;
+    /** Keep the shipped vulnerability data as shipped (dated, so possibly stale) instead of importing it as of today. */
+    shippedVulnerabilityData?: boolean;
+  } = {},
 ): Promise<TestApi> {
   // A given DATABASE_PATH belongs to the test (restart tests reopen it); otherwise a fresh file, or
   // a fresh database on the run's PostgreSQL server in the postgres project (vitest.config.ts).
@@ -45,6 +63,10 @@ export async function startApi(
     ...env,
   });
   const db = await openMigratedDatabase(databaseLocation(config));
+  // As an operator without internet would: the shipped retire.js file imported as current (its data
+  // date passes VULNDATA_UNUSABLE_AFTER_DAYS within months, and every scan would then be partial).
+  if (!options.shippedVulnerabilityData && !env.DATABASE_PATH)
+    await importVulnerabilityFile({ db }, { source: 'retire', file: SHIPPED_RETIRE, date: new Date().toISOString() });
   const app = await buildApp({ db, config, logStream: options.logStream, webRoot: options.webRoot });
   // The API and its workers in one process, as npm start runs them.
   const workers = await startWorkers({ db, config, clock: options.workersClock }, app.log);

@@ -1,4 +1,4 @@
-import { guardedAgents, guardedGot } from '../net/guarded-http.ts';
+import { guardedAgents, guardedGot } from './guarded-http.ts';
 
 /** The largest feed accepted (Wordfence's full feed is tens of MiB). */
 export const MAX_FEED_BYTES = 256 * 1024 * 1024;
