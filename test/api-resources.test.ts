@@ -170,7 +170,29 @@ describe('GET /api/agent/config', () => {
       severity_levels: [...SEVERITIES],
       grades: [...GRADES],
       supported_platforms: [...SITE_PLATFORMS],
+      vulnerability_data: [
+        {
+          // The tests' API imports the shipped retire.js file as current (test/support/api.ts).
+          source: 'retire',
+          updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          records: expect.any(Number),
+          stale: false,
+          age_days: 0,
+          complete: true,
+          licence: expect.stringContaining('Apache-2.0'),
+        },
+        {
+          source: 'wordfence',
+          updated_at: '2026-11-27T00:00:00Z',
+          records: 9,
+          stale: expect.any(Boolean),
+          age_days: expect.any(Number),
+          complete: false,
+          licence: expect.stringContaining('Wordfence'),
+        },
+      ],
     });
+    expect(body.scanner.vulnerability_data[0].records).toBeGreaterThan(500);
     expect(body.api).toEqual({
       version: expect.any(String),
       rate_limit_default: 100,

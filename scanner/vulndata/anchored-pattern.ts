@@ -1,6 +1,7 @@
 /**
  * A regular expression from rule data run only where its longest mandatory literal occurs: the
- * literal is found with indexOf, and the expression runs on a bounded window around each hit.
+ * literals of all patterns are found in one pass (LiteralSearch), and each expression runs on a
+ * bounded window around at most MAX_WINDOWS of its literal's occurrences.
  * Script text up to 3 MiB then costs linear time whatever the pattern, as every other pattern the
  * scanner runs over site text does.
  */
@@ -67,17 +68,15 @@ export function anchored(source: string, flags = ''): AnchoredPattern | null {
   }
 }
 
-/** The first match of the pattern in the text, found window by window from each anchor hit. */
-export function matchAnchored(pattern: AnchoredPattern, text: string): RegExpExecArray | null {
-  let from = 0;
-  for (let windows = 0; windows < MAX_WINDOWS; windows++) {
-    const hit = text.indexOf(pattern.anchor, from);
-    if (hit < 0) return null;
-    const end = hit + pattern.anchor.length + WINDOW;
-    const match = pattern.regex.exec(text.slice(Math.max(0, hit - WINDOW), end));
+/** The first match of the pattern in the windows around its anchor's occurrences (LiteralSearch finds them). */
+export function matchInWindows(
+  pattern: AnchoredPattern,
+  text: string,
+  hits: readonly number[],
+): RegExpExecArray | null {
+  for (const hit of hits) {
+    const match = pattern.regex.exec(text.slice(Math.max(0, hit - WINDOW), hit + pattern.anchor.length + WINDOW));
     if (match) return match;
-    // Hits inside the window just searched were searched with it.
-    from = end - pattern.anchor.length;
   }
   return null;
 }

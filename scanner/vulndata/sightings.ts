@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { matchAnchored } from './anchored-pattern.ts';
+import { MAX_WINDOWS, matchInWindows, WINDOW, type AnchoredPattern } from './anchored-pattern.ts';
+import { LiteralSearch } from './literal-search.ts';
 import type { CompiledComponent, CompiledRetire } from './retire-repository.ts';
 import { isVersion, VERSION_PATTERN } from './versions.ts';
 
@@ -57,12 +58,20 @@ const CONTENT_HASH = /\.[0-9a-f]{8,32}(?=\.js$)/i;
 
 export class ComponentIndex {
   private readonly byNpm = new Map<string, CompiledComponent>();
+  private readonly anchors: LiteralSearch;
+  private readonly anchorOf = new Map<AnchoredPattern, number>();
 
   constructor(readonly retire: CompiledRetire) {
+    const literals = new Map<string, number>();
     for (const component of retire.components) {
       this.byNpm.set(component.name.toLowerCase(), component);
       if (component.npm) this.byNpm.set(component.npm.toLowerCase(), component);
+      for (const pattern of [...component.content, ...component.replace.map((r) => r.pattern)]) {
+        if (!literals.has(pattern.anchor)) literals.set(pattern.anchor, literals.size);
+        this.anchorOf.set(pattern, literals.get(pattern.anchor)!);
+      }
     }
+    this.anchors = new LiteralSearch([...literals.keys()]);
   }
 
   componentOfPackage(name: string): CompiledComponent | undefined {
@@ -114,15 +123,17 @@ export class ComponentIndex {
         found.push({ component, version, method, url });
     };
     const sha1 = createHash('sha1').update(text).digest('hex');
+    const hits = this.anchors.find(text, MAX_WINDOWS, WINDOW);
+    const match = (pattern: AnchoredPattern) => matchInWindows(pattern, text, hits[this.anchorOf.get(pattern)!]!);
     for (const component of this.retire.components) {
       add(component.name, component.hashes.get(sha1), 'hash');
-      for (const pattern of component.content) add(component.name, matchAnchored(pattern, text)?.[1], 'content');
+      for (const pattern of component.content) add(component.name, match(pattern)?.[1], 'content');
       for (const { pattern, replacement } of component.replace) {
-        const match = matchAnchored(pattern, text);
-        if (match)
+        const found = match(pattern);
+        if (found)
           add(
             component.name,
-            replacement.replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? ''),
+            replacement.replace(/\$(\d)/g, (_, n: string) => found[Number(n)] ?? ''),
             'content',
           );
       }
