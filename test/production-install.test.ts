@@ -66,7 +66,7 @@ describe('a production install (npm ci --omit=dev)', () => {
     }
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
     // The shipped vulnerability data is read at run time, as the clone holds it.
-    cpSync(join(ROOT, 'data'), join(dir, 'data'), { recursive: true });
+    cpSync(join(ROOT, 'vulndata'), join(dir, 'vulndata'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
     const databasePath = join(dir, 'scanner.db');
     db = await openMigratedDatabase(databasePath);

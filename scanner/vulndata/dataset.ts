@@ -82,12 +82,12 @@ export function loadSet(info: SourceInfo, body: unknown): RetireSet | WordfenceS
   return { info, data: body as CompactWordfence };
 }
 
-/** The folder with the shipped snapshots (data/vulndata), from source or from dist/. */
+/** The folder with the shipped snapshots (vulndata/ at the repository's root), from source or from dist/. */
 function dataFolder(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'data', 'vulndata');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('data/vulndata not found');
+    const candidate = join(dir, 'vulndata', 'retire');
+    if (existsSync(candidate)) return dirname(candidate);
+    if (dirname(dir) === dir) throw new Error('vulndata/ not found');
   }
 }
 

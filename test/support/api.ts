@@ -11,15 +11,7 @@ import { startWorkers } from '../../services/workers.ts';
 import { PERMISSIONS, type Permission, type PlanTier } from '../../domain/vocabulary.ts';
 import { importVulnerabilityFile } from '../../services/vulnerability-data.ts';
 
-export const SHIPPED_RETIRE = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'data',
-  'vulndata',
-  'retire',
-  'jsrepository-v5.json.gz',
-);
+export const SHIPPED_RETIRE = join(import.meta.dirname, '..', '..', 'vulndata', 'retire', 'jsrepository-v5.json.gz');
 
 export interface TestApi {
   url: string;
