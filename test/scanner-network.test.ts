@@ -137,7 +137,10 @@ describe('scanSite against loopback fixture sites', () => {
     );
     const result = await scan(site);
     expect(types(result)).toEqual(expect.arrayContaining(['exposed_source_map', 'graphql_introspection_enabled']));
-    expect(site.requests).toContain('POST /graphql');
+    // The GET came first; the POST only because this endpoint refused it.
+    expect(site.requests.filter((r) => r.endsWith(' /graphql'))).toEqual(['GET /graphql', 'POST /graphql']);
+    // Where nothing answers as GraphQL, nothing but GET was sent.
+    expect(site.requests.filter((r) => r.endsWith(' /api/graphql'))).toEqual(['GET /api/graphql']);
   });
 });
 

@@ -56,6 +56,14 @@ export function probeOriginOf(target: URL, pageUrl: string): string {
   return (siteOf(page.hostname) === siteOf(target.hostname) ? page : target).origin;
 }
 
+/** An endpoint that exists but takes its queries by POST only: 405, or a 400 that names the method. */
+function refusesGet(response: FetchedResponse): boolean {
+  return (
+    response.status === 405 ||
+    (response.status === 400 && /\b(GET|POST)\b/.test(response.body.toString('utf8', 0, 2048)))
+  );
+}
+
 /** The exposure probes and the not-found baselines they are compared with, on the probe origin. */
 export async function probeExposures(
   client: HttpClient,
@@ -73,12 +81,21 @@ export async function probeExposures(
   const probes = [...EXPOSURE_PROBES, ...(ownSite ? sourceMapProbes(page, facts) : [])];
   const probing = mapBounded(probes, concurrency, async (probe): Promise<ProbeEvidence> => {
     const url = new URL(probe.path, probeOrigin).href;
-    const response = await client.fetch(url, {
-      method: probe.method,
-      body: probe.body,
-      headers: probe.body ? { 'content-type': 'application/json' } : undefined,
-      maxBytes: ruleFor(probe.type).maxBytes ?? DEFAULT_PROBE_BYTES,
+    const maxBytes = ruleFor(probe.type).maxBytes ?? DEFAULT_PROBE_BYTES;
+    // Apollo's CSRF guard lets a GET query through with this header; other servers ignore it.
+    const response = await client.fetch(probe.query ? `${url}?${probe.query}` : url, {
+      maxBytes,
+      headers: probe.query ? { accept: 'application/json', 'apollo-require-preflight': 'true' } : undefined,
     });
+    if (probe.postOnRefusal && response && refusesGet(response)) {
+      const posted = await client.fetch(url, {
+        method: 'POST',
+        body: probe.postOnRefusal,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        maxBytes,
+      });
+      return { type: probe.type, url, response: posted };
+    }
     return { type: probe.type, url, response };
   });
   const [answered, probeEvidence] = await Promise.all([baselines, probing]);

@@ -214,12 +214,17 @@ export function confirmsExposure(
 export interface ExposureProbe {
   path: string;
   type: ExposureType;
-  method?: 'GET' | 'POST';
-  /** JSON body for POST probes. */
-  body?: string;
+  /** Query string of the GET (the GraphQL introspection query). */
+  query?: string;
+  /**
+   * A JSON body to POST only when the endpoint refuses the GET (405, or 400 naming the method):
+   * a site without the endpoint never receives anything but GET.
+   */
+  postOnRefusal?: string;
 }
 
-const GRAPHQL_INTROSPECTION = JSON.stringify({ query: '{__schema{queryType{name}}}' });
+const GRAPHQL_QUERY = '{__schema{queryType{name}}}';
+const GRAPHQL_INTROSPECTION = JSON.stringify({ query: GRAPHQL_QUERY });
 
 const probe = (type: ExposureType, ...paths: string[]): ExposureProbe[] => paths.map((path) => ({ path, type }));
 
@@ -273,6 +278,12 @@ export const EXPOSURE_PROBES: ExposureProbe[] = [
   ...probe('exposed_swagger_ui', '/swagger-ui.html'),
   ...probe('directory_listing', '/uploads/', '/backup/', '/wp-content/uploads/', '/files/'),
   ...probe('crossdomain_wildcard', '/crossdomain.xml'),
-  { path: '/graphql', type: 'graphql_introspection_enabled', method: 'POST', body: GRAPHQL_INTROSPECTION },
-  { path: '/api/graphql', type: 'graphql_introspection_enabled', method: 'POST', body: GRAPHQL_INTROSPECTION },
+  ...['/graphql', '/api/graphql'].map(
+    (path): ExposureProbe => ({
+      path,
+      type: 'graphql_introspection_enabled',
+      query: `query=${encodeURIComponent(GRAPHQL_QUERY)}`,
+      postOnRefusal: GRAPHQL_INTROSPECTION,
+    }),
+  ),
 ];

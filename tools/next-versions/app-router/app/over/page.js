@@ -1,0 +1,3 @@
+export default function Over() {
+  return <p>Sinds 1921.</p>;
+}
