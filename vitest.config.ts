@@ -60,6 +60,8 @@ export default defineConfig({
           ...shared,
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
+          // npm run test:real runs these (vitest.real.config.ts).
+          exclude: ['test/real/**'],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },
