@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite, type ScanResult } from '../scanner/index.ts';
 import { inUseAt, shippedData, type VulnerabilityDataInUse } from '../scanner/vulndata/dataset.ts';
-import { startSite, type FixtureSite } from './support/fixture-sites.ts';
+import { startSite, type FixtureSite, type Reply } from './support/fixture-sites.ts';
 
 // A WordPress site as WordPress 6.1 renders it (generator meta, the emoji loader's settings with
 // its ?ver=, its own jQuery, plugin and theme assets), with its feed, REST index, a plugin readme
@@ -34,7 +34,7 @@ function wordpress(core: string): Promise<FixtureSite> {
   return startSite({
     gzip: true,
     routes: {
-      '/': (req) =>
+      '/': (req): Reply =>
         new URL(req.url ?? '/', 'http://x').searchParams.get('feed') === 'rss2'
           ? {
               headers: { 'content-type': 'application/rss+xml; charset=UTF-8' },
@@ -129,6 +129,9 @@ describe('WordPress core, plugins and themes', () => {
     });
     expect(core.actual_value).toContain('WordPress wordpress 6.1.8 (exacte versie: generator-meta van de pagina');
     expect(core.actual_value).toContain('CVE-2025-58674 (MEDIUM), opgelost in 6.1.9');
+    // The feed and the emoji loader's ?ver= said the same.
+    expect(core.actual_value).toContain('Ook gezien: <generator> van de RSS-feed (6.1.8)');
+    expect(core.actual_value).toContain('Ook gezien: ?ver= in de URL (6.1.8)');
     expect(core.actual_value).toMatch(/^Oplossing: wordpress 6\.1\.8 → 6\.1\.9$/m);
   });
 

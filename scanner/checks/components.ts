@@ -7,6 +7,7 @@ import {
   reportSeverity,
   type ComponentReport,
 } from '../vulndata/component-report.ts';
+import type { WordPressSighting } from '../probes/wordpress-components.ts';
 import type { NextjsContext } from '../vulndata/nextjs-applicability.ts';
 import { SIGHTING_METHODS, type Sighting } from '../vulndata/sightings.ts';
 import { releaseLine } from '../vulndata/versions.ts';
@@ -128,7 +129,14 @@ export const checkWordPressComponents: Check = (ctx) => {
   if (!evidence || !wordfence || !ctx.evidence.page) return [];
   const site = origin(ctx.evidence.page.url);
   const reports: Array<{ endpoint: string; report: ComponentReport }> = [];
-  for (const s of evidence.sightings) {
+  // One report per part: the version an exact source gives, the other sources named beside it.
+  const byPart = new Map<string, WordPressSighting[]>();
+  for (const s of evidence.sightings)
+    byPart.set(`${s.part}:${s.slug}`, [...(byPart.get(`${s.part}:${s.slug}`) ?? []), s]);
+  for (const seen of byPart.values()) {
+    const [s, ...others] = [...seen].sort(
+      (a, b) => Number(SIGHTING_METHODS[b.method].exact) - Number(SIGHTING_METHODS[a.method].exact),
+    ) as [WordPressSighting, ...WordPressSighting[]];
     const { advisories, fix } = wordfenceAdvisories(wordfence.data, s.part, s.slug, s.version);
     if (advisories.length === 0) continue;
     const endpoint =
@@ -147,6 +155,7 @@ export const checkWordPressComponents: Check = (ctx) => {
         advisories,
         fix,
         source: wordfence.info,
+        alsoSeen: others.map((o) => ({ method: o.method, version: o.version })),
       },
     });
   }

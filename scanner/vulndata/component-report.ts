@@ -19,6 +19,8 @@ export interface ComponentReport {
   source: SourceInfo;
   /** What the site showed of its context (Next.js), in Dutch; empty when not applicable. */
   context?: string;
+  /** Other places that named a version of the same component: how, and which version. */
+  alsoSeen?: Array<{ method: SightingMethod; version: string }>;
 }
 
 /** Where distributions put the copies they maintain and patch. */
@@ -68,6 +70,8 @@ export function describeReport(report: ComponentReport): string {
       : []),
   ];
   if (report.context) lines.push(`Gezien van buitenaf: ${report.context}`);
+  for (const other of report.alsoSeen ?? [])
+    lines.push(`Ook gezien: ${SIGHTING_METHODS[other.method].label} (${other.version})`);
   if (!how.exact)
     lines.push('De versie is afgeleid, niet uit het onderdeel zelf gelezen: de ernst is daarom een niveau lager.');
   if (report.distribution)
