@@ -159,7 +159,8 @@ function assignedString(text: string, name: string, before: number): string | nu
 
 /**
  * Versions a runtime sets in its own minified code, literal or through a variable: Next.js's
- * `window.next={version:…}` and lodash's `.VERSION=…` after its `{chain:false}` mixin.
+ * `window.next={version:…}` and lodash's `.VERSION=…` after its `{chain:false}` mixin (npm's
+ * minified build, and Debian's libjs-lodash, which strips only the whitespace).
  */
 function runtimeVersions(text: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
@@ -172,6 +173,6 @@ function runtimeVersions(text: string): Array<[string, string]> {
     if (version) out.push([component, version]);
   };
   read('nextjs', 'window.next={version:', /^(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,}]/);
-  read('lodash', '{chain:false', /^\s*\}\),[A-Za-z_$][\w$]*\.VERSION=(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,;]/);
+  read('lodash', '{chain:false', /^\s*\}\)[,;]\s*[A-Za-z_$][\w$]*\.VERSION\s*=\s*(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,;]/);
   return out;
 }

@@ -33,7 +33,8 @@ export async function readOnlyProxy(upstream: string): Promise<ReadOnlyProxy> {
         port: target.port,
         path: req.url,
         method: req.method,
-        headers: { ...req.headers, host: target.host },
+        // The Host the client sent, as a reverse proxy in front of a site passes it on.
+        headers: req.headers,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
