@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSite } from '../scanner/scan.ts';
 import * as admin from '../services/admin.ts';
-import { startApi, type TestApi } from './support/api.ts';
+import { SHIPPED_RETIRE, startApi, type TestApi } from './support/api.ts';
+import { importVulnerabilityFile } from '../services/vulnerability-data.ts';
 import {
   buildDashboard,
   launchChromium,
@@ -179,6 +180,21 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       await inspect(page, 'site-niet-gecontroleerd');
     } finally {
       await admin.setFlag({ db: api.db, config: api.config }, { key: 'exposure_probes', enabled: true });
+    }
+  });
+
+  it('warns on the site page when the vulnerability data is stale', async () => {
+    const at = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await importVulnerabilityFile({ db: api.db }, { source: 'retire', file: SHIPPED_RETIRE, date: at(20) });
+    try {
+      await nav(page, 'Overzicht');
+      await page.getByRole('link', { name: 'Winkel' }).click();
+      await heading(page, 'Winkel');
+      // The dashboard keeps what it read for a few seconds: a new visit reads it again.
+      await page.reload();
+      await page.getByText(/de kwetsbaarheidsgegevens van retire\.js zijn 20 dagen oud/).waitFor();
+    } finally {
+      await importVulnerabilityFile({ db: api.db }, { source: 'retire', file: SHIPPED_RETIRE, date: at(0) });
     }
   });
 

@@ -145,16 +145,27 @@ describe('JavaScript libraries with published advisories', () => {
 });
 
 describe('the age of the data', () => {
+  let small: FixtureSite;
+  beforeAll(async () => {
+    small = await startSite({
+      routes: {
+        '/': page(['/lib/jquery.min.js']),
+        '/lib/jquery.min.js': js(read('libraries', 'jquery-1.12.4__dist_jquery.min.js.gz')),
+      },
+    });
+  });
+  afterAll(() => small.close());
+
   it(`still reports findings from data older than ${VULNDATA_UNUSABLE_AFTER_DAYS} days, but never as an all-clear`, async () => {
-    const old = await scanSite(site.url, {
+    const old = await scanSite(small.url, {
       allowPrivateTargets: true,
       probeExposures: false,
       vulnerabilityData: dataAt(VULNDATA_UNUSABLE_AFTER_DAYS + 5),
     });
-    expect(components(old).length).toBe(components(result).length);
+    expect(components(old).map((f) => f.endpoint.split('#')[1])).toEqual(['jquery@1']);
     expect(old.coverage.find((c) => c.test === 'javascript_components')).toEqual({
       test: 'javascript_components',
-      subject: new URL(site.url).origin,
+      subject: new URL(small.url).origin,
       status: 'failed',
       reason: `de kwetsbaarheidsgegevens van retire.js zijn ${VULNDATA_UNUSABLE_AFTER_DAYS + 5} dagen oud (meer dan ${VULNDATA_UNUSABLE_AFTER_DAYS})`,
     });
@@ -162,7 +173,7 @@ describe('the age of the data', () => {
   });
 
   it('does not run without data, and says so', async () => {
-    const bare = await scanSite(site.url, { allowPrivateTargets: true, probeExposures: false });
+    const bare = await scanSite(small.url, { allowPrivateTargets: true, probeExposures: false });
     expect(components(bare)).toEqual([]);
     expect(bare.coverage.find((c) => c.test === 'javascript_components')).toMatchObject({
       status: 'skipped',

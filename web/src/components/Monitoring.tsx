@@ -57,6 +57,25 @@ export function ScanCoverage({ coverage, unreachable }: { coverage: CoverageEntr
   );
 }
 
+type DataSource = Outputs['config']['get']['scanner']['vulnerability_data'][number];
+const SOURCE_NAMES: Record<DataSource['source'], string> = { retire: 'retire.js', wordfence: 'Wordfence' };
+
+/** A warning when the data versions are judged by is old: its findings still count, a clean result less so. */
+export function VulnerabilityDataAge({ sources }: { sources: DataSource[] }) {
+  const stale = sources.filter((s) => s.stale);
+  if (stale.length === 0) return null;
+  return (
+    <p role="status" className="card small">
+      <strong>Let op:</strong>{' '}
+      {stale
+        .map((s) => `de kwetsbaarheidsgegevens van ${SOURCE_NAMES[s.source]} zijn ${s.age_days} dagen oud`)
+        .join('; ')}
+      . Bevindingen over versies blijven geldig, maar nieuwe meldingen ontbreken; na 90 dagen telt die controle niet
+      meer als voltooid.
+    </p>
+  );
+}
+
 const EXPIRY_LABELS = {
   certificate: 'Certificaat',
   intermediate: 'Tussencertificaat',

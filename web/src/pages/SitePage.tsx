@@ -11,6 +11,7 @@ import {
   ScanChanges,
   ScanCoverage,
   Timeline,
+  VulnerabilityDataAge,
 } from '../components/Monitoring.tsx';
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
@@ -124,6 +125,7 @@ export function SitePage({ siteId }: { siteId: string }) {
   const latestId = site.data?.latest_scan?.id;
   const latest = useQuery({ ...trpc.scans.get.queryOptions({ scan_id: latestId ?? '' }), enabled: Boolean(latestId) });
   const scan = useMutation(trpc.scans.trigger.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const config = useQuery(trpc.config.get.queryOptions());
 
   if (site.error) return <ErrorText error={site.error} />;
   if (!site.data) return <p className="loading">Laden…</p>;
@@ -179,6 +181,7 @@ export function SitePage({ siteId }: { siteId: string }) {
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
       </section>
+      {config.data && <VulnerabilityDataAge sources={config.data.scanner.vulnerability_data} />}
       {latest.data && <ScanCoverage coverage={latest.data.coverage} unreachable={latest.data.unreachable} />}
       {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}
       {latestId && <ScanChanges scanId={latestId} />}
