@@ -173,6 +173,10 @@ function runtimeVersions(text: string): Array<[string, string]> {
     if (version) out.push([component, version]);
   };
   read('nextjs', 'window.next={version:', /^(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,}]/);
-  read('lodash', '{chain:false', /^\s*\}\)[,;]\s*[A-Za-z_$][\w$]*\.VERSION\s*=\s*(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,;]/);
+  read(
+    'lodash',
+    '{chain:false',
+    /^\s*\}\)[,;]\s*[A-Za-z_$][\w$]*\.VERSION\s*=\s*(?:"([^"]{1,40})"|([A-Za-z_$][\w$]{0,30}))[,;]/,
+  );
   return out;
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { startSite, type FixtureSite, type Route } from './fixture-sites.ts';
@@ -27,10 +28,24 @@ function installed(version: string): string {
   return dir;
 }
 
+/** A digest of an app's sources: a build is reused only for the sources it was built from. */
+function sourceDigest(router: Router): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${relative(SOURCES, path)}\n`).update(readFileSync(path));
+    }
+  };
+  walk(join(SOURCES, router));
+  return hash.digest('hex').slice(0, 10);
+}
+
 /** The app built with `next build` at this version, router and mode; reused when already built. */
 export function buildNextApp(version: string, router: Router, mode: Mode): string {
   const packages = installed(version);
-  const app = join(REAL_BUILDS, `${version}-${router}-${mode}`);
+  const app = join(REAL_BUILDS, `${version}-${router}-${mode}-${sourceDigest(router)}`);
   const done = join(app, mode === 'export' ? 'out/index.html' : '.next/BUILD_ID');
   if (existsSync(done)) return app;
   rmSync(app, { recursive: true, force: true });

@@ -2,5 +2,9 @@
 import { useState } from 'react';
 export default function Teller() {
   const [n, setN] = useState(0);
-  return <button onClick={() => setN(n + 1)}>Broden: {n}</button>;
+  return (
+    <button type="button" onClick={() => setN(n + 1)}>
+      Broden: {n}
+    </button>
+  );
 }

@@ -6,7 +6,9 @@ export default function Home() {
     <main>
       <h1>Bakkerij</h1>
       <Link href="/over">Over ons</Link>
-      <button onClick={() => setN(n + 1)}>Broden: {n}</button>
+      <button type="button" onClick={() => setN(n + 1)}>
+        Broden: {n}
+      </button>
     </main>
   );
 }
