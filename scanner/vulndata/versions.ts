@@ -2,7 +2,9 @@
  * Version text as the scanner accepts it: two to four numbers, optionally one pre-release word
  * (1.9.0b1, 3.0.0-rc.1, 15.6.0-canary.61). A content hash, a date or a build id is never a version.
  */
-export const VERSION_PATTERN = String.raw`\d{1,5}(?:\.\d{1,6}){1,3}(?:-?(?:alpha|beta|rc|pre|canary|next|dev|b)(?:[.-]?\d{1,6})*)?`;
+// A pre-release number ends where a letter or digit would continue it: the commit hash of a canary
+// build (19.3.0-canary-278794d7-20261002) is not read as its number.
+export const VERSION_PATTERN = String.raw`\d{1,5}(?:\.\d{1,6}){1,3}(?:-?(?:alpha|beta|rc|pre|canary|next|dev|b)(?:[.-]?\d{1,6}(?![\da-z]))*)?`;
 const STRICT = new RegExp(`^${VERSION_PATTERN}$`, 'i');
 
 export const isVersion = (text: string): boolean => STRICT.test(text);
