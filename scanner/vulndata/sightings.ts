@@ -33,6 +33,8 @@ export interface Sighting {
   url: string;
 }
 
+const MAX_URL = 2048;
+
 /** Hosts that serve exactly the release a URL names. */
 const PUBLIC_CDNS = new Set([
   'cdnjs.cloudflare.com',
@@ -80,6 +82,8 @@ export class ComponentIndex {
 
   /** What a script's URL names, without fetching it (cross-site scripts included). */
   urlSightings(url: string): Sighting[] {
+    // No library URL is this long; a hostile page's is not worth the patterns' time.
+    if (url.length > MAX_URL) return [];
     let parsed: URL;
     try {
       parsed = new URL(url);
