@@ -47,7 +47,7 @@ function fixtures(): Map<string, string> {
 const strict = (version: string) => new RegExp(`^${VERSION_PATTERN}`, 'i').exec(version)?.[0] ?? version;
 
 describe('our matcher against retire.js itself', () => {
-  it('finds every version retire.js finds, and differs only by our documented additions', () => {
+  it('finds every version retire.js finds, and differs only by our documented additions', async () => {
     const files = fixtures();
     const repo = join(dir, 'repo.json');
     writeFileSync(repo, gunzipSync(readFileSync(join(ROOT, 'vulndata', 'retire', 'jsrepository-v5.json.gz'))));
@@ -83,7 +83,7 @@ describe('our matcher against retire.js itself', () => {
           theirs.add(`${file.file.split(`${join(dir, 'js')}/`)[1]} ${r.component} ${strict(r.version)}`);
     const ours = new Set<string>();
     for (const [path, text] of files)
-      for (const s of data.index.scriptSightings(text, `https://example.nl/${path}`))
+      for (const s of await data.index.scriptSightings(text, `https://example.nl/${path}`))
         ours.add(`${path} ${s.component} ${s.version}`);
 
     expect([...theirs].filter((t) => !ours.has(t))).toEqual([]);

@@ -39,14 +39,17 @@ describe('anchors and the one-pass search', () => {
     expect(literalAnchor('(?:a|b)\\.js')).toBeNull();
   });
 
-  it('reports every literal where it starts, overlapping ones too', () => {
+  it('reports every literal where it starts, overlapping ones too', async () => {
     const search = new LiteralSearch(['he', 'she', 'his', 'hers']);
-    expect(search.find('ushers', 10, 1)).toEqual([[2], [1], [], [2]]);
+    expect(await search.find('ushers', 10, 1)).toEqual([[2], [1], [], [2]]);
   });
 
-  it('stops after the bound of hits per literal, spaced a window apart', () => {
+  it('stops after the bound of hits per literal, spaced a window apart, across the slices it reads in', async () => {
     const search = new LiteralSearch(['ab']);
-    expect(search.find('ab'.repeat(100), 3, 10)).toEqual([[0, 10, 20]]);
+    expect(await search.find('ab'.repeat(100), 3, 10)).toEqual([[0, 10, 20]]);
+    // A literal that spans the border of two 128 KiB slices is still found.
+    const text = `${'x'.repeat(128 * 1024 - 1)}ab`;
+    expect(await search.find(text, 3, 10)).toEqual([[128 * 1024 - 1]]);
   });
 });
 
@@ -162,7 +165,7 @@ describe('severity of a component', () => {
 });
 
 describe('hostile script text', () => {
-  it('stays linear on 3 MiB runs of the anchors and runtime markers, and finds nothing', () => {
+  it('stays linear on 3 MiB runs of the anchors and runtime markers, and finds nothing', async () => {
     const index = shippedData().retire!.index;
     const anchors = [
       ...new Set(
@@ -171,7 +174,7 @@ describe('hostile script text', () => {
     ];
     for (const prefix of [...anchors.slice(0, 40), 'window.next={version:', '{chain:false}),a.VERSION=', 'a']) {
       const text = prefix.repeat(Math.ceil((3 * 1024 * 1024) / prefix.length));
-      expect(index.scriptSightings(text, 'https://example.nl/a.js'), prefix).toEqual([]);
+      expect(await index.scriptSightings(text, 'https://example.nl/a.js'), prefix).toEqual([]);
     }
   });
 });

@@ -76,7 +76,7 @@ async function inspect(text: string, url: string, index: ComponentIndex | undefi
   const references = readBackendReferences(text);
   if (!index) return { secrets, references, components: [] };
   await nextTurn();
-  return { secrets, references, components: index.scriptSightings(text, url) };
+  return { secrets, references, components: await index.scriptSightings(text, url) };
 }
 
 function sameSiteScripts(urls: string[], pageUrl: string): string[] {

@@ -1,3 +1,8 @@
+import { nextTurn } from '../turns.ts';
+
+/** Characters read between turns of the event loop (a few milliseconds). */
+const SLICE = 128 * 1024;
+
 /**
  * Aho-Corasick over the anchors of every pattern: one pass over a script finds where each anchor
  * occurs, however many patterns there are (docs/scanner.md says why this is not a library).
@@ -42,12 +47,14 @@ export class LiteralSearch {
 
   /**
    * The start of each literal's occurrences, at most `perLiteral` each, skipping occurrences
-   * closer than `spacing` to the last one kept (a window around it covers them).
+   * closer than `spacing` to the last one kept (a window around it covers them). The text is read
+   * in slices with a turn of the event loop between: a 3 MiB script never blocks it for long.
    */
-  find(text: string, perLiteral: number, spacing: number): number[][] {
+  async find(text: string, perLiteral: number, spacing: number): Promise<number[][]> {
     const hits: number[][] = this.literals.map(() => []);
     let state = 0;
     for (let i = 0; i < text.length; i++) {
+      if (i > 0 && i % SLICE === 0) await nextTurn();
       const code = text.charCodeAt(i);
       let to = this.next[state]!.get(code);
       while (to === undefined && state !== 0) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_WINDOWS, matchInWindows, WINDOW, type AnchoredPattern } from './anchored-pattern.ts';
 import { LiteralSearch } from './literal-search.ts';
+import { nextTurn } from '../turns.ts';
 import type { CompiledComponent, CompiledRetire } from './retire-repository.ts';
 import { isVersion, VERSION_PATTERN } from './versions.ts';
 
@@ -119,17 +120,22 @@ export class ComponentIndex {
     return found;
   }
 
-  /** What a script's text says of itself: its hash, the patterns of the data, and the runtimes we read. */
-  scriptSightings(text: string, url: string): Sighting[] {
+  /**
+   * What a script's text says of itself: its hash, the patterns of the data, and the runtimes we
+   * read. Asynchronous so a large script yields the event loop between slices and components.
+   */
+  async scriptSightings(text: string, url: string): Promise<Sighting[]> {
     const found: Sighting[] = [];
     const add = (component: string, version: string | undefined, method: SightingMethod) => {
       if (version && isVersion(version) && !found.some((s) => s.component === component))
         found.push({ component, version, method, url });
     };
     const sha1 = createHash('sha1').update(text).digest('hex');
-    const hits = this.anchors.find(text, MAX_WINDOWS, WINDOW);
+    const hits = await this.anchors.find(text, MAX_WINDOWS, WINDOW);
     const match = (pattern: AnchoredPattern) => matchInWindows(pattern, text, hits[this.anchorOf.get(pattern)!]!);
-    for (const component of this.retire.components) {
+    for (const [n, component] of this.retire.components.entries()) {
+      // Each component's windows are bounded work; a turn every few components keeps the loop free.
+      if (n % 8 === 7) await nextTurn();
       add(component.name, component.hashes.get(sha1), 'hash');
       for (const pattern of component.content) add(component.name, match(pattern)?.[1], 'content');
       for (const { pattern, replacement } of component.replace) {
