@@ -1,3 +1,4 @@
+import { vulnerabilityDataInUse } from '../services/vulnerability-data.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -97,6 +98,8 @@ export async function buildApp(
   applyDutchValidationMessages();
   // Built now, not on the first request: it checks every REST operation against its procedure.
   openApiDocument();
+  // Loaded and compiled now, not inside the first scan, where it would hold the event loop.
+  await vulnerabilityDataInUse(deps);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,

@@ -11,8 +11,18 @@ export const isVersion = (text: string): boolean => STRICT.test(text);
 
 type Part = number | string;
 
+/** Versions compared again and again (every range bound of the data): parsed once each. */
+const parsed = new Map<string, Part[]>();
+const MAX_PARSED = 20_000;
+
 function partsOf(version: string): Part[] {
-  return (version.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((part) => (/^\d/.test(part) ? Number(part) : part));
+  let parts = parsed.get(version);
+  if (!parts) {
+    parts = (version.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((part) => (/^\d/.test(part) ? Number(part) : part));
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(version, parts);
+  }
+  return parts;
 }
 
 /**
