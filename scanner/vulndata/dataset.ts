@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { compactRetire, compileRetire, RetireRepository, type CompactRetire } from './retire-repository.ts';
 import { VULNDATA_SOURCES, type VulndataSource } from '../vocabulary.ts';
 import { ComponentIndex } from './sightings.ts';
-import { compactWordfence, WordfenceFeed, wordfenceRecords, type CompactWordfence } from './wordfence-feed.ts';
+import { compactWordfence, parseWordfenceFeed, wordfenceRecords, type CompactWordfence } from './wordfence-feed.ts';
 
 export { VULNDATA_SOURCES, type VulndataSource };
 
@@ -55,22 +55,22 @@ export interface Compacted {
 
 /** Validates a source's raw file (parsed JSON) and compacts it; throws VulndataError naming the first problems. */
 export function compactSource(source: VulndataSource, raw: unknown): Compacted {
-  const schema = source === 'retire' ? RetireRepository : WordfenceFeed;
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success)
-    throw new VulndataError(
-      `not a valid ${source} file: ${parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.slice(0, 4).join('.') || '(root)'}: ${issue.message}`)
-        .join('; ')}`,
-    );
-  if (source === 'retire') {
-    const body = compactRetire(parsed.data as RetireRepository);
-    const records = Object.values(body).reduce((n, c) => n + c.vulnerabilities.length, 0);
-    return { body, records };
+  const refuse = (problems: string[]) => {
+    throw new VulndataError(`not a valid ${source} file: ${problems.join('; ')}`);
+  };
+  if (source === 'wordfence') {
+    const parsed = parseWordfenceFeed(raw);
+    if ('problems' in parsed) return refuse(parsed.problems);
+    const body = compactWordfence(parsed.feed);
+    return { body, records: wordfenceRecords(body) };
   }
-  const body = compactWordfence(parsed.data as WordfenceFeed);
-  return { body, records: wordfenceRecords(body) };
+  const parsed = RetireRepository.safeParse(raw);
+  if (!parsed.success)
+    return refuse(
+      parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.slice(0, 4).join('.') || '(root)'}: ${issue.message}`),
+    );
+  const body = compactRetire(parsed.data);
+  return { body, records: Object.values(body).reduce((n, c) => n + c.vulnerabilities.length, 0) };
 }
 
 /** Builds the in-memory form of one source from its compacted body. */

@@ -38,10 +38,35 @@ const Record = z
     published: z.string().nullable().optional(),
   })
   .loose();
-export const WordfenceFeed = z.record(z.string(), Record).refine((feed) => Object.keys(feed).length > 0, {
-  message: 'an empty Wordfence feed',
-});
-export type WordfenceFeed = z.infer<typeof WordfenceFeed>;
+export type WordfenceRecord = z.infer<typeof Record>;
+export type WordfenceFeed = { [id: string]: WordfenceRecord };
+
+/** At most this share of a feed's records may be malformed; more means the file is not the feed. */
+const MAX_MALFORMED = 0.05;
+
+/**
+ * The feed's records that validate. One odd record among tens of thousands is left out (and
+ * counted) rather than costing the whole update; a file that is not an object of records, or whose
+ * records mostly do not validate, is refused with the first problems.
+ */
+export function parseWordfenceFeed(raw: unknown): { feed: WordfenceFeed; malformed: number } | { problems: string[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problems: ['(root): not an object of records'] };
+  const feed: WordfenceFeed = {};
+  const problems: string[] = [];
+  let malformed = 0;
+  for (const [id, value] of Object.entries(raw)) {
+    const parsed = Record.safeParse(value);
+    if (parsed.success) feed[id] = parsed.data;
+    else {
+      malformed += 1;
+      if (problems.length < 3)
+        problems.push(`${id}.${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+    }
+  }
+  const total = Object.keys(raw).length;
+  if (total === 0) return { problems: ['(root): an empty Wordfence feed'] };
+  return malformed > total * MAX_MALFORMED ? { problems } : { feed, malformed };
+}
 
 export type WordPressPart = z.infer<typeof Software>['type'];
 
