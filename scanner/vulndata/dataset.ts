@@ -67,7 +67,9 @@ export function compactSource(source: VulndataSource, raw: unknown): Compacted {
   const parsed = RetireRepository.safeParse(raw);
   if (!parsed.success)
     return refuse(
-      parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.slice(0, 4).join('.') || '(root)'}: ${issue.message}`),
+      parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.slice(0, 4).join('.') || '(root)'}: ${issue.message}`),
     );
   const body = compactRetire(parsed.data);
   return { body, records: Object.values(body).reduce((n, c) => n + c.vulnerabilities.length, 0) };

@@ -50,7 +50,8 @@ const MAX_MALFORMED = 0.05;
  * records mostly do not validate, is refused with the first problems.
  */
 export function parseWordfenceFeed(raw: unknown): { feed: WordfenceFeed; malformed: number } | { problems: string[] } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problems: ['(root): not an object of records'] };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { problems: ['(root): not an object of records'] };
   const feed: WordfenceFeed = {};
   const problems: string[] = [];
   let malformed = 0;
