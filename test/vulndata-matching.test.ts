@@ -178,3 +178,26 @@ describe('hostile script text', () => {
     }
   });
 });
+
+describe('script URLs', () => {
+  it('reads a CDN package URL as exact, a file name as inferred, and never a content hash as a version', () => {
+    const index = shippedData().retire!.index;
+    const seen = (url: string) => index.urlSightings(url).map((s) => [s.component, s.version, s.method]);
+    expect(seen('https://cdn.jsdelivr.net/npm/jquery@1.12.4/dist/jquery.min.js')).toEqual([
+      ['jquery', '1.12.4', 'cdn_url'],
+    ]);
+    expect(seen('https://unpkg.com/lodash@4.17.15/lodash.min.js')).toEqual([['lodash', '4.17.15', 'cdn_url']]);
+    expect(seen('https://cdnjs.cloudflare.com/ajax/libs/angular.js/1.7.9/angular.min.js')).toEqual([
+      ['angularjs', '1.7.9', 'cdn_url'],
+    ]);
+    // Webflow's hosted jQuery: the hash before .js goes, the version is the name's.
+    expect(seen('https://d3e54v103j8qbb.cloudfront.net/js/jquery-3.5.1.min.dc5e7f18c8.js')).toEqual([
+      ['jquery', '3.5.1', 'file_name'],
+    ]);
+    expect(seen('https://example.nl/wp-includes/js/jquery/jquery.min.js?ver=3.6.1')).toEqual([
+      ['jquery', '3.6.1', 'query_ver'],
+    ]);
+    expect(seen('https://example.nl/js/app.dc5e7f18c8.js')).toEqual([]);
+    expect(seen(`https://example.nl/${'a'.repeat(3000)}/jquery-1.12.4.min.js`)).toEqual([]);
+  });
+});
