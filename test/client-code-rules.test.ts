@@ -174,6 +174,26 @@ describe('verdicts over evidence', () => {
     ]);
   });
 
+  it('names every credential of a kind in a script, each with its own preview: none hides behind a count', () => {
+    const previews = Array.from({ length: 10 }, (_, i) => `sk-proj-…${String(i).repeat(4)}`);
+    const ctx = contextFor(
+      evidence({
+        clientCode: {
+          secrets: previews.map((preview) => ({
+            url: 'https://example.nl/app.js',
+            secret: { kind: 'openai' as const, preview, length: 164 },
+          })),
+        },
+      }),
+    );
+    const [openai] = analyze(ctx).findings.filter((f) => f.finding_type === 'client_secret_openai');
+    const named = openai!.actual_value!.split('; ');
+    expect(named).toHaveLength(10);
+    for (const [i, line] of named.entries())
+      expect(line).toMatch(new RegExp(`…${String(i).repeat(4)} \\(164 tekens\\)$`));
+    expect(openai!.actual_value).not.toMatch(/meer/);
+  });
+
   it('never reports a table with 0 visible rows, a denied or a missing table', () => {
     const table = (
       name: string,

@@ -7,7 +7,7 @@ const count = (n: number) => n.toLocaleString('nl-NL');
 
 // Site text (URLs, table and key names) goes out raw: toFinding cleans every observation alike.
 
-/** One finding per kind of credential and script; the value names the kind, a redacted preview and the length. */
+/** One finding per kind of credential and script; the value names each credential: the kind, a redacted preview and the length. */
 export const checkClientSecrets: Check = (ctx) => {
   const byFinding = new Map<string, { url: string; kind: SecretKind; shown: string[] }>();
   for (const { url, secret } of ctx.evidence.clientCode?.secrets ?? []) {
@@ -16,13 +16,8 @@ export const checkClientSecrets: Check = (ctx) => {
     entry.shown.push(`${SECRET_RULES[secret.kind].label} ${secret.preview} (${secret.length} tekens)`);
     byFinding.set(key, entry);
   }
-  return [...byFinding.values()].map(({ url, kind, shown }) =>
-    observe(
-      secretFindingType(kind),
-      url,
-      shown.length > 3 ? `${shown.slice(0, 3).join('; ')}; en ${shown.length - 3} meer` : shown.join('; '),
-    ),
-  );
+  // Every credential by name: an owner revokes each one, so none hides behind a count.
+  return [...byFinding.values()].map(({ url, kind, shown }) => observe(secretFindingType(kind), url, shown.join('; ')));
 };
 
 /** A table anyone with the public key can read rows of: CRITICAL when its columns look personal, else MEDIUM. */
