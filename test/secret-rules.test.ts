@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSecrets } from '../scanner/secrets/secret-scan.ts';
 import { isPlaceholder } from '../scanner/secrets/secret-placeholders.ts';
-import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secrets/secret-rules.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES, type SecretRule } from '../scanner/secrets/secret-rules.ts';
 import { base62Crc32Valid, isRemoteDatabaseUrl } from '../scanner/secrets/secret-structure.ts';
 import { libraryBundles } from './support/client-code-sites.ts';
 import { checksummed, inBundle, publicValues, secretSamples } from './support/secret-samples.ts';
@@ -26,7 +26,13 @@ describe('the secret rule table', () => {
           found.map((f) => f.kind),
           secret.slice(0, 12),
         ).toEqual(found.map(() => kind));
-        const hit = found.find((f) => f.length === secret.length && f.preview.endsWith(`…${secret.slice(-4)}`));
+        // A connection string's credential is its password: the preview ends in the password's own characters.
+        const rule: SecretRule = SECRET_RULES[kind];
+        const credential = rule.previewBody ? /:\/\/[^:@/]+:([^@/]+)@/.exec(secret)![1]! : secret;
+        const tail = credential.length >= 16 ? 4 : Math.floor(credential.length / 4);
+        const hit = found.find(
+          (f) => f.length === credential.length && f.preview.endsWith(`…${credential.slice(-tail)}`),
+        );
         expect(hit, `${kind} ${secret.slice(0, 12)} in ${JSON.stringify(found)}`).toBeDefined();
         expect(secret.startsWith(hit!.preview.split('…')[0]!)).toBe(true);
         expect(hit!.preview.length).toBeLessThanOrEqual(13);
@@ -88,11 +94,17 @@ describe('structure and placeholders', () => {
     }
   });
 
-  it('trims a database URL to the URL, not the code after it', async () => {
+  it('trims a database URL to the URL, not the code after it, and previews its password', async () => {
+    // The password is the credential: the preview ends in its own last characters and gives its length.
     const url = 'postgres://app:Gk29sLq0Xv@db.acme.nl/app';
     const [found] = await findSecrets(`const d="${url}",port=5432,pool={max:10};`);
-    expect(found).toEqual({ kind: 'database_url', preview: 'postgres…/app', length: url.length });
+    expect(found).toEqual({ kind: 'database_url', preview: 'postgres…Xv', length: 10 });
+    // A base64 password ending in == and an @ in the query: the whole URL is the match, the password the preview.
+    const password = 'Zq8vR2mK9xT4wL7nB3cY==';
+    const tricky = `mongodb+srv://app:${password}@cluster0.ab1cd.mongodb.net/shop?retryWrites=true&appName=shop@acme`;
+    const [mongo] = await findSecrets(`const d="${tricky}";`);
+    expect(mongo).toEqual({ kind: 'database_url', preview: 'mongodb+…cY==', length: password.length });
     const [bare] = await findSecrets(inBundle(url));
-    expect(bare!.length).toBe(url.length);
+    expect(bare!.preview).toBe('postgres…Xv');
   });
 });

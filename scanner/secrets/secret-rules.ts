@@ -51,6 +51,11 @@ export interface SecretRule {
   near?: readonly Near[];
   entropy?: number;
   secretlint?: readonly string[];
+  /**
+   * The `body` group is the credential inside a longer match (a connection string's password): the
+   * preview ends in its last characters and gives its length, not the match's.
+   */
+  previewBody?: boolean;
 }
 
 const PRIVATE_KEY_NEAR_SERVICE_ACCOUNT = { pattern: /service_account/, within: 4000 };
@@ -206,10 +211,12 @@ export const SECRET_RULES = {
       'cockroachdb',
     ],
     patterns: [
-      /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#@]{0,512})?/g,
+      /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#]{0,512})?/g,
     ],
     valid: isRemoteDatabaseUrl,
     entropy: 0,
+    // The password is the credential: its last characters, not the query's, end the preview.
+    previewBody: true,
   },
   twilio: {
     label: 'Twilio API-sleutel of auth token',

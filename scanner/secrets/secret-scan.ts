@@ -45,6 +45,8 @@ interface Candidate {
   end: number;
   /** The credential as a program would use it (JS string escapes undone). */
   secret: string;
+  /** The rule's `body` group, when it has one. */
+  body?: string;
   /** Not a placeholder, structurally valid, with the context its format needs. */
   accepted: boolean;
 }
@@ -65,7 +67,7 @@ function* candidates(content: string, lower: string, kind: SecretKind, rule: Sec
       !isPlaceholder(secret, body, rule.entropy) &&
       (rule.valid?.(secret) ?? true) &&
       hasContext(content, start, end, near);
-    return { kind, start, end, secret, accepted };
+    return { kind, start, end, secret, body: body === undefined ? undefined : undoEscapes(body), accepted };
   };
   for (const { regex, near } of PATTERNS.get(kind)!) {
     // Context that must stand near a match must stand somewhere in the script: a cheap test first.
@@ -92,6 +94,20 @@ export function redact(secret: string): string {
   const head = Math.min(8, Math.floor(secret.length / 4));
   const tail = secret.length >= 16 ? 4 : Math.floor(secret.length / 4);
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
+}
+
+/**
+ * What a finding shows of a credential: redact's head and tail, or, for a rule whose credential is
+ * its `body` (a connection string's password), the match's scheme and the body's own last 4
+ * characters and length.
+ */
+function previewOf(kind: SecretKind, secret: string, body: string | undefined): { preview: string; length: number } {
+  const rule: SecretRule = SECRET_RULES[kind];
+  if (!rule.previewBody || !body) return { preview: redact(secret), length: secret.length };
+  const scheme = secret.slice(0, Math.min(8, Math.max(0, secret.indexOf('://'))));
+  // As redact: the last 4 characters, fewer of a short password, so at most a quarter of it shows.
+  const tail = body.length >= 16 ? 4 : Math.floor(body.length / 4);
+  return { preview: `${scheme}…${tail > 0 ? body.slice(-tail) : ''}`, length: body.length };
 }
 
 /**
@@ -126,9 +142,9 @@ export async function findSecrets(content: string): Promise<RedactedSecret[]> {
     await checkpoint();
   }
   const found = new Map<string, RedactedSecret>();
-  for (const { kind, secret } of reported) {
-    const preview = redact(secret);
-    found.set(`${kind} ${preview} ${secret.length}`, { kind, preview, length: secret.length });
+  for (const { kind, secret, body } of reported) {
+    const { preview, length } = previewOf(kind, secret, body);
+    found.set(`${kind} ${preview} ${length}`, { kind, preview, length });
   }
   return [...found.values()];
 }
