@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { claimScanJobs } from '../db/schedules.ts';
 import { ScanScheduler } from '../services/scheduler.ts';
 import { runAdmin } from '../bin/admin-cli.ts';
@@ -297,6 +298,11 @@ describe('a scheduled scan of a site that went down', () => {
       (await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: tenant.siteId } })).status,
     ).toBe(201);
     await down.close();
+    // The port stays held, by a listener that drops every connection: a server another test starts
+    // on a freed port would otherwise answer for the site that is down.
+    const dropper = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropper.listen(down.port, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => dropper.close(() => resolve())));
     await patch(tenant, { scan_interval_hours: 1 });
     for (const streak of [1, 2]) {
       await makeDue(tenant.siteId);
