@@ -1,4 +1,5 @@
 import type { Observation } from '../types.ts';
+import { SEVERITIES } from '../vocabulary.ts';
 import { retireAdvisories, wordfenceAdvisories } from '../vulndata/advisories.ts';
 import { componentFindingType, type ComponentKind } from '../vulndata/component-kinds.ts';
 import {
@@ -13,13 +14,11 @@ import { SIGHTING_METHODS, type Sighting } from '../vulndata/sightings.ts';
 import { releaseLine } from '../vulndata/versions.ts';
 import { observe, type Check } from './context.ts';
 
-const SEVERITY_ORDER = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
-
 /** One finding per endpoint: the worst report there (an exact version before an inferred one at equal severity). */
 function findingsOf(reports: Array<{ endpoint: string; report: ComponentReport }>): Observation[] {
   const best = new Map<string, ComponentReport>();
   const rank = (r: ComponentReport) =>
-    SEVERITY_ORDER.indexOf(reportSeverity(r)) * 2 + (SIGHTING_METHODS[r.method].exact ? 0 : 1);
+    SEVERITIES.indexOf(reportSeverity(r)) * 2 + (SIGHTING_METHODS[r.method].exact ? 0 : 1);
   for (const { endpoint, report } of reports) {
     const held = best.get(endpoint);
     if (!held || rank(report) < rank(held)) best.set(endpoint, report);

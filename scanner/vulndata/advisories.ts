@@ -1,4 +1,4 @@
-import { SEVERITIES, type Severity } from '../vocabulary.ts';
+import type { Severity } from '../vocabulary.ts';
 import {
   absentConditions,
   NEXTJS_APPLICABILITY,
@@ -26,9 +26,6 @@ export interface MatchedAdvisory {
 }
 
 const RETIRE_SEVERITY: Record<string, Severity> = { critical: 'CRITICAL', high: 'HIGH', medium: 'MEDIUM', low: 'LOW' };
-const worse = (a: Severity, b: Severity) => (SEVERITIES.indexOf(a) <= SEVERITIES.indexOf(b) ? a : b);
-export const worstOf = (severities: Severity[]): Severity | null =>
-  severities.length === 0 ? null : severities.reduce(worse);
 
 /** CVSS v3 qualitative bands (FIRST's specification); a record without a score counts as MEDIUM. */
 export function severityOfCvss(score: number | null): Severity {

@@ -1,4 +1,4 @@
-import type { Severity } from '../vocabulary.ts';
+import { SEVERITIES, type Severity } from '../vocabulary.ts';
 import type { MatchedAdvisory } from './advisories.ts';
 import { componentSeverity, COMPONENT_KINDS, type ComponentKind } from './component-kinds.ts';
 import type { SourceInfo } from './dataset.ts';
@@ -37,7 +37,7 @@ export function reportSeverity(report: ComponentReport): Severity {
 }
 
 const worstFirst = (a: MatchedAdvisory, b: MatchedAdvisory) =>
-  ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'].indexOf(a.severity) - ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'].indexOf(b.severity);
+  SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity);
 
 /** The line a fix is built from (scanner/fixes/components.ts reads it back). */
 export const FIX_LINE = /^Oplossing: (\S+) (\S+) → (\S+)$/m;
