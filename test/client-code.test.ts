@@ -221,16 +221,13 @@ describe('secrets in client code', () => {
         ['client_secret_database_url', main],
         ['client_secret_openai', site.url],
         ['client_secret_private_key', main],
+        // A mail sender's key sends mail as the site to its customers: CRITICAL.
+        ['client_secret_sendgrid', main],
         ['client_secret_stripe', main],
         ['client_secret_supabase_secret', main],
       ].sort(),
     );
-    expect(bySeverity('HIGH').sort()).toEqual(
-      [
-        ['client_secret_github', main],
-        ['client_secret_sendgrid', main],
-      ].sort(),
-    );
+    expect(bySeverity('HIGH').sort()).toEqual([['client_secret_github', main]].sort());
     const stripe = ofType(result, 'client_secret_stripe')[0]!;
     expect(stripe.actual_value).toBe(
       `Stripe secret key sk_live_…${secrets.stripe.slice(-4)} (${secrets.stripe.length} tekens)`,
@@ -250,15 +247,16 @@ describe('secrets in client code', () => {
     }
   });
 
-  it('reports no finding in 23 real library builds (test/data/bundles: React, Vue, SDKs of Supabase, Firebase, Stripe, PostHog, Algolia, Google Gen AI, Clerk, ...)', async () => {
+  it('reports no finding in 32 real library builds (test/data/bundles: React, Vue, SDKs of Supabase, Firebase, Stripe, PostHog, Algolia, Google Gen AI, Clerk, Mollie, Contentful, Sanity, ...)', async () => {
     const bundles = libraryBundles();
     expect(bundles.length).toBeGreaterThanOrEqual(20);
     const site = await keep(librarySite());
     const result = await scan(site);
     expect(result.findings.filter((f) => f.category === 'EXPOSED_ENDPOINT')).toEqual([]);
     expect(result.failed_checks).toEqual([]);
-    // Every bundle was read (about 6.6 MB), and the chunk three.module.js imports was asked for.
-    expect(new Set(site.requests.filter((r) => r.startsWith('GET /static/')))).toHaveLength(bundles.length + 1);
+    // Every bundle was read (about 9 MB), and the chunk three.module.js imports was asked for.
+    const asked = new Set(site.requests.filter((r) => r.startsWith('GET /static/')));
+    for (const bundle of bundles) expect(asked).toContain(`GET /static/${bundle.name}`);
     expect(site.requests).toContain('GET /static/three.core.js');
   });
 

@@ -9,6 +9,7 @@ import { postgrestBackend, type FixtureBackend } from './support/backend-fixture
 import { freshSecrets, lovableSite, supabaseJwt, type Secrets } from './support/client-code-sites.ts';
 import type { FixtureSite } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
+import { formatCases, hostCases } from './support/generated-secrets.ts';
 import { secretSamples } from './support/secret-samples.ts';
 
 // The SQLite file is what an attacker with a copy of the database would search: this suite runs on SQLite only.
@@ -18,8 +19,18 @@ let site: FixtureSite;
 let backend: FixtureBackend;
 let receiver: Receiver;
 let secrets: Secrets;
-/** A credential of every kind the rules know, in bundle-style code. */
-const samples = secretSamples().flatMap((kind) => kind.positives);
+/** A credential of every kind the rules know, in bundle-style code: by format, and by the API host beside it. */
+const firstOfKind = <T extends { kind: string }>(cases: T[]) =>
+  cases.filter((c, i) => cases.findIndex((o) => o.kind === c.kind) === i);
+const samples = [
+  ...secretSamples().flatMap((kind) => kind.positives),
+  ...firstOfKind(formatCases()),
+  ...firstOfKind(hostCases()).slice(0, 20),
+  {
+    secret: 'kQ7vX2mR9tL4wZ8nB3cY6hJ1pD5sF0gA',
+    code: 'fetch("https://api.quotely.dev/v1",{headers:{Authorization:"Bearer kQ7vX2mR9tL4wZ8nB3cY6hJ1pD5sF0gA"}});',
+  },
+];
 const logs: string[] = [];
 
 beforeAll(async () => {
@@ -79,6 +90,13 @@ describe('a scan of a site leaking secrets', () => {
       `Stripe secret key sk_live_…${secrets.stripe.slice(-4)} (${secrets.stripe.length} tekens)`,
     );
     expect(stripe.endpoint).toBe(`${site.url}assets/index-CkQ2b9Xe.js`);
+    // A key no row knows by format is named after the API host beside it, with that host as evidence.
+    const byHost = detail.body.findings.find(
+      (f: { finding_type: string }) => f.finding_type === 'client_secret_api_credential',
+    );
+    expect(byHost.severity).toBe('HIGH');
+    expect(byHost.actual_value).toContain('inloggegeven voor api.quotely.dev kQ7vX2mR…F0gA (32 tekens)');
+    expect(byHost.actual_value).toContain('(32 tekens)');
 
     const answers = [
       JSON.stringify(detail.body),
@@ -102,8 +120,9 @@ describe('a scan of a site leaking secrets', () => {
     }
     // What a preview never shows (all but the first 8 and last 4 characters) is nowhere, for every kind.
     for (const { secret } of samples) {
+      // Short values show a quarter at the start (as redact does): the rest up to the last 4 is hidden.
       const hidden = secret
-        .slice(8, -4)
+        .slice(Math.min(8, Math.floor(secret.length / 4)), -4)
         .split('\n')
         .sort((a, b) => b.length - a.length)[0]!;
       for (const [where, texts] of Object.entries({ answers, webhooks: delivered, logs, database: stored })) {

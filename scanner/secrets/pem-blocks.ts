@@ -8,7 +8,7 @@ const BEGIN = /-----BEGIN ((?:[A-Z0-9]{1,10} ){0,2})PRIVATE KEY( BLOCK)?-----/g;
 const END = /-----END ((?:[A-Z0-9]{1,10} ){0,2})PRIVATE KEY( BLOCK)?-----/g;
 const MAX_BLOCK = 16_384;
 /** Armour lines a block may have besides base64: PGP's Version/Comment, PKCS #1's Proc-Type and DEK-Info. */
-const ARMOUR_LINE = /(?:^|\\n|\n)(?:Version|Comment|Proc-Type|DEK-Info|Hash|Charset):[^\n\\]*/g;
+const ARMOUR_LINE = /(?:^|\\+n|\n)(?:Version|Comment|Proc-Type|DEK-Info|Hash|Charset):[^\n\\]*/g;
 
 export interface PemBlock {
   start: number;
@@ -25,7 +25,8 @@ export function* findPemBlocks(content: string): Iterable<PemBlock> {
     const end = ends[next];
     if (!end || end[1] !== begin[1] || end[2] !== begin[2] || end.index - begin.index > MAX_BLOCK) continue;
     const inner = content.slice(begin.index + begin[0].length, end.index).replace(ARMOUR_LINE, '');
-    const body = inner.replace(/\\[nrt]|\s/g, '');
+    // A key in a JSON string inside a JS string has its line breaks escaped twice (\\n).
+    const body = inner.replace(/\\+[nrt]|\s/g, '');
     // A key is base64 only; quotes or code between the markers mean two unrelated strings.
     if (body.length < 64 || !/^[A-Za-z0-9+/=]+$/.test(body)) continue;
     yield { start: begin.index, end: end.index + end[0].length, body };

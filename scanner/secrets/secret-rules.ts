@@ -1,4 +1,3 @@
-import type { Severity } from '../vocabulary.ts';
 import { findPemBlocks } from './pem-blocks.ts';
 import {
   base62Crc32Valid,
@@ -9,6 +8,8 @@ import {
   mixesCases,
 } from './secret-structure.ts';
 import { JWT_PATTERN } from './jwt.ts';
+import type { SecretRule } from './secret-rule.ts';
+import { NEUTRAL_SHARED_RULES, SHARED_PREFIX_RULES, VENDOR_RULES, vendorNear } from './vendor-rules.ts';
 
 /**
  * Every kind of credential the scanner reports in client code, one row per kind: its Dutch name,
@@ -28,42 +29,22 @@ import { JWT_PATTERN } from './jwt.ts';
  * - `near`: context a shared format needs (for the row, or for one pattern); each must occur
  *   within `within` characters of the match, or anywhere in the script without it.
  * - `entropy`: the least Shannon entropy (bits per character) of the body; 0 for passwords.
+ * - `formats`: formats as data, compiled into patterns (most vendors' rows, in vendor-rules.ts).
+ * - `hosts`: API hosts that make a key-like value in a credential position beside them this kind.
  * - `secretlint`: kinds found by rules of secretlint's recommended preset, which is right for them.
  *
  * `source` names where the format is documented. Formats are facts learned from the vendors' docs and
  * from gitleaks, TruffleHog, Nosey Parker and Kingfisher; the patterns are the scanner's own.
+ * Severity follows what a key can do (CAPABILITY_SEVERITY): keys that spend money or read customers'
+ * data are CRITICAL.
  */
-/** Context a match needs: the pattern within `within` characters of it, or anywhere in the script. */
-export interface Near {
-  pattern: RegExp;
-  within?: number;
-}
-
-export interface SecretRule {
-  label: string;
-  severity: Severity;
-  revoke: string;
-  source: string;
-  keywords?: readonly string[];
-  patterns?: ReadonlyArray<RegExp | { regex: RegExp; near: readonly Near[] }>;
-  find?: (content: string) => Iterable<{ start: number; end: number; body?: string }>;
-  valid?: (secret: string) => boolean;
-  near?: readonly Near[];
-  entropy?: number;
-  secretlint?: readonly string[];
-  /**
-   * The `body` group is the credential inside a longer match (a connection string's password): the
-   * preview ends in its last characters and gives its length, not the match's.
-   */
-  previewBody?: boolean;
-}
-
 const PRIVATE_KEY_NEAR_SERVICE_ACCOUNT = { pattern: /service_account/, within: 4000 };
 const GOOGLE_AI_CLIENT =
   /generativelanguage\.googleapis\.com|@google\/genai|@google\/generative-ai|google-genai-sdk|genai-js\//;
 
 /** The table's order is its priority: where two rows match the same text, the earlier row's kind is reported. */
 export const SECRET_RULES = {
+  ...SHARED_PREFIX_RULES,
   stripe: {
     label: 'Stripe secret key',
     severity: 'CRITICAL',
@@ -71,6 +52,9 @@ export const SECRET_RULES = {
     source: 'https://docs.stripe.com/keys',
     keywords: ['k_live_'],
     patterns: [/(?<![\w-])[rs]k_live_(?<body>[0-9A-Za-z]{24,247})(?![0-9A-Za-z])/g],
+    // Stripe's random part mixes cases; a lower-case sk_live_ key (Paystack's hex) is another vendor's.
+    valid: (secret) => secret.startsWith('rk_') || /[A-Z]/.test(secret.slice(8)),
+    hosts: ['api.stripe.com'],
   },
   stripe_test: {
     label: 'Stripe test secret key',
@@ -88,6 +72,7 @@ export const SECRET_RULES = {
     keywords: ['t3blbkfj'],
     // Project, service-account, admin and legacy user keys all carry "T3BlbkFJ" (base64 of "OpenAI").
     patterns: [/(?<![\w-])sk-(?:(?:proj|svcacct|admin|None)-)?(?<body>[\w-]{20,200}?T3BlbkFJ[\w-]{20,200})(?![\w-])/g],
+    hosts: ['api.openai.com'],
   },
   anthropic: {
     label: 'Anthropic API-sleutel',
@@ -97,6 +82,7 @@ export const SECRET_RULES = {
     keywords: ['sk-ant-'],
     // API keys (api03) and Admin API keys (admin01): 93 random characters and "AA".
     patterns: [/(?<![\w-])sk-ant-(?:api|admin|oat|ort)\d\d-(?<body>[\w-]{80,120})AA(?![\w-])/g],
+    hosts: ['api.anthropic.com'],
   },
   xai: {
     label: 'xAI API-sleutel',
@@ -105,6 +91,7 @@ export const SECRET_RULES = {
     source: 'https://docs.x.ai/docs/overview',
     keywords: ['xai-'],
     patterns: [/(?<![\w-])xai-(?<body>[0-9A-Za-z_]{80})(?![\w-])/g],
+    hosts: ['api.x.ai'],
   },
   replicate: {
     label: 'Replicate API-token',
@@ -113,6 +100,7 @@ export const SECRET_RULES = {
     source: 'https://replicate.com/docs/topics/security/api-tokens',
     keywords: ['r8_'],
     patterns: [/(?<![\w-])r8_(?<body>[\w-]{37})(?![\w-])/g],
+    hosts: ['api.replicate.com'],
   },
   deepseek: {
     label: 'DeepSeek API-sleutel',
@@ -120,7 +108,10 @@ export const SECRET_RULES = {
     revoke: 'Verwijder de sleutel op platform.deepseek.com (API keys) en maak een nieuwe',
     source: 'https://api-docs.deepseek.com/',
     keywords: ['sk-'],
+    // Alibaba's Model Studio issues the same format: only DeepSeek's name or host makes it DeepSeek's.
     patterns: [/(?<![\w-])sk-(?<body>[0-9a-f]{32})(?![\w-])/g],
+    near: vendorNear('deepseek'),
+    hosts: ['api.deepseek.com'],
   },
   cohere: {
     label: 'Cohere API-sleutel',
@@ -132,10 +123,11 @@ export const SECRET_RULES = {
     patterns: [/(?<![\w-])(?<body>[0-9A-Za-z]{40})(?![\w-])/g],
     near: [{ pattern: /cohere|CO_API_KEY/i, within: 200 }],
     valid: mixesCases,
+    hosts: ['api.cohere.ai', 'api.cohere.com'],
   },
   google_ai: {
     label: 'Google AI (Gemini) API-sleutel',
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     revoke:
       'Verwijder of beperk de sleutel in Google AI Studio of de Google Cloud Console (APIs & Services > Credentials)',
     source: 'https://ai.google.dev/gemini-api/docs/api-key',
@@ -143,6 +135,7 @@ export const SECRET_RULES = {
     // AIza keys are public by design for Maps and Firebase; beside a Gemini client the same key spends money.
     patterns: [/(?<![\w-])AIza(?<body>[\w-]{35})(?![\w-])/g],
     near: [{ pattern: GOOGLE_AI_CLIENT }],
+    hosts: ['generativelanguage.googleapis.com', 'aiplatform.googleapis.com'],
   },
   aws: {
     label: 'AWS-toegangssleutel',
@@ -234,7 +227,7 @@ export const SECRET_RULES = {
   },
   mailgun: {
     label: 'Mailgun API-sleutel',
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     revoke: 'Verwijder de sleutel in Mailgun (Settings > API Security) en maak een nieuwe',
     source: 'https://documentation.mailgun.com/docs/mailgun/user-manual/get-started/#primary-account-api-key',
     patterns: [
@@ -242,33 +235,37 @@ export const SECRET_RULES = {
       // The newer keys: 32, 8 and 8 hex characters, found from their first dash.
       /-(?<=(?<![\w-])(?<body>[0-9a-f]{32})-)[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g,
     ],
+    hosts: ['api.mailgun.net', 'api.eu.mailgun.net'],
   },
   mailchimp: {
     label: 'Mailchimp API-sleutel',
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     revoke: 'Trek de sleutel in in Mailchimp (Profile > Extras > API keys)',
     source: 'https://mailchimp.com/developer/marketing/guides/quick-start/',
     keywords: ['-us'],
     // Found by its `-us<n>` suffix, the 32 hex characters read behind it.
     patterns: [/-us(?<=(?<![\w-])(?<body>[0-9a-f]{32})-us)\d{1,2}(?![\w-])/g],
+    hosts: ['api.mailchimp.com'],
   },
   postmark: {
     label: 'Postmark server- of accounttoken',
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     revoke: 'Genereer het token opnieuw in Postmark (Server > API Tokens)',
     source: 'https://postmarkapp.com/developer/api/overview#authentication',
     keywords: ['postmark'],
     patterns: [/(?<![\w-])(?<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/g],
-    near: [{ pattern: /postmark/i, within: 300 }],
+    near: [{ pattern: /postmark/i, within: 600 }],
+    hosts: ['api.postmarkapp.com'],
   },
   sendgrid: {
     label: 'SendGrid API-sleutel',
-    severity: 'HIGH',
+    severity: 'CRITICAL',
     revoke: 'Verwijder de sleutel in SendGrid (Settings > API Keys) en maak een nieuwe',
     source: 'https://www.twilio.com/docs/sendgrid/ui/account-and-settings/api-keys',
     keywords: ['sg.'],
     // Both parts are base64url: a dash in the first part is as common as in the second.
     patterns: [/(?<![\w-])SG\.(?<body>[\w-]{22}\.[\w-]{43})(?![\w-])/g],
+    hosts: ['api.sendgrid.com'],
   },
   discord: {
     label: 'Discord-bottoken of webhook',
@@ -288,7 +285,10 @@ export const SECRET_RULES = {
     revoke: 'Trek het token in bij @BotFather (/revoke)',
     source: 'https://core.telegram.org/bots/api#authorizing-your-bot',
     keywords: [':a'],
-    patterns: [/(?<![\w:-])\d{5,16}:(?<body>A[\w-]{34})(?![\w-])/g],
+    // Also inside the API's URL path, right after "/bot": api.telegram.org/bot<token>/sendMessage.
+    // Bot tokens have 35 characters after the colon; shortened copies in docs and logs are still live-looking.
+    patterns: [/(?:(?<![\w:-])|(?<=\/bot))\d{5,16}:(?<body>A[\w-]{32,34})(?![\w-])/g],
+    hosts: ['api.telegram.org'],
   },
   slack: {
     label: 'Slack-token of webhook',
@@ -316,6 +316,7 @@ export const SECRET_RULES = {
     // Admin and search-only keys share one format; only the name before the key tells them apart.
     patterns: [/(?:admin|write)[^;{}]{0,80}?["'`](?<secret>[0-9a-z]{32})["'`]/gi],
     near: [{ pattern: /algolia/i }],
+    byName: false,
   },
   mapbox: {
     label: 'Mapbox secret token',
@@ -332,8 +333,18 @@ export const SECRET_RULES = {
     revoke:
       'Voeg een nieuw clientgeheim toe en verwijder het oude in de Google Cloud Console (APIs & Services > Credentials)',
     source: 'https://developers.google.com/identity/protocols/oauth2',
-    keywords: ['gocspx-'],
-    patterns: [/(?<![\w-])GOCSPX-(?<body>[\w-]{28})(?![\w-])/g],
+    patterns: [
+      /(?<![\w-])GOCSPX-(?<body>[\w-]{28})(?![\w-])/g,
+      // Secrets from before 2021 have no prefix: 24 characters named as the secret, beside the client id.
+      {
+        regex: /(?<![\w-])[\w-]{24}(?![\w-])/g,
+        near: [
+          { pattern: /apps\.googleusercontent\.com/, within: 400 },
+          { pattern: /client_?secret/i, within: 40 },
+        ],
+      },
+    ],
+    valid: (secret) => secret.startsWith('GOCSPX-') || mixesCases(secret),
   },
   google_access_token: {
     label: 'Google OAuth-toegangstoken',
@@ -349,11 +360,14 @@ export const SECRET_RULES = {
     revoke: 'Trek het token in onder GitHub Settings > Developer settings',
     source: 'https://github.blog/security/application-security/behind-githubs-new-authentication-token-formats/',
     keywords: ['gh', 'github_pat_'],
+    // Refresh tokens (ghr_, 76 characters) and the long installation-token form are longer than 36.
     patterns: [
-      /(?<![\w-])gh[pousr]_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
-      /(?<![\w-])github_pat_[0-9A-Za-z]{22}_(?<body>[0-9A-Za-z]{59})(?![0-9A-Za-z])/g,
+      /(?<![\w-])gh[pousr]_[0-9A-Za-z]{36,255}(?![0-9A-Za-z])/g,
+      /(?<![\w-])github_pat_[0-9A-Za-z]{22}_(?<body>[0-9A-Za-z]{59,250})(?![0-9A-Za-z])/g,
     ],
-    valid: (secret) => secret.startsWith('github_pat_') || base62Crc32Valid(secret),
+    // Only the 36-character form carries a checksum.
+    valid: (secret) => secret.startsWith('github_pat_') || secret.length > 40 || base62Crc32Valid(secret),
+    hosts: ['api.github.com'],
   },
   gitlab: {
     label: 'GitLab-token',
@@ -372,9 +386,15 @@ export const SECRET_RULES = {
     severity: 'HIGH',
     revoke: 'Trek het token in op npmjs.com (Access Tokens)',
     source: 'https://github.blog/changelog/2021-09-23-npm-has-a-new-access-token-format/',
-    keywords: ['npm_'],
-    patterns: [/(?<![\w-])npm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g],
-    valid: base62Crc32Valid,
+    patterns: [
+      /(?<![\w-])npm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
+      // Tokens from before 2021 are UUIDs: only beside npm's keyword or registry.
+      {
+        regex: /(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-])/g,
+        near: [{ pattern: /npm_?token|_authToken|registry\.npmjs\.org/i, within: 120 }],
+      },
+    ],
+    valid: (secret) => !secret.startsWith('npm_') || base62Crc32Valid(secret),
   },
   posthog: {
     label: 'PostHog persoonlijke API-sleutel',
@@ -402,26 +422,14 @@ export const SECRET_RULES = {
     source: 'https://www.rfc-editor.org/rfc/rfc3986#section-3.2.1',
     secretlint: ['@secretlint/secretlint-rule-basicauth'],
   },
-  other_api_token: {
-    label: 'API-token',
+  ...VENDOR_RULES,
+  ...NEUTRAL_SHARED_RULES,
+  api_credential: {
+    label: 'inloggegeven voor een API',
     severity: 'HIGH',
-    revoke: 'Trek het token in bij de dienst die het uitgaf',
+    revoke: 'Trek het inloggegeven in bij de dienst achter die host en maak zo nodig een nieuw',
     source:
-      'https://github.com/secretlint/secretlint/tree/master/packages/%40secretlint/secretlint-rule-preset-recommend',
-    secretlint: [
-      '@secretlint/secretlint-rule-1password',
-      '@secretlint/secretlint-rule-databricks',
-      '@secretlint/secretlint-rule-docker',
-      '@secretlint/secretlint-rule-figma',
-      '@secretlint/secretlint-rule-grafana',
-      '@secretlint/secretlint-rule-groq',
-      '@secretlint/secretlint-rule-hashicorp-vault',
-      '@secretlint/secretlint-rule-huggingface',
-      '@secretlint/secretlint-rule-linear',
-      '@secretlint/secretlint-rule-notion',
-      '@secretlint/secretlint-rule-shopify',
-      '@secretlint/secretlint-rule-vercel',
-    ],
+      "The API host beside a value in a credential position (Authorization, x-api-key, apiKey, token, secret): the scanner's own rule",
   },
 } as const satisfies Record<string, SecretRule>;
 

@@ -1,8 +1,11 @@
 import { lintSource } from '@secretlint/core';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
+import { hostMatches, positionedCredentials } from './host-credentials.ts';
 import { isPlaceholder } from './secret-placeholders.ts';
-import { SECRET_KIND_NAMES, SECRET_RULES, type Near, type SecretKind, type SecretRule } from './secret-rules.ts';
+import type { Near, SecretRule } from './secret-rule.ts';
+import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from './secret-rules.ts';
+import { formatKeywords, formatPattern } from './token-format.ts';
 import { timeSlicer } from '../turns.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
@@ -11,6 +14,8 @@ export interface RedactedSecret {
   /** At most the first 8 and the last 4 characters of the credential, e.g. `sk_live_…a9Qz`. */
   preview: string;
   length: number;
+  /** The API host beside the credential, when that host is how it was found. */
+  host?: string;
 }
 
 const RULES = SECRET_KIND_NAMES.map((kind) => [kind, SECRET_RULES[kind] as SecretRule] as const);
@@ -28,16 +33,46 @@ const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from(
   }),
 );
 
-// The `d` flag gives the offsets of the `secret` group; compiled once.
+// The `d` flag gives the offsets of the `secret` group; compiled once, formats included.
 const PATTERNS = new Map(
   RULES.map(([kind, rule]) => [
     kind,
-    (rule.patterns ?? []).map((entry) => {
+    [...(rule.patterns ?? []), ...(rule.formats ?? []).map(formatPattern)].map((entry) => {
       const { regex, near } = entry instanceof RegExp ? { regex: entry, near: rule.near } : entry;
       return { regex: new RegExp(regex.source, `${regex.flags}d`), near: near ?? [] };
     }),
   ]),
 );
+
+/** A row's keywords: its own, else its formats' leading literals (none when a format starts with a random part). */
+const KEYWORDS = new Map(
+  RULES.map(([kind, rule]) => {
+    if (rule.keywords || rule.patterns || !rule.formats) return [kind, rule.keywords] as const;
+    const literals = rule.formats.map(formatKeywords);
+    return [kind, literals.every((words) => words.length > 0) ? literals.flat() : undefined] as const;
+  }),
+);
+
+/** The rows that name API hosts, in table order: the first whose host matches names the credential. */
+const HOST_ROWS = RULES.filter(([, rule]) => rule.hosts);
+const vendorOfHost = (host: string): SecretKind | undefined =>
+  HOST_ROWS.find(([, rule]) => rule.hosts!.some((entry) => hostMatches(host, entry)))?.[0];
+
+/**
+ * The vendor a position's name names (`SPARKPOST_API_KEY`, `okta_token`): the first word of a row's
+ * label or its kind, at least four letters. Rows whose vendor also issues public keys of no format
+ * (Algolia's search keys) and rows of no single vendor do not take part.
+ */
+const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const NAME_WORDS = RULES.filter(([, rule]) => rule.byName !== false).flatMap(([kind, rule]) =>
+  [compact(kind.split('_')[0]!), compact(rule.label.split(/[\s(-]/)[0]!)]
+    .filter((word, i, all) => word.length >= 4 && all.indexOf(word) === i)
+    .map((word) => [word, kind] as const),
+);
+const vendorOfName = (name: string): SecretKind | undefined => {
+  const words = compact(name);
+  return NAME_WORDS.find(([word]) => words.includes(word))?.[1];
+};
 
 interface Candidate {
   kind: SecretKind;
@@ -49,9 +84,11 @@ interface Candidate {
   body?: string;
   /** Not a placeholder, structurally valid, with the context its format needs. */
   accepted: boolean;
+  host?: string;
 }
 
-const undoEscapes = (text: string) => text.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
+// Escaped once in a JS string, or twice in a JSON string inside one.
+const undoEscapes = (text: string) => text.replace(/\\+n/g, '\n').replace(/\\+r/g, '\r').replace(/\\+t/g, '\t');
 
 function hasContext(content: string, start: number, end: number, near: readonly Near[]): boolean {
   return near.every(({ pattern, within }) =>
@@ -60,7 +97,8 @@ function hasContext(content: string, start: number, end: number, near: readonly 
 }
 
 function* candidates(content: string, lower: string, kind: SecretKind, rule: SecretRule): Iterable<Candidate> {
-  if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
+  const keywords = KEYWORDS.get(kind);
+  if (keywords && !keywords.some((keyword) => lower.includes(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
     const secret = undoEscapes(content.slice(start, end));
     const accepted =
@@ -141,10 +179,20 @@ export async function findSecrets(content: string): Promise<RedactedSecret[]> {
     }
     await checkpoint();
   }
+  // Last, values no row knows by format: named after the vendor their name or API host names, else after the host.
+  for (const position of positionedCredentials(content, (name) => vendorOfHost(name) !== undefined)) {
+    const { start, end, value, host } = position;
+    if (judged.some((other) => overlaps(other, position)) || reported.some((other) => overlaps(other, position)))
+      continue;
+    const kind =
+      vendorOfName(position.name) ?? (host && !position.bare ? (vendorOfHost(host) ?? 'api_credential') : undefined);
+    if (kind) reported.push({ kind, start, end, secret: value, accepted: true, ...(host ? { host } : {}) });
+  }
+  await checkpoint();
   const found = new Map<string, RedactedSecret>();
-  for (const { kind, secret, body } of reported) {
+  for (const { kind, secret, body, host } of reported) {
     const { preview, length } = previewOf(kind, secret, body);
-    found.set(`${kind} ${preview} ${length}`, { kind, preview, length });
+    found.set(`${kind} ${preview} ${length} ${host ?? ''}`, { kind, preview, length, ...(host ? { host } : {}) });
   }
   return [...found.values()];
 }

@@ -147,7 +147,11 @@ export function secretSamples(): KindSamples[] {
     },
     {
       kind: 'deepseek',
-      positives: plain(`sk-${random(32, HEX)}`),
+      // The format is shared with Alibaba's Model Studio: DeepSeek's name or host beside it decides.
+      positives: [`sk-${random(32, HEX)}`].map((secret) => ({
+        secret,
+        code: `const Ds=new Xr({baseURL:"https://api.deepseek.com",apiKey:${JSON.stringify(secret)}});`,
+      })),
       negatives: [inBundle(`sk-${random(32, HEX)}-x`), inBundle(`task-${random(32, HEX)}`)],
       placeholder: inBundle(`sk-${'abcdef0123456789'.repeat(2)}`),
     },
@@ -429,12 +433,6 @@ export function secretSamples(): KindSamples[] {
       })),
       negatives: ['fetch("https://api.acme-shop.nl/v1/orders");'],
       placeholder: 'fetch("https://user:password@api.acme-shop.nl/v1/orders");',
-    },
-    {
-      kind: 'other_api_token',
-      positives: plain(`hf_${random(34, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}`),
-      negatives: [inBundle(`hf_${random(12, 'abcdefghijklmnopqrstuvwxyz')}`)],
-      placeholder: inBundle(`hf_${'x'.repeat(34)}`),
     },
   ];
 }
