@@ -5,6 +5,8 @@ import type { TokenFormat } from './token-format.ts';
 export interface Near {
   pattern: RegExp;
   within?: number;
+  /** Lower-case literals one of which the pattern's match contains: a cheap test of the whole script first. */
+  words?: readonly string[];
 }
 
 /** One row of the secret rule table (secret-rules.ts describes how its fields find a kind). */

@@ -287,7 +287,9 @@ export const SECRET_RULES = {
     keywords: [':a'],
     // Also inside the API's URL path, right after "/bot": api.telegram.org/bot<token>/sendMessage.
     // Bot tokens have 35 characters after the colon; shortened copies in docs and logs are still live-looking.
-    patterns: [/(?:(?<![\w:-])|(?<=\/bot))\d{5,16}:(?<body>A[\w-]{32,34})(?![\w-])/g],
+    // Found from ":A", the bot id read behind it.
+    // Not the user-info of a URL (cloudinary://<id>:<secret>@…).
+    patterns: [/:A(?<=(?:(?<![\w:/-])|(?<=\/bot))(?<id>\d{5,16}):A)(?<body>[\w-]{32,34})(?![\w-])/g],
     hosts: ['api.telegram.org'],
   },
   slack: {
@@ -333,6 +335,7 @@ export const SECRET_RULES = {
     revoke:
       'Voeg een nieuw clientgeheim toe en verwijder het oude in de Google Cloud Console (APIs & Services > Credentials)',
     source: 'https://developers.google.com/identity/protocols/oauth2',
+    keywords: ['gocspx-', 'googleusercontent'],
     patterns: [
       /(?<![\w-])GOCSPX-(?<body>[\w-]{28})(?![\w-])/g,
       // Secrets from before 2021 have no prefix: 24 characters named as the secret, beside the client id.
@@ -386,6 +389,7 @@ export const SECRET_RULES = {
     severity: 'HIGH',
     revoke: 'Trek het token in op npmjs.com (Access Tokens)',
     source: 'https://github.blog/changelog/2021-09-23-npm-has-a-new-access-token-format/',
+    keywords: ['npm_', '_authtoken', 'registry.npmjs.org'],
     patterns: [
       /(?<![\w-])npm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
       // Tokens from before 2021 are UUIDs: only beside npm's keyword or registry.

@@ -5,7 +5,7 @@ import { hostMatches, positionedCredentials } from './host-credentials.ts';
 import { isPlaceholder } from './secret-placeholders.ts';
 import type { Near, SecretRule } from './secret-rule.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from './secret-rules.ts';
-import { formatKeywords, formatPattern } from './token-format.ts';
+import { compileFormat, escapeLiteral } from './token-format.ts';
 import { timeSlicer } from '../turns.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
@@ -33,25 +33,80 @@ const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from(
   }),
 );
 
-// The `d` flag gives the offsets of the `secret` group; compiled once, formats included.
-const PATTERNS = new Map(
+// The `d` flag gives the offsets of the `secret` group; compiled once. A format without context of
+// its own runs only where one of its anchors occurs: one pass of ANCHORS finds them all, so a hundred
+// formats do not cost a hundred passes over every script. Formats with context (`near`) and formats
+// whose anchor is one character run as whole passes, the former only in scripts with their context.
+const MIN_ANCHOR = 2;
+interface Pattern {
+  regex: RegExp;
+  near: readonly Near[];
+  anchors?: readonly string[];
+}
+const PATTERNS = new Map<SecretKind, Pattern[]>(
   RULES.map(([kind, rule]) => [
     kind,
-    [...(rule.patterns ?? []), ...(rule.formats ?? []).map(formatPattern)].map((entry) => {
-      const { regex, near } = entry instanceof RegExp ? { regex: entry, near: rule.near } : entry;
-      return { regex: new RegExp(regex.source, `${regex.flags}d`), near: near ?? [] };
-    }),
+    [
+      ...(rule.patterns ?? []).map((entry) => {
+        const { regex, near } = entry instanceof RegExp ? { regex: entry, near: rule.near } : entry;
+        return { regex: new RegExp(regex.source, `${regex.flags}d`), near: near ?? [] };
+      }),
+      ...(rule.formats ?? [])
+        .map(compileFormat)
+        .map(({ source, anchors }) =>
+          !rule.near && anchors.every((anchor) => anchor.length >= MIN_ANCHOR) && anchors.length > 0
+            ? { regex: new RegExp(source, 'yd'), near: [], anchors }
+            : { regex: new RegExp(source, 'gd'), near: rule.near ?? [] },
+        ),
+    ],
   ]),
 );
 
-/** A row's keywords: its own, else its formats' leading literals (none when a format starts with a random part). */
-const KEYWORDS = new Map(
-  RULES.map(([kind, rule]) => {
-    if (rule.keywords || rule.patterns || !rule.formats) return [kind, rule.keywords] as const;
-    const literals = rule.formats.map(formatKeywords);
-    return [kind, literals.every((words) => words.length > 0) ? literals.flat() : undefined] as const;
-  }),
+const ANCHOR_LIST = [...new Set([...PATTERNS.values()].flat().flatMap((pattern) => pattern.anchors ?? []))];
+const ANCHORS = new RegExp(
+  ANCHOR_LIST.sort((a, b) => b.length - a.length)
+    .map(escapeLiteral)
+    .join('|'),
+  'g',
 );
+/** The anchors by first character: where ANCHORS matches, every anchor starting there is found. */
+const ANCHORS_BY_FIRST = new Map<string, string[]>();
+for (const anchor of ANCHOR_LIST)
+  ANCHORS_BY_FIRST.set(anchor[0]!, [...(ANCHORS_BY_FIRST.get(anchor[0]!) ?? []), anchor]);
+
+/** Where each anchor occurs in a script, overlapping occurrences included. */
+async function anchorPositions(content: string, checkpoint: () => Promise<void>): Promise<Map<string, number[]>> {
+  const found = new Map<string, number[]>();
+  const regex = new RegExp(ANCHORS);
+  let count = 0;
+  for (let match = regex.exec(content); match; match = regex.exec(content)) {
+    const at = match.index;
+    for (const anchor of ANCHORS_BY_FIRST.get(content[at]!) ?? []) {
+      if (!content.startsWith(anchor, at)) continue;
+      const list = found.get(anchor);
+      if (list) list.push(at);
+      else found.set(anchor, [at]);
+    }
+    regex.lastIndex = at + 1;
+    if (++count % 1024 === 0) await checkpoint();
+  }
+  return found;
+}
+
+/** The matches of a pattern: all of them, or, for an anchored format, those that start at its anchors. */
+function* matchesOf(content: string, pattern: Pattern, positions: Map<string, number[]>): Iterable<RegExpExecArray> {
+  const { regex, anchors } = pattern;
+  if (!anchors) {
+    yield* content.matchAll(regex);
+    return;
+  }
+  const starts = [...new Set(anchors.flatMap((anchor) => positions.get(anchor) ?? []))].sort((a, b) => a - b);
+  for (const at of starts) {
+    regex.lastIndex = at;
+    const match = regex.exec(content);
+    if (match) yield match;
+  }
+}
 
 /** The rows that name API hosts, in table order: the first whose host matches names the credential. */
 const HOST_ROWS = RULES.filter(([, rule]) => rule.hosts);
@@ -96,9 +151,14 @@ function hasContext(content: string, start: number, end: number, near: readonly 
   );
 }
 
-function* candidates(content: string, lower: string, kind: SecretKind, rule: SecretRule): Iterable<Candidate> {
-  const keywords = KEYWORDS.get(kind);
-  if (keywords && !keywords.some((keyword) => lower.includes(keyword))) return;
+function* candidates(
+  content: string,
+  lower: string,
+  positions: Map<string, number[]>,
+  kind: SecretKind,
+  rule: SecretRule,
+): Iterable<Candidate> {
+  if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
     const secret = undoEscapes(content.slice(start, end));
     const accepted =
@@ -107,10 +167,13 @@ function* candidates(content: string, lower: string, kind: SecretKind, rule: Sec
       hasContext(content, start, end, near);
     return { kind, start, end, secret, body: body === undefined ? undefined : undoEscapes(body), accepted };
   };
-  for (const { regex, near } of PATTERNS.get(kind)!) {
+  for (const pattern of PATTERNS.get(kind)!) {
+    const { near } = pattern;
     // Context that must stand near a match must stand somewhere in the script: a cheap test first.
-    if (!near.every(({ pattern }) => pattern.test(content))) continue;
-    for (const match of content.matchAll(regex)) {
+    const present = ({ pattern: context, words }: Near) =>
+      words ? words.some((word) => lower.includes(word)) : context.test(content);
+    if (!near.every(present)) continue;
+    for (const match of matchesOf(content, pattern, positions)) {
       const groups = match.indices?.groups ?? {};
       // The credential: the `secret` group, else the match and any group read behind it (a look-behind).
       const [start, end] = groups.secret ?? [
@@ -156,9 +219,10 @@ function previewOf(kind: SecretKind, secret: string, body: string | undefined): 
 export async function findSecrets(content: string): Promise<RedactedSecret[]> {
   const checkpoint = timeSlicer();
   const lower = content.toLowerCase();
+  const positions = await anchorPositions(content, checkpoint);
   const judged: Candidate[] = [];
   for (const [kind, rule] of RULES) {
-    for (const candidate of candidates(content, lower, kind, rule)) judged.push(candidate);
+    for (const candidate of candidates(content, lower, positions, kind, rule)) judged.push(candidate);
     await checkpoint();
   }
   const reported: Candidate[] = [];

@@ -62,24 +62,45 @@ const partSource = (part: FormatPart) =>
           .map(escapeLiteral)
           .join('|')})`;
 
-/**
- * The pattern of a format: it starts where a token starts and ends where the last part's characters
- * end; the `body` group runs from the first random part to the end, which the placeholder filter judges.
- */
-export function formatPattern(format: TokenFormat): RegExp {
-  const firstRandom = format.findIndex(isRandom);
-  const head = format.slice(0, firstRandom).map(partSource).join('');
-  const body = format.slice(firstRandom).map(partSource).join('');
-  const last = format[format.length - 1]!;
-  const tail = isRandom(last) ? escapeClass(ALPHABETS[last.chars]) : '';
-  return new RegExp(`(?<![\\w-])${head}(?<body>${body})(?![\\w${tail}-])`, 'g');
+const minLength = (part: FormatPart) =>
+  typeof part === 'string' ? part.length : isRandom(part) ? 0 : Math.min(...part.map((choice) => choice.length));
+
+/** A format's pattern (its source: compiled global, and sticky for its anchors) and the literals it starts at. */
+export interface CompiledFormat {
+  source: string;
+  anchors: string[];
 }
 
-/** The lowercase literals a script must contain for the format to occur in it: its leading literal. */
-export function formatKeywords(format: TokenFormat): string[] {
-  const first = format[0];
-  if (first === undefined || isRandom(first)) return [];
-  return (typeof first === 'string' ? [first] : [...first]).map((literal) => literal.toLowerCase());
+/**
+ * The pattern of a format. It starts at the format's anchor, its leading literal or else its longest
+ * literal, with the parts before the anchor read behind it: the scan finds the anchors with indexOf and
+ * runs the pattern only there. The token starts where a token starts and ends where the last part's
+ * characters end; for a leading anchor, the `body` group is the random part the placeholder filter judges.
+ */
+export function compileFormat(format: TokenFormat): CompiledFormat {
+  const anchorAt = isRandom(format[0]!)
+    ? format.reduce<number>(
+        (best, part, i) => (!isRandom(part) && (best < 0 || minLength(part) > minLength(format[best]!)) ? i : best),
+        -1,
+      )
+    : 0;
+  if (anchorAt < 0) throw new Error('a format needs a literal part to anchor on');
+  const anchor = format[anchorAt]!;
+  const last = format[format.length - 1]!;
+  const tail = isRandom(last) ? escapeClass(ALPHABETS[last.chars]) : '';
+  const end = `(?![\\w${tail}-])`;
+  const before = format.slice(0, anchorAt).map(partSource).join('');
+  const after = format
+    .slice(anchorAt + 1)
+    .map(partSource)
+    .join('');
+  const source =
+    anchorAt === 0
+      ? `(?<![\\w-])${partSource(anchor)}(?<body>${after})${end}`
+      : // The part read behind the anchor is the `lead` group, so the match starts there; no `body`:
+        // the whole value is what the placeholder filter judges.
+        `${partSource(anchor)}(?<=(?<![\\w-])(?<lead>${before})${partSource(anchor)})${after}${end}`;
+  return { source, anchors: isRandom(anchor) ? [] : typeof anchor === 'string' ? [anchor] : anchor.filter(Boolean) };
 }
 
 /** Every part of a format, for the tests that generate samples from it. */

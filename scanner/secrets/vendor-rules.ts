@@ -40,7 +40,11 @@ function vendor({ capability, revokeAt, ...row }: VendorRow): SecretRule & { cap
 
 /** Context that attributes a shared format: a vendor's name, SDK or API host within 600 characters. */
 export const vendorNear = (...words: string[]): Near[] => [
-  { pattern: new RegExp(words.map(escapeLiteral).join('|'), 'i'), within: 600 },
+  {
+    pattern: new RegExp(words.map(escapeLiteral).join('|'), 'i'),
+    within: 600,
+    words: words.map((word) => word.toLowerCase()),
+  },
 ];
 
 const key = (...format: TokenFormat): TokenFormat => format;
@@ -194,6 +198,7 @@ export const VENDOR_RULES = {
     revokeAt: 'fal.ai/dashboard/keys',
     source: 'https://docs.fal.ai/authentication/key-based',
     formats: [key(...UUID, ':', chars('hex', 32))],
+    near: vendorNear('fal.run', 'fal.ai', '@fal-ai', 'FAL_KEY'),
     hosts: ['fal.run', 'fal.ai', 'queue.fal.run'],
   }),
   pinecone: vendor({
@@ -904,7 +909,9 @@ export const VENDOR_RULES = {
     capability: 'content',
     revokeAt: 'sanity.io/manage (API > Tokens)',
     source: 'https://www.sanity.io/docs/http-auth',
+    // "sk" is in every script: Sanity's tokens are looked for only where Sanity is named.
     formats: [key('sk', chars('base62', 150, 200))],
+    near: vendorNear('sanity'),
     hosts: ['api.sanity.io'],
   }),
   storyblok: vendor({
