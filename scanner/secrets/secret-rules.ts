@@ -146,7 +146,16 @@ export const SECRET_RULES = {
     patterns: [
       /(?<![0-9A-Za-z])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)(?<body>[A-Z2-7]{16})(?![0-9A-Za-z])/g,
       // The secret access key has no prefix: 40 base64 characters right after its name.
-      /(?:secret_?access_?key|aws_?secret(?:_?access)?_?key)["'`]?\s{0,4}[:=]{1,2}>?\s{0,4}["'`](?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+      {
+        regex:
+          /(?:secret_?access_?key|aws_?secret(?:_?access)?_?key)["'`]?\s{0,4}[:=]{1,2}>?\s{0,4}["'`](?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+        near: [
+          {
+            pattern: /secret_?access|aws_?secret/i,
+            words: ['secretaccess', 'secret_access', 'awssecret', 'aws_secret'],
+          },
+        ],
+      },
     ],
   },
   supabase_secret: {

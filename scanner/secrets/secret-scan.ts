@@ -5,7 +5,7 @@ import { hostMatches, positionedCredentials } from './host-credentials.ts';
 import { isPlaceholder } from './secret-placeholders.ts';
 import type { Near, SecretRule } from './secret-rule.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from './secret-rules.ts';
-import { compileFormat, escapeLiteral } from './token-format.ts';
+import { compileFormat } from './token-format.ts';
 import { timeSlicer } from '../turns.ts';
 
 /** A credential found in client code, already redacted: the secret itself never leaves findSecrets. */
@@ -34,7 +34,7 @@ const SECRETLINT_CONFIGS: SecretLintCoreConfig[] = Array.from(
 );
 
 // The `d` flag gives the offsets of the `secret` group; compiled once. A format without context of
-// its own runs only where one of its anchors occurs: one pass of ANCHORS finds them all, so a hundred
+// its own runs only where one of its anchors occurs: one pass finds them all, so a hundred
 // formats do not cost a hundred passes over every script. Formats with context (`near`) and formats
 // whose anchor is one character run as whole passes, the former only in scripts with their context.
 const MIN_ANCHOR = 2;
@@ -63,32 +63,32 @@ const PATTERNS = new Map<SecretKind, Pattern[]>(
 );
 
 const ANCHOR_LIST = [...new Set([...PATTERNS.values()].flat().flatMap((pattern) => pattern.anchors ?? []))];
-const ANCHORS = new RegExp(
-  ANCHOR_LIST.sort((a, b) => b.length - a.length)
-    .map(escapeLiteral)
-    .join('|'),
-  'g',
-);
-/** The anchors by first character: where ANCHORS matches, every anchor starting there is found. */
-const ANCHORS_BY_FIRST = new Map<string, string[]>();
-for (const anchor of ANCHOR_LIST)
-  ANCHORS_BY_FIRST.set(anchor[0]!, [...(ANCHORS_BY_FIRST.get(anchor[0]!) ?? []), anchor]);
+/** The anchors by their first two characters (low bytes): a table lookup per character finds where one may start. */
+const pairOf = (first: number, second: number) => ((first & 0xff) << 8) | (second & 0xff);
+const ANCHORS_BY_PAIR = new Map<number, string[]>();
+const ANCHOR_PAIRS = new Uint8Array(65_536);
+for (const anchor of ANCHOR_LIST) {
+  const pair = pairOf(anchor.charCodeAt(0), anchor.charCodeAt(1));
+  ANCHOR_PAIRS[pair] = 1;
+  ANCHORS_BY_PAIR.set(pair, [...(ANCHORS_BY_PAIR.get(pair) ?? []), anchor]);
+}
 
-/** Where each anchor occurs in a script, overlapping occurrences included. */
+/** Where each anchor occurs in a script, overlapping occurrences included: one pass over its characters. */
 async function anchorPositions(content: string, checkpoint: () => Promise<void>): Promise<Map<string, number[]>> {
   const found = new Map<string, number[]>();
-  const regex = new RegExp(ANCHORS);
-  let count = 0;
-  for (let match = regex.exec(content); match; match = regex.exec(content)) {
-    const at = match.index;
-    for (const anchor of ANCHORS_BY_FIRST.get(content[at]!) ?? []) {
-      if (!content.startsWith(anchor, at)) continue;
+  let previous = content.charCodeAt(0);
+  for (let i = 1; i < content.length; i++) {
+    const current = content.charCodeAt(i);
+    const pair = pairOf(previous, current);
+    previous = current;
+    if (i % 262_144 === 0) await checkpoint();
+    if (ANCHOR_PAIRS[pair] === 0) continue;
+    for (const anchor of ANCHORS_BY_PAIR.get(pair)!) {
+      if (!content.startsWith(anchor, i - 1)) continue;
       const list = found.get(anchor);
-      if (list) list.push(at);
-      else found.set(anchor, [at]);
+      if (list) list.push(i - 1);
+      else found.set(anchor, [i - 1]);
     }
-    regex.lastIndex = at + 1;
-    if (++count % 1024 === 0) await checkpoint();
   }
   return found;
 }
