@@ -14,6 +14,7 @@ describe('credentials found by the API host beside them', () => {
       `const q=new Qt({apiKey:"${key}",baseURL:"https://api.quotely.dev"});`,
       `xhr.open("GET","https://api.quotely.dev/v1");xhr.setRequestHeader("X-Api-Key","${key}");`,
       `const cfg={endpoint:"https://api.quotely.dev/graphql",token:'${key}'};`,
+      `const q=new Qt({host:"api.quotely.dev",apiKey:"${key}"});`,
     ]) {
       const found = await findSecrets(code);
       expect(found, code).toEqual([

@@ -139,8 +139,11 @@ function nearestHost(content: string, start: number, end: number, knownHost: (ho
     if (!best || distance < best.distance) best = { host: host.toLowerCase(), distance };
   };
   for (const match of text.matchAll(URL_HOST)) consider(match[1]!, match.index);
-  for (const match of text.matchAll(BARE_HOST))
-    if (knownHost(match[1]!.toLowerCase())) consider(match[1]!, match.index);
+  // A host written without a scheme counts when a row names it, or when it names itself an API host.
+  for (const match of text.matchAll(BARE_HOST)) {
+    const host = match[1]!.toLowerCase();
+    if (knownHost(host) || /^api[.-]|\.api\./.test(host)) consider(host, match.index);
+  }
   return (best as { host: string } | null)?.host ?? null;
 }
 
