@@ -4,9 +4,10 @@ import type { InternetNlEvidence } from '../probes/internetnl.ts';
 import type { InternetNlCategory } from '../vocabulary.ts';
 
 // internet.nl's website test, scored as internet.nl scores it (checks/scoring.py, checks/categories.py
-// of internetstandards/Internet.nl): each subtest gives full (10), partial (5 or 2) or no points; a
-// category's score is its points over the maximum of its required subtests; the website score is the
-// mean of the categories that were tested.
+// and checks/probes.py of internetstandards/Internet.nl at cec0e01): each subtest gives full (10),
+// partial (5 or 2) or no points; a category's score is its points over the maximum of its required
+// subtests, truncated (Probe.get_scores_and_verdict: int(100.0 / max_score * total)); the website
+// score is the truncated mean of the categories with a required subtest (ProbeSet.count_probe_reports_score).
 
 export const INTERNETNL_STATUSES = ['passed', 'warning', 'failed', 'not_tested', 'error'] as const;
 export type InternetNlStatus = (typeof INTERNETNL_STATUSES)[number];
@@ -40,20 +41,22 @@ const test = (name: string, status: InternetNlStatus, detail: string, points = 0
   max,
 });
 
+/**
+ * A category's verdict and score as internet.nl's Probe._verdict and get_scores_and_verdict give them:
+ * any error makes it an error, else any failed subtest (scored or not) fails it; notices and
+ * information (our `warning` on a subtest without points) change the verdict only of a category
+ * without required subtests. The score truncates.
+ */
 function category(tests: Scored[]): InternetNlReport['categories'][InternetNlCategory] {
   const shown = tests.map(({ name, status, detail }) => ({ name, status, detail }));
-  const tested = tests.filter((t) => t.status !== 'not_tested');
-  if (tested.length === 0) return { status: 'not_tested', score: null, tests: shown };
-  if (tested.some((t) => t.status === 'error') && tested.every((t) => t.status === 'error' || t.max === 0))
-    return { status: 'error', score: null, tests: shown };
-  const required = tested.filter((t) => t.max > 0);
-  const max = required.reduce((sum, t) => sum + t.max, 0);
-  const score = max > 0 ? Math.round((100 * required.reduce((sum, t) => sum + t.points, 0)) / max) : null;
-  const status: InternetNlStatus = tested.some((t) => t.status === 'failed' && t.max > 0)
-    ? 'failed'
-    : tested.some((t) => t.status === 'error')
-      ? 'error'
-      : tested.some((t) => t.status !== 'passed')
+  if (tests.every((t) => t.status === 'not_tested')) return { status: 'not_tested', score: null, tests: shown };
+  const max = tests.reduce((sum, t) => sum + t.max, 0);
+  const score = max > 0 ? Math.trunc((100 * tests.reduce((sum, t) => sum + t.points, 0)) / max) : null;
+  const status: InternetNlStatus = tests.some((t) => t.status === 'error')
+    ? 'error'
+    : tests.some((t) => t.status === 'failed')
+      ? 'failed'
+      : max === 0 && tests.some((t) => t.status === 'warning')
         ? 'warning'
         : 'passed';
   return { status, score, tests: shown };
@@ -150,7 +153,11 @@ function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
         test('dnssec_valid', 'failed', `${DNSSEC_DETAIL.bogus}${ede}`, 0, FULL),
       ];
     case 'error':
-      return [test('dnssec_valid', 'error', `${dnssec.reason ?? 'DNS-fout'}${ede}`)];
+      // internet.nl scores a DNSSEC error 0 and fails dnssec_exists.
+      return [
+        test('dnssec_exists', 'failed', 'niet vast te stellen of de domeinnaam is ondertekend'),
+        test('dnssec_valid', 'error', `${dnssec.reason ?? 'DNS-fout'}${ede}`, 0, FULL),
+      ];
     default:
       return [test('dnssec_valid', 'not_tested', dnssec.reason ?? 'niet getest')];
   }
@@ -338,7 +345,7 @@ export function internetNlReport(
   };
   const scores = Object.values(categories).flatMap((c) => (c.score === null ? [] : [c.score]));
   return {
-    score: scores.length > 0 ? Math.round(scores.reduce((sum, s) => sum + s, 0) / scores.length) : null,
+    score: scores.length > 0 ? Math.trunc(scores.reduce((sum, s) => sum + s, 0) / scores.length) : null,
     categories,
   };
 }
