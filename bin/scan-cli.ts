@@ -12,6 +12,7 @@ import {
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
+import { scanSettingsOf } from '../services/scan-settings.ts';
 import { docsUrlOf, SERVICE_NAME, SERVICE_VERSION } from '../services/service-configuration.ts';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
@@ -127,10 +128,8 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
   try {
     const config = loadConfig(io.env);
     const result = await scanSite(options.url, {
-      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
-      dnsServers: config.SCANNER_DNS_SERVERS,
-      requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
-      deadlineMs: config.SCANNER_DEADLINE,
+      // The service's settings, internet.nl's included: the command line reports the same sections.
+      ...scanSettingsOf(config),
       // The command line has no database: it judges versions by the snapshot shipped with the code.
       vulnerabilityData: inUseAt(shippedData(), Date.now()),
       onProgress: (stage) => io.stderr.write(`… ${SCAN_STAGE_LABELS[stage]}\n`),

@@ -3,7 +3,9 @@ import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import type { CheckFailureReport, CheckName } from './analyze.ts';
 import type { Coverage } from './coverage.ts';
 import { ScanCancelledError } from './errors.ts';
+import { headerValues } from './net/headers.ts';
 import { HttpClient } from './net/http-client.ts';
+import { parseHsts } from './rules/hsts.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
 import { parseTarget, reachSite, type InternetNlSettings, type RetrieveOptions } from './probes/retriever.ts';
 import { runTests } from './run-tests.ts';
@@ -83,6 +85,12 @@ function label<T>(name: string, detect: () => T | null, report?: CheckFailureRep
 }
 
 /** Scans one website over the network and scores what it finds; a site that does not answer is a result too. */
+/** The HSTS max-age the site sends over HTTPS, for internet.nl's one-year bar; null without a valid header. */
+function hstsMaxAgeOf(headers: Parameters<typeof headerValues>[0] | undefined): number | null {
+  const value = headers ? headerValues(headers, 'strict-transport-security')[0] : undefined;
+  return value === undefined ? null : (parseHsts(value)?.maxAge ?? null);
+}
+
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
   const target = parseTarget(url);
   const deadline = AbortSignal.timeout(options.deadlineMs ?? SCAN_DEFAULTS.deadlineMs);
@@ -131,7 +139,10 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       requests_made: client.requestCount + site.handshakes,
       internetnl: label(
         'internetnl',
-        () => internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type))),
+        () =>
+          internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type)), {
+            hstsMaxAge: hstsMaxAgeOf(evidence.https?.headers),
+          }),
         options.onCheckFailure,
       ),
       // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.

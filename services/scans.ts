@@ -1,3 +1,4 @@
+import { scanSettingsOf } from './scan-settings.ts';
 import type { z } from 'zod';
 import type { ScanGetInput, ScanListInput, ScanTriggerInput } from '../routers/scans/schemas.ts';
 import { findingsOfScan } from '../db/findings.ts';
@@ -95,18 +96,9 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       new Date(nowOf(deps)),
     );
     result = await scanSite(target, {
-      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
-      dnsServers: config.SCANNER_DNS_SERVERS,
-      requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
-      deadlineMs: config.SCANNER_DEADLINE,
+      ...scanSettingsOf(config),
       probeExposures,
       vulnerabilityData,
-      internetnl: {
-        dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
-        nameServerPort: config.SCANNER_NAME_SERVER_PORT,
-        rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
-        rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
-      },
       onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
       signal: options.signal,
       onProgress: options.onProgress,

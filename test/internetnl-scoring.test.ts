@@ -26,10 +26,19 @@ const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence =>
   ...over,
 });
 const none = new Set<FindingType>();
+const YEAR = { hstsMaxAge: 31_536_000 };
 
 describe("internet.nl's scoring", () => {
+  it('gives HSTS of six months 2 points and fails it, where our own check passes six months', () => {
+    const report = internetNlReport(evidence(), none, { hstsMaxAge: 15_768_000 })!;
+    expect(report.categories.tls.tests.find((t) => t.name === 'hsts')).toMatchObject({ status: 'failed' });
+    // 14 required subtests of 10: 132 of 140 -> 94 (truncated from 94.29), and the part fails.
+    expect(report.categories.tls).toMatchObject({ status: 'failed', score: 94 });
+    expect(internetNlReport(evidence(), none, YEAR)!.categories.tls).toMatchObject({ status: 'passed', score: 100 });
+  });
+
   it('leaves a category with required subtests passed when only a notice fails (no DANE, no CAA)', () => {
-    const report = internetNlReport(evidence(), new Set<FindingType>(['caa_missing']))!;
+    const report = internetNlReport(evidence(), new Set<FindingType>(['caa_missing']), YEAR)!;
     expect(report.categories.tls.tests.find((t) => t.name === 'dane_exists')!.status).toBe('warning');
     expect(report.categories.tls).toMatchObject({ status: 'passed', score: 100 });
   });
@@ -44,6 +53,7 @@ describe("internet.nl's scoring", () => {
         },
       }),
       none,
+      YEAR,
     )!;
     expect(report.categories.ipv6.tests.find((t) => t.name === 'ns_aaaa')!.status).toBe('failed');
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 100 });
@@ -63,6 +73,7 @@ describe("internet.nl's scoring", () => {
         },
       }),
       none,
+      YEAR,
     )!;
     expect(report.categories.ipv6.score).toBe(63);
     // (63 + 100 + 100) / 3 = 87.67 -> 87.
@@ -73,6 +84,7 @@ describe("internet.nl's scoring", () => {
     const report = internetNlReport(
       evidence({ dnssec: { state: 'error', reason: 'SERVFAIL op de SOA', extendedError: null } }),
       none,
+      YEAR,
     )!;
     expect(report.categories.dnssec).toMatchObject({ status: 'error', score: 0 });
     expect(report.categories.dnssec.tests.find((t) => t.name === 'dnssec_exists')!.status).toBe('failed');

@@ -32,6 +32,11 @@ describe('npm run scan', () => {
     expect(result).toMatchObject({ url: site.url, detected_platform: 'wordpress' });
     expect(['zwak', 'kritiek']).toContain(result.grade);
     expect(stderr).toContain('Pagina ophalen');
+    // The same internet.nl section as the service gives: an IP address has no zone to test.
+    expect(result.internetnl).toMatchObject({
+      categories: { dnssec: { status: 'not_tested' }, ipv6: { status: 'not_tested' } },
+    });
+    expect(result.internetnl.categories.tls.tests.length).toBeGreaterThan(0);
   });
 
   it('prints a readable report grouped by severity', async () => {

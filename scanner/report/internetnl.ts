@@ -1,6 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
 import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { InternetNlEvidence } from '../probes/internetnl.ts';
+import { INTERNETNL_HSTS_MIN_MAX_AGE } from '../rules/hsts.ts';
 import type { InternetNlCategory } from '../vocabulary.ts';
 
 // internet.nl's website test, scored as internet.nl scores it (checks/scoring.py, checks/categories.py
@@ -164,117 +165,132 @@ function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
 }
 
 /** internet.nl's HTTPS subtests, each judged by the findings of our own checks that fail it. */
-const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; partial?: FindingType[]; max: number }> =
-  [
-    {
-      name: 'https_forced',
-      label: 'HTTP stuurt door naar HTTPS',
-      max: FULL,
-      fails: ['http_no_redirect_to_https', 'http_redirect_not_to_https', 'http_redirect_initial_not_https'],
-    },
-    {
-      name: 'hsts',
-      label: 'HSTS',
-      max: FULL,
-      fails: ['hsts_missing', 'hsts_invalid', 'hsts_ignored_invalid_certificate'],
-      partial: ['hsts_max_age_too_short'],
-    },
-    {
-      name: 'tls_version',
-      label: 'TLS-versies',
-      max: FULL,
-      fails: ['tls_modern_protocols_missing', 'tls_1_0_supported', 'tls_1_1_supported'],
-    },
-    {
-      name: 'cipher_suites',
-      label: 'Ciphers',
-      max: FULL,
-      fails: [...INSUFFICIENT_CIPHER_FINDINGS],
-    },
-    {
-      name: 'cipher_order',
-      label: 'Cipher-volgorde',
-      max: FULL,
-      fails: ['tls_cipher_order_missing', 'tls_cipher_order_weak_first'],
-    },
-    {
-      name: 'key_exchange',
-      label: 'Sleuteluitwisselingsparameters',
-      max: FULL,
-      fails: ['tls_dh_group_insufficient', 'tls_curve_insufficient', 'tls_no_forward_secrecy'],
-    },
-    {
-      name: 'kex_hash_function',
-      label: 'Hashfunctie voor sleuteluitwisseling',
-      max: FULL,
-      fails: ['tls_key_exchange_hash_insufficient'],
-    },
-    { name: 'tls_compression', label: 'TLS-compressie', max: FULL, fails: ['tls_compression_enabled'] },
-    {
-      name: 'secure_renegotiation',
-      label: 'Veilige heronderhandeling',
-      max: FULL,
-      fails: ['tls_secure_renegotiation_missing'],
-    },
-    {
-      name: 'client_renegotiation',
-      label: 'Client-geïnitieerde heronderhandeling',
-      max: 0,
-      fails: ['tls_client_renegotiation_allowed'],
-    },
-    {
-      name: 'extended_master_secret',
-      label: 'Extended Master Secret',
-      max: FULL,
-      fails: ['tls_extended_master_secret_missing'],
-    },
-    {
-      name: 'cert_trust',
-      label: 'Vertrouwensketen van certificaat',
-      max: FULL,
-      fails: [
-        'tls_certificate_self_signed',
-        'tls_certificate_untrusted',
-        'tls_certificate_chain_incomplete',
-        'tls_certificate_expired',
-        'tls_certificate_not_yet_valid',
-        'tls_intermediate_certificate_expired',
-      ],
-    },
-    {
-      name: 'cert_pubkey',
-      label: 'Publieke sleutel van certificaat',
-      max: FULL,
-      fails: ['tls_certificate_weak_key', 'tls_certificate_broken_key'],
-    },
-    {
-      name: 'cert_signature',
-      label: 'Handtekening van certificaat',
-      max: FULL,
-      fails: ['tls_certificate_weak_signature'],
-    },
-    {
-      name: 'cert_hostmatch',
-      label: 'Domeinnaam op certificaat',
-      max: FULL,
-      fails: ['tls_certificate_hostname_mismatch', 'tls_certificate_no_subject_alt_name'],
-    },
-    { name: 'caa', label: 'CAA voor domein', max: 0, fails: ['caa_missing'] },
-  ];
+const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; max: number }> = [
+  {
+    name: 'https_forced',
+    label: 'HTTP stuurt door naar HTTPS',
+    max: FULL,
+    fails: ['http_no_redirect_to_https', 'http_redirect_not_to_https', 'http_redirect_initial_not_https'],
+  },
+  {
+    name: 'hsts',
+    label: 'HSTS',
+    max: FULL,
+    fails: ['hsts_missing', 'hsts_invalid', 'hsts_ignored_invalid_certificate'],
+  },
+  {
+    name: 'tls_version',
+    label: 'TLS-versies',
+    max: FULL,
+    fails: ['tls_modern_protocols_missing', 'tls_1_0_supported', 'tls_1_1_supported'],
+  },
+  {
+    name: 'cipher_suites',
+    label: 'Ciphers',
+    max: FULL,
+    fails: [...INSUFFICIENT_CIPHER_FINDINGS],
+  },
+  {
+    name: 'cipher_order',
+    label: 'Cipher-volgorde',
+    max: FULL,
+    fails: ['tls_cipher_order_missing', 'tls_cipher_order_weak_first'],
+  },
+  {
+    name: 'key_exchange',
+    label: 'Sleuteluitwisselingsparameters',
+    max: FULL,
+    fails: ['tls_dh_group_insufficient', 'tls_curve_insufficient', 'tls_no_forward_secrecy'],
+  },
+  {
+    name: 'kex_hash_function',
+    label: 'Hashfunctie voor sleuteluitwisseling',
+    max: FULL,
+    fails: ['tls_key_exchange_hash_insufficient'],
+  },
+  { name: 'tls_compression', label: 'TLS-compressie', max: FULL, fails: ['tls_compression_enabled'] },
+  {
+    name: 'secure_renegotiation',
+    label: 'Veilige heronderhandeling',
+    max: FULL,
+    fails: ['tls_secure_renegotiation_missing'],
+  },
+  {
+    name: 'client_renegotiation',
+    label: 'Client-geïnitieerde heronderhandeling',
+    max: 0,
+    fails: ['tls_client_renegotiation_allowed'],
+  },
+  {
+    name: 'extended_master_secret',
+    label: 'Extended Master Secret',
+    max: FULL,
+    fails: ['tls_extended_master_secret_missing'],
+  },
+  {
+    name: 'cert_trust',
+    label: 'Vertrouwensketen van certificaat',
+    max: FULL,
+    fails: [
+      'tls_certificate_self_signed',
+      'tls_certificate_untrusted',
+      'tls_certificate_chain_incomplete',
+      'tls_certificate_expired',
+      'tls_certificate_not_yet_valid',
+      'tls_intermediate_certificate_expired',
+    ],
+  },
+  {
+    name: 'cert_pubkey',
+    label: 'Publieke sleutel van certificaat',
+    max: FULL,
+    fails: ['tls_certificate_weak_key', 'tls_certificate_broken_key'],
+  },
+  {
+    name: 'cert_signature',
+    label: 'Handtekening van certificaat',
+    max: FULL,
+    fails: ['tls_certificate_weak_signature'],
+  },
+  {
+    name: 'cert_hostmatch',
+    label: 'Domeinnaam op certificaat',
+    max: FULL,
+    fails: ['tls_certificate_hostname_mismatch', 'tls_certificate_no_subject_alt_name'],
+  },
+  { name: 'caa', label: 'CAA voor domein', max: 0, fails: ['caa_missing'] },
+];
 
-function tlsTests(found: ReadonlySet<FindingType>, dane: InternetNlEvidence['dane']): Scored[] {
+/** What the report reads from the scan besides the findings. */
+export interface InternetNlSiteFacts {
+  /** The HSTS max-age sent over HTTPS; null without a valid header. */
+  hstsMaxAge: number | null;
+}
+
+function tlsTests(
+  found: ReadonlySet<FindingType>,
+  dane: InternetNlEvidence['dane'],
+  site: InternetNlSiteFacts,
+): Scored[] {
   if (found.has('https_unavailable'))
     return [test('https_exists', 'failed', 'de site is niet via HTTPS bereikbaar', 0, FULL)];
   const tests: Scored[] = [test('https_exists', 'passed', 'de site is via HTTPS bereikbaar')];
   for (const sub of TLS_SUBTESTS) {
     const failing = sub.fails.filter((type) => found.has(type));
-    const partial = (sub.partial ?? []).filter((type) => found.has(type));
     const optional = sub.max === 0;
+    // internet.nl wants a year of HSTS; less is 2 points and failed (tasks/http_headers.py).
+    const shortHsts = sub.name === 'hsts' && site.hstsMaxAge !== null && site.hstsMaxAge < INTERNETNL_HSTS_MIN_MAX_AGE;
     tests.push(
       failing.length > 0
         ? test(sub.name, optional ? 'warning' : 'failed', `${sub.label}: ${failing.join(', ')}`, 0, sub.max)
-        : partial.length > 0
-          ? test(sub.name, 'failed', `${sub.label}: ${partial.join(', ')}`, LESS, sub.max)
+        : shortHsts
+          ? test(
+              sub.name,
+              'failed',
+              `${sub.label}: max-age ${site.hstsMaxAge} is korter dan een jaar (31536000)`,
+              LESS,
+              sub.max,
+            )
           : test(sub.name, 'passed', `${sub.label}: in orde`, sub.max, sub.max),
     );
   }
@@ -335,12 +351,13 @@ function rpkiTests(rpki: InternetNlEvidence['rpki']): Scored[] {
 export function internetNlReport(
   evidence: InternetNlEvidence | null,
   findings: ReadonlySet<FindingType>,
+  site: InternetNlSiteFacts,
 ): InternetNlReport | null {
   if (!evidence) return null;
   const categories: InternetNlReport['categories'] = {
     ipv6: category(ipv6Tests(evidence.ipv6)),
     dnssec: category(dnssecTests(evidence.dnssec)),
-    tls: category(tlsTests(findings, evidence.dane)),
+    tls: category(tlsTests(findings, evidence.dane, site)),
     rpki: category(rpkiTests(evidence.rpki)),
   };
   const scores = Object.values(categories).flatMap((c) => (c.score === null ? [] : [c.score]));

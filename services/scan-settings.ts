@@ -1,0 +1,21 @@
+import type { Config } from '../infra/config.ts';
+import type { ScanOptions } from '../scanner/scan.ts';
+
+/**
+ * The scanner's settings from the configuration: one place, so the service and the scan command
+ * line scan alike (the same address policy, time-outs, resolvers and internet.nl settings).
+ */
+export function scanSettingsOf(config: Config) {
+  return {
+    allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+    dnsServers: config.SCANNER_DNS_SERVERS,
+    requestTimeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+    deadlineMs: config.SCANNER_DEADLINE,
+    internetnl: {
+      dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
+      nameServerPort: config.SCANNER_NAME_SERVER_PORT,
+      rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
+      rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
+    },
+  } satisfies Partial<ScanOptions>;
+}
