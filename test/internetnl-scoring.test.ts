@@ -56,7 +56,8 @@ describe("internet.nl's scoring", () => {
       YEAR,
     )!;
     expect(report.categories.ipv6.tests.find((t) => t.name === 'ns_aaaa')!.status).toBe('failed');
-    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 100 });
+    // Only one of two name servers has an AAAA: none is left out, ns_reach is (10 + 0) / 2 = 5 -> 17 of 22.
+    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 77 });
   });
 
   it('truncates scores: 14 of 22 points is 63, not 64; the website score truncates the mean too', () => {
@@ -89,5 +90,109 @@ describe("internet.nl's scoring", () => {
     expect(report.categories.dnssec).toMatchObject({ status: 'error', score: 0 });
     expect(report.categories.dnssec.tests.find((t) => t.name === 'dnssec_exists')!.status).toBe('failed');
     expect(report.score).toBe(Math.trunc((100 + 0 + 100) / 3));
+  });
+
+  describe('RPKI, as checks/tasks/rpki.py reports it', () => {
+    const route = (address: string, validity: 'valid' | 'invalid' | 'not_found' | 'not_routed') => ({
+      address,
+      prefix: '192.0.2.0/24',
+      asn: 64500,
+      validity,
+    });
+    const rpki = (web: ReturnType<typeof route>[], nameServers: ReturnType<typeof route>[]) =>
+      internetNlReport(evidence({ rpki: { state: 'tested', web, nameServers } }), none, YEAR)!.categories.rpki;
+    const sub = (part: ReturnType<typeof rpki>, name: string) => part.tests.find((t) => t.name === name)!;
+
+    it('gives full points when every route is valid', () => {
+      expect(rpki([route('192.0.2.1', 'valid')], [route('192.0.2.53', 'valid')])).toMatchObject({
+        status: 'passed',
+        score: 100,
+      });
+    });
+
+    it('fails a route without a ROA with 0 points, its existence a notice that scores 0 too', () => {
+      const part = rpki([route('192.0.2.1', 'not_found')], [route('192.0.2.53', 'valid')]);
+      expect(sub(part, 'web_exists').status).toBe('warning');
+      expect(sub(part, 'web_valid').status).toBe('failed');
+      // (0 + 0 + 5 + 10) of 30 -> 50.
+      expect(part).toMatchObject({ status: 'failed', score: 50 });
+    });
+
+    it('fails an invalid route origin', () => {
+      expect(rpki([route('192.0.2.1', 'invalid')], [route('192.0.2.53', 'valid')])).toMatchObject({
+        status: 'failed',
+        score: 66,
+      });
+    });
+
+    it('scores unrouted addresses full for validity (not tested)', () => {
+      const part = rpki([route('192.0.2.1', 'not_routed')], [route('192.0.2.53', 'valid')]);
+      expect(sub(part, 'web_valid').status).toBe('not_tested');
+      expect(part).toMatchObject({ status: 'passed', score: 100 });
+    });
+  });
+
+  describe('ns_reach, as tasks/ipv6.py do_ns scores it', () => {
+    const ns = (name: string, addresses: string[], reachable: string[]) => ({ name, addresses, reachable });
+    const ipv6Of = (nameServers: ReturnType<typeof ns>[]) => {
+      const base = evidence();
+      return internetNlReport(evidence({ ipv6: { ...base.ipv6, nameServers } }), none, YEAR)!.categories.ipv6;
+    };
+    const reach = (part: ReturnType<typeof ipv6Of>) => part.tests.find((t) => t.name === 'ns_reach')!;
+
+    it('caps a single name server at 5 points, and fails ns_aaaa', () => {
+      const part = ipv6Of([ns('ns1.shop.nl', ['2001:db8::1'], ['2001:db8::1'])]);
+      expect(reach(part).status).toBe('passed');
+      // ns_reach 5 + web_reach 10 + web_ipv46 2 of 22 -> 77.
+      expect(part).toMatchObject({ status: 'failed', score: 77 });
+    });
+
+    it('leaves IPv4-only name servers out once two have an AAAA, and averages the rest', () => {
+      const part = ipv6Of([
+        ns('ns1.shop.nl', ['2001:db8::1'], ['2001:db8::1']),
+        ns('ns2.shop.nl', ['2001:db8::2', '2001:db8::3'], ['2001:db8::2']),
+        ns('ns3.shop.nl', [], []),
+      ]);
+      // (10 + 2) / 2 = 6; ns_reach fails on the unreachable address: 6 + 10 + 2 of 22 -> 81.
+      expect(reach(part)).toMatchObject({ status: 'failed' });
+      expect(part.score).toBe(81);
+    });
+  });
+
+  describe('web_ipv46 and a web host without IPv6, as tasks/ipv6.py gives them', () => {
+    const ipv6With = (over: Partial<InternetNlEvidence['ipv6']>) => {
+      const base = evidence();
+      return internetNlReport(evidence({ ipv6: { ...base.ipv6, ...over } }), none, YEAR)!.categories.ipv6;
+    };
+    const ipv46 = (part: ReturnType<typeof ipv6With>) => part.tests.find((t) => t.name === 'web_ipv46')!;
+
+    it('keeps web_reach and web_ipv46 in the maximum without an AAAA', () => {
+      const part = ipv6With({ webAddresses: [], webReach: [], sameContent: null });
+      expect(ipv46(part).status).toBe('not_tested');
+      // ns_reach 10 of 22 -> 45, as internet.nl scores an apex with IPv4 only.
+      expect(part).toMatchObject({ status: 'failed', score: 45 });
+    });
+
+    it("shows another status per family as failed, yet scores it 2 (internet.nl's quirk)", () => {
+      const part = ipv6With({ sameContent: { v4Status: 200, v6Status: 503, similarity: 1 } });
+      expect(ipv46(part).status).toBe('failed');
+      expect(part).toMatchObject({ status: 'failed', score: 100 });
+    });
+
+    it('calls pages 20% apart a notice with 0 points, and 5% apart the same page', () => {
+      const apart = ipv6With({ sameContent: { v4Status: 200, v6Status: 200, similarity: 0.8 } });
+      expect(ipv46(apart).status).toBe('warning');
+      // 20 of 22 -> 90; a notice does not change a category with required subtests.
+      expect(apart).toMatchObject({ status: 'passed', score: 90 });
+      expect(ipv46(ipv6With({ sameContent: { v4Status: 200, v6Status: 200, similarity: 0.95 } })).status).toBe(
+        'passed',
+      );
+    });
+
+    it('calls the same 4xx or 5xx on both families a notice with its 2 points', () => {
+      const part = ipv6With({ sameContent: { v4Status: 404, v6Status: 404, similarity: 1 } });
+      expect(ipv46(part).status).toBe('warning');
+      expect(part).toMatchObject({ status: 'passed', score: 100 });
+    });
   });
 });

@@ -146,7 +146,9 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     await serve(page('de pagina via IPv4 '), page('iets heel anders, via zes: 0123456789 '));
     try {
       const report = (await scanOf('split.secure.lab.test')).internetnl;
-      expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
+      // internet.nl calls pages more than 10% apart a notice, with 0 of the subtest's 2 points.
+      expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'warning' });
+      expect(report.categories.ipv6.score).toBeLessThan(100);
     } finally {
       port = shared;
     }
