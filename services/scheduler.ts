@@ -89,20 +89,22 @@ export class ScanScheduler extends PollingWorker {
       const scanControl: ScanControl = {
         trigger: 'schedule',
         // The job ends in the scan's own transaction: a scan is stored once, or not at all.
-        // A scan that found the site down is stored, but to the schedule it is a failure.
+        // A scan that found the site down is stored, but to the schedule it is a failure. The schedule
+        // moves in the same transaction, before the job ends: whoever sees the job ended sees the back-off.
         withinTransaction: async (trx, stored) => {
           const { unreachable } = stored.scan;
+          const deps = { ...this.deps, db: trx };
+          if (unreachable) await this.recordFailure(deps, job, unreachable, nowOf(this.deps));
+          else await clearScheduleFailures(deps, job.site_id);
           const outcome = unreachable
             ? { status: 'failed' as const, reason: unreachable, scanId: stored.scan.id }
             : { status: 'completed' as const, reason: null, scanId: stored.scan.id };
           if (!(await finishScanJob(trx, job.id, worker, outcome, stored.scan.scanned_at))) throw new LeaseLost();
         },
       };
-      const recorded = await triggerScan({ ...this.deps, scanControl }, systemActor(job.tenant_id, 'scheduler'), {
+      await triggerScan({ ...this.deps, scanControl }, systemActor(job.tenant_id, 'scheduler'), {
         site_id: job.site_id,
       });
-      if (recorded.scan.unreachable) await this.recordFailure(job, recorded.scan.unreachable, nowOf(this.deps));
-      else await clearScheduleFailures(this.deps, job.site_id);
     } catch (error) {
       const now = nowOf(this.deps);
       if (error instanceof LeaseLost) {
@@ -119,20 +121,20 @@ export class ScanScheduler extends PollingWorker {
         const reason = error instanceof TargetRefused ? error.message : 'Interne fout tijdens de scan.';
         if (!(error instanceof TargetRefused)) this.log.error({ err: error, job: job.id }, 'scheduled scan failed');
         // The schedule moves first and the job ends last: whoever sees the job ended sees the back-off.
-        await this.recordFailure(job, reason, now);
+        await this.recordFailure(this.deps, job, reason, now);
         await finish('failed', reason);
       }
     }
   }
 
   /** Backs the site's schedule off; at the configured streak of failures, tells the tenant (scan_failed). */
-  private async recordFailure(job: ScanJob, error: string, now: number): Promise<void> {
-    const site = await findSite(this.deps.db, job.tenant_id, job.site_id);
+  private async recordFailure(deps: ServiceDeps, job: ScanJob, error: string, now: number): Promise<void> {
+    const site = await findSite(deps.db, job.tenant_id, job.site_id);
     if (!site) return;
-    const { failures, nextScanAt } = await backOffSchedule(this.deps, site, now);
+    const { failures, nextScanAt } = await backOffSchedule(deps, site, now);
     if (failures !== this.options.failureAlertAfter) return;
     await enqueueEvents(
-      this.deps.db,
+      deps.db,
       job.tenant_id,
       [
         {
