@@ -37,6 +37,13 @@ describe("internet.nl's scoring", () => {
     expect(internetNlReport(evidence(), none, YEAR)!.categories.tls).toMatchObject({ status: 'passed', score: 100 });
   });
 
+  it('fails https_forced when the first redirect leaves the host, even to https', () => {
+    const report = internetNlReport(evidence(), new Set<FindingType>(['http_redirect_off_host']), YEAR)!;
+    expect(report.categories.tls.tests.find((t) => t.name === 'https_forced')!.status).toBe('failed');
+    // 130 of 140 -> 92.
+    expect(report.categories.tls).toMatchObject({ status: 'failed', score: 92 });
+  });
+
   it('leaves a category with required subtests passed when only a notice fails (no DANE, no CAA)', () => {
     const report = internetNlReport(evidence(), new Set<FindingType>(['caa_missing']), YEAR)!;
     expect(report.categories.tls.tests.find((t) => t.name === 'dane_exists')!.status).toBe('warning');
