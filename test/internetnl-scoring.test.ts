@@ -88,13 +88,24 @@ describe("internet.nl's scoring", () => {
     expect(report.score).toBe(87);
   });
 
+  it("shows an insecure zone's dnssec_valid as not tested with its 2 points, as internet.nl does", () => {
+    const report = internetNlReport(
+      evidence({ dnssec: { state: 'insecure', reason: null, extendedError: null } }),
+      none,
+      YEAR,
+    )!;
+    expect(report.categories.dnssec.tests.find((t) => t.name === 'dnssec_valid')!.status).toBe('not_tested');
+    expect(report.categories.dnssec).toMatchObject({ status: 'failed', score: 20 });
+  });
+
   it('scores a DNSSEC error 0 and fails dnssec_exists, as internet.nl does', () => {
     const report = internetNlReport(
       evidence({ dnssec: { state: 'error', reason: 'SERVFAIL op de SOA', extendedError: null } }),
       none,
       YEAR,
     )!;
-    expect(report.categories.dnssec).toMatchObject({ status: 'error', score: 0 });
+    // A SERVFAIL fails dnssec_exists; dnssec_valid shows as not tested: the part fails with 0.
+    expect(report.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
     expect(report.categories.dnssec.tests.find((t) => t.name === 'dnssec_exists')!.status).toBe('failed');
     expect(report.score).toBe(Math.trunc((100 + 0 + 100) / 3));
   });

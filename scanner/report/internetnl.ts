@@ -193,10 +193,12 @@ function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
         test('dnssec_exists', 'passed', DNSSEC_DETAIL.secure),
         test('dnssec_valid', 'passed', DNSSEC_DETAIL.secure, FULL, FULL),
       ];
+    // internet.nl's WebDnssecValid.result_insecure, result_servfail and result_resolver_error set no
+    // status: the subtest shows as not tested, with the score of the zone (2 insecure, 0 on an error).
     case 'insecure':
       return [
         test('dnssec_exists', 'failed', DNSSEC_DETAIL.insecure),
-        test('dnssec_valid', 'failed', DNSSEC_DETAIL.insecure, LESS, FULL),
+        test('dnssec_valid', 'not_tested', DNSSEC_DETAIL.insecure, LESS, FULL),
       ];
     case 'bogus':
       return [
@@ -204,10 +206,10 @@ function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
         test('dnssec_valid', 'failed', `${DNSSEC_DETAIL.bogus}${ede}`, 0, FULL),
       ];
     case 'error':
-      // internet.nl scores a DNSSEC error 0 and fails dnssec_exists.
+      // A SERVFAIL or resolver error fails dnssec_exists and scores 0 (tasks/dnssec.py).
       return [
-        test('dnssec_exists', 'failed', 'niet vast te stellen of de domeinnaam is ondertekend'),
-        test('dnssec_valid', 'error', `${dnssec.reason ?? 'DNS-fout'}${ede}`, 0, FULL),
+        test('dnssec_exists', 'failed', `niet vast te stellen of de domeinnaam is ondertekend${ede}`),
+        test('dnssec_valid', 'not_tested', `${dnssec.reason ?? 'DNS-fout'}${ede}`, 0, FULL),
       ];
     default:
       return [test('dnssec_valid', 'not_tested', dnssec.reason ?? 'niet getest')];
