@@ -27,6 +27,9 @@ const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence =>
 });
 const none = new Set<FindingType>();
 const YEAR = { hstsMaxAge: 31_536_000 };
+/** The report of the default evidence with parts of its IPv6 evidence replaced. */
+const withIpv6 = (over: Partial<InternetNlEvidence['ipv6']>) =>
+  internetNlReport(evidence({ ipv6: { ...evidence().ipv6, ...over } }), none, YEAR)!;
 
 describe("internet.nl's scoring", () => {
   it('gives HSTS of six months 2 points and fails it, where our own check passes six months', () => {
@@ -51,38 +54,22 @@ describe("internet.nl's scoring", () => {
   });
 
   it('fails a category on a failed subtest that has no points of its own (ns_aaaa)', () => {
-    const base = evidence();
-    const report = internetNlReport(
-      evidence({
-        ipv6: {
-          ...base.ipv6,
-          nameServers: [base.ipv6.nameServers![0]!, { name: 'ns2.shop.nl', addresses: [], reachable: [] }],
-        },
-      }),
-      none,
-      YEAR,
-    )!;
+    const report = withIpv6({
+      nameServers: [evidence().ipv6.nameServers![0]!, { name: 'ns2.shop.nl', addresses: [], reachable: [] }],
+    });
     expect(report.categories.ipv6.tests.find((t) => t.name === 'ns_aaaa')!.status).toBe('failed');
     // Only one of two name servers has an AAAA: none is left out, ns_reach is (10 + 0) / 2 = 5 -> 17 of 22.
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 77 });
   });
 
   it('truncates scores: 14 of 22 points is 63, not 64; the website score truncates the mean too', () => {
-    const base = evidence();
     // ns_reach 10, web_reach 2 (one port of two), web_ipv46 2, of 22: 14/22 = 63.6 -> 63.
-    const report = internetNlReport(
-      evidence({
-        ipv6: {
-          ...base.ipv6,
-          webReach: [
-            { port: 443, reachable: true },
-            { port: 80, reachable: false },
-          ],
-        },
-      }),
-      none,
-      YEAR,
-    )!;
+    const report = withIpv6({
+      webReach: [
+        { port: 443, reachable: true },
+        { port: 80, reachable: false },
+      ],
+    });
     expect(report.categories.ipv6.score).toBe(63);
     // (63 + 100 + 100) / 3 = 87.67 -> 87.
     expect(report.score).toBe(87);
@@ -152,10 +139,7 @@ describe("internet.nl's scoring", () => {
 
   describe('ns_reach, as tasks/ipv6.py do_ns scores it', () => {
     const ns = (name: string, addresses: string[], reachable: string[]) => ({ name, addresses, reachable });
-    const ipv6Of = (nameServers: ReturnType<typeof ns>[]) => {
-      const base = evidence();
-      return internetNlReport(evidence({ ipv6: { ...base.ipv6, nameServers } }), none, YEAR)!.categories.ipv6;
-    };
+    const ipv6Of = (nameServers: ReturnType<typeof ns>[]) => withIpv6({ nameServers }).categories.ipv6;
     const reach = (part: ReturnType<typeof ipv6Of>) => part.tests.find((t) => t.name === 'ns_reach')!;
 
     it('caps a single name server at 5 points, and fails ns_aaaa', () => {
@@ -178,10 +162,7 @@ describe("internet.nl's scoring", () => {
   });
 
   describe('web_ipv46 and a web host without IPv6, as tasks/ipv6.py gives them', () => {
-    const ipv6With = (over: Partial<InternetNlEvidence['ipv6']>) => {
-      const base = evidence();
-      return internetNlReport(evidence({ ipv6: { ...base.ipv6, ...over } }), none, YEAR)!.categories.ipv6;
-    };
+    const ipv6With = (over: Partial<InternetNlEvidence['ipv6']>) => withIpv6(over).categories.ipv6;
     const ipv46 = (part: ReturnType<typeof ipv6With>) => part.tests.find((t) => t.name === 'web_ipv46')!;
 
     it('keeps web_reach and web_ipv46 in the maximum without an AAAA', () => {

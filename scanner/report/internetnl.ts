@@ -71,7 +71,10 @@ type NameServer = NonNullable<InternetNlEvidence['ipv6']['nameServers']>[number]
  * least two have an AAAA; one name server gets at most 5; else the mean, truncated. Any unreachable
  * IPv6 address fails the subtest (callback: result_bad).
  */
-function nsReach(all: NameServer[], withAaaa: NameServer[], addresses: number, reachable: number): Scored {
+function nsReach(all: NameServer[]): Scored {
+  const withAaaa = all.filter((ns) => ns.addresses.length > 0);
+  const addresses = withAaaa.reduce((n, ns) => n + ns.addresses.length, 0);
+  const reachable = withAaaa.reduce((n, ns) => n + ns.reachable.length, 0);
   const considered = withAaaa.length > 1 ? withAaaa : all;
   const sum = considered.reduce(
     (total, ns) => total + (ns.reachable.length === 0 ? 0 : ns.reachable.length < ns.addresses.length ? LESS : FULL),
@@ -129,8 +132,6 @@ function webIpv46(v6Reached: boolean, same: InternetNlEvidence['ipv6']['sameCont
 function ipv6Tests(ipv6: InternetNlEvidence['ipv6']): Scored[] {
   if (ipv6.nameServers === null) return [test('web_aaaa', 'not_tested', ipv6.error ?? 'niet getest')];
   const withAaaa = ipv6.nameServers.filter((ns) => ns.addresses.length > 0);
-  const addresses = withAaaa.flatMap((ns) => ns.addresses);
-  const reachable = withAaaa.flatMap((ns) => ns.reachable);
   const nsList = withAaaa.map((ns) => ns.name).join(', ') || 'geen';
   const tests = [
     test(
@@ -138,7 +139,7 @@ function ipv6Tests(ipv6: InternetNlEvidence['ipv6']): Scored[] {
       withAaaa.length >= 2 ? 'passed' : 'failed',
       `${withAaaa.length} van ${ipv6.nameServers.length} nameservers met een IPv6-adres (${nsList}); minstens twee nodig`,
     ),
-    nsReach(ipv6.nameServers, withAaaa, addresses.length, reachable.length),
+    nsReach(ipv6.nameServers),
     test(
       'web_aaaa',
       ipv6.webAddresses.length > 0 ? 'passed' : 'failed',

@@ -18,7 +18,7 @@ export function entropy(value: string): number {
 }
 
 /** A run of RUN characters that repeat (aaaaaa) or count up or down (123456, abcdef, fedcba). */
-function hasRun(value: string): boolean {
+export function hasRun(value: string, run = RUN): boolean {
   let same = 1;
   let up = 1;
   let down = 1;
@@ -27,7 +27,7 @@ function hasRun(value: string): boolean {
     same = step === 0 ? same + 1 : 1;
     up = step === 1 ? up + 1 : 1;
     down = step === -1 ? down + 1 : 1;
-    if (same >= RUN || up >= RUN || down >= RUN) return true;
+    if (same >= run || up >= run || down >= run) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SecretRule } from '../../scanner/secrets/secret-rule.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from '../../scanner/secrets/secret-rules.ts';
+import { hasRun } from '../../scanner/secrets/secret-placeholders.ts';
 import { formatParts, type TokenFormat } from '../../scanner/secrets/token-format.ts';
 
 /**
@@ -16,18 +17,6 @@ export interface GeneratedCase {
   what: string;
 }
 
-/** Five characters that repeat or count up or down: the placeholder filter refuses six, as it should. */
-function hasRun(value: string): boolean {
-  for (let i = 4; i < value.length; i += 1) {
-    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
-    if (
-      Math.abs(step) <= 1 &&
-      [2, 3, 4].every((back) => value.charCodeAt(i - back + 1) - value.charCodeAt(i - back) === step)
-    )
-      return true;
-  }
-  return false;
-}
 const classes = (alphabet: string) => [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(alphabet));
 
 /** Random characters of an alphabet containing `include`, mixing the alphabet's letter cases and digits as random keys do. */
@@ -42,7 +31,8 @@ function randomOf(alphabet: string, length: number, include = ''): string {
     const value = chars.join('');
     const missing = include.slice(0, length) && [...include.slice(0, length)].some((char) => !value.includes(char));
     const mixed = length < 12 || classes(alphabet).every((re) => re.test(value));
-    if (!missing && mixed && !hasRun(value)) return value;
+    // Five in a row at most: the placeholder filter refuses six, as it should.
+    if (!missing && mixed && !hasRun(value, 5)) return value;
   }
 }
 
