@@ -105,6 +105,47 @@ describe("the miss classes of the peers' samples", () => {
     expect(await kinds(`const pm={POSTMARK_SERVER_TOKEN:"${uuid}"};`)).toEqual(['postmark']);
   });
 
+  it('finds credentials named only by their variable or a vendor beside them: Facebook app secrets, New Relic license keys, SonarQube and Azure DevOps tokens of the old formats, Okta tokens', async () => {
+    const lower = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    expect(await kinds(`const cfg={fbAppSecret:"${random(32, HEX)}"};`)).toEqual(['facebook']);
+    expect(await kinds(`// New Relic agent\nconst nr={license_key:"${random(40, HEX)}"};`)).toEqual(['newrelic']);
+    expect(await kinds(`run("-Dsonar.login=${random(40, HEX)}");`)).toEqual(['sonar']);
+    expect(await kinds(`const ado={personalAccessToken:"${random(52, lower)}"};`)).toEqual(['azure_devops']);
+    expect(
+      await kinds(`const okta=new OktaClient({orgUrl:"https://acme.okta.com",x:"00${random(40, B64URL)}"});`),
+    ).toEqual(['okta']);
+    // Without the name or the vendor, the same shapes are digests and ids.
+    for (const code of [
+      `const integrity="sonarqube-scanner-2.5.0.tgz#${random(40, HEX)}";`,
+      `const nr={license_key:"${random(40, HEX)}"};`,
+      `const build={commit:"${random(40, HEX)}",app:"${random(32, HEX)}"};`,
+      `const o={id:"00${random(40, B64URL)}"};`,
+    ])
+      expect(await findSecrets(code), code).toEqual([]);
+  });
+
+  it('finds a connection-string key right after a letter, and a key in an Authorization header line', async () => {
+    const key = `${random(43, `${B64URL.slice(0, 62)}+/`)}=`;
+    expect(
+      await kinds(`const iot="HostName=acme.azure-devices.net;SharedAccessKeyName=device;SharedAccessKey=${key}";`),
+    ).toEqual(['azure_connection']);
+    expect(
+      await kinds(`const ac="Endpoint=https://acme.azconfig.io;Id=ab1-l0-s0:${random(20)};Secret=${key}";`),
+    ).toEqual(['azure_connection']);
+    const token = `k${random(39)}`;
+    const found = await findSecrets(
+      `const curl='curl https://api.quotely.dev/v1 -H "Authorization: Bearer ${token}"';`,
+    );
+    expect(found).toEqual([
+      {
+        kind: 'api_credential',
+        preview: `${token.slice(0, 8)}…${token.slice(-4)}`,
+        length: 40,
+        host: 'api.quotely.dev',
+      },
+    ]);
+  });
+
   it('finds a mongodb+srv URL with a password, and names every one of many keys in a script', async () => {
     expect(
       await kinds(`const m="mongodb+srv://app:${random(16)}@cluster0.x1y2z.mongodb.net/?retryWrites=true";`),

@@ -3,7 +3,7 @@ import { isPlaceholder } from './secret-placeholders.ts';
 
 /**
  * Credentials found by their position: a key-like value in a credential position of a call or object
- * (an `Authorization` Bearer/Basic value, an `x-api-key`-style header, an `apiKey`, `token` or
+ * (an `Authorization` Bearer/Basic value, also written as a header line `Authorization: Bearer …`, an `x-api-key`-style header, an `apiKey`, `token` or
  * `secret` property), with the API host within WINDOW characters or a vendor named in the position's
  * own name (`SPARKPOST_API_KEY`). Browser code calls the vendor right next to its key, which no
  * prefix-based rule uses.
@@ -12,7 +12,7 @@ const WINDOW = 400;
 
 // Anchored on the name's last word, so the regex engine skips to those literals; the rest of the name is read backwards.
 const POSITION =
-  /(?<word>key|token|secret|authorization|password|auth)["'`]?\s{0,4}(?:[:=,]|=>)\s{0,4}(?:(?<quote>["'`])(?:(?:bearer|basic|token|bot|ssws|key|apikey|api-key|deepl-auth-key)\s{1,4})?(?<value>[^"'`\s\\]{20,512})\k<quote>|(?<bare>[\w.~+/=:-]{20,512})(?![\w.~+/=:-]))/gi;
+  /(?<word>key|token|secret|authorization|password|auth)["'`]?\s{0,4}(?:[:=,]|=>)\s{0,4}(?:(?<quote>["'`])(?:(?:bearer|basic|token|bot|ssws|key|apikey|api-key|deepl-auth-key)\s{1,4})?(?<value>[^"'`\s\\]{20,512})\k<quote>|(?:bearer|basic|token|ssws)\s{1,4}(?<line>[^"'`\s\\]{20,512})(?=["'`\s]|$)|(?<bare>[\w.~+/=:-]{20,512})(?![\w.~+/=:-]))/gi;
 const NAME_CHAR = /[\w$-]/;
 
 /** Names that hold public or non-secret values: publishable and site keys, cache and storage keys, CSRF and paging tokens. */
@@ -160,10 +160,11 @@ export function* positionedCredentials(
     while (nameStart > 0 && match.index - nameStart < 60 && NAME_CHAR.test(content[nameStart - 1]!)) nameStart -= 1;
     const name = content.slice(nameStart, match.index) + match.groups!.word!;
     if (NOT_A_CREDENTIAL.test(name)) continue;
-    const bare = match.groups!.value === undefined;
-    const value = match.groups!.value ?? match.groups!.bare!;
+    const { value: quoted, line, bare: unquoted } = match.groups!;
+    const bare = unquoted !== undefined;
+    const value = quoted ?? line ?? unquoted!;
     if (!looksLikeKey(value)) continue;
-    const end = match.index + match[0].length - (bare ? 0 : 1);
+    const end = match.index + match[0].length - (quoted === undefined ? 0 : 1);
     const start = end - value.length;
     let host = nearestHost(content, start, end, knownHost);
     // A vendor's own API host counts even under a public parent domain (api.github.com under github.com).

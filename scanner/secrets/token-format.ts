@@ -62,6 +62,10 @@ const partSource = (part: FormatPart) =>
           .map(escapeLiteral)
           .join('|')})`;
 
+// A literal that starts with a separator (`;Secret=`) is its own boundary: the character before it may be a letter.
+const startsLikeWord = (part: FormatPart) =>
+  isRandom(part) || (typeof part === 'string' ? [part] : part).some((choice) => /^[\w-]/.test(choice));
+
 const minLength = (part: FormatPart) =>
   typeof part === 'string' ? part.length : isRandom(part) ? 0 : Math.min(...part.map((choice) => choice.length));
 
@@ -96,7 +100,7 @@ export function compileFormat(format: TokenFormat): CompiledFormat {
     .join('');
   const source =
     anchorAt === 0
-      ? `(?<![\\w-])${partSource(anchor)}(?<body>${after})${end}`
+      ? `${startsLikeWord(anchor) ? '(?<![\\w-])' : ''}${partSource(anchor)}(?<body>${after})${end}`
       : // The part read behind the anchor is the `lead` group, so the match starts there; no `body`:
         // the whole value is what the placeholder filter judges.
         `${partSource(anchor)}(?<=(?<![\\w-])(?<lead>${before})${partSource(anchor)})${after}${end}`;

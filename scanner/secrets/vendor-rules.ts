@@ -429,7 +429,7 @@ export const VENDOR_RULES = {
     capability: 'payment',
     revokeAt: 'het Square Developer Dashboard (Credentials)',
     source: 'https://developer.squareup.com/docs/build-basics/access-tokens',
-    formats: [key(['EAAA', 'sq0atp-', 'sq0csp-'], chars('base64url', 22, 60))],
+    formats: [key(['EAAA', 'sq0atp-', 'sq0csp-'], chars('base64url', 22, 64))],
     hosts: ['connect.squareup.com', 'connect.squareupsandbox.com'],
   }),
   braintree: vendor({
@@ -736,6 +736,14 @@ export const VENDOR_RULES = {
     revokeAt: 'de Meta-app (App settings) of de Graph API Explorer',
     source: 'https://developers.facebook.com/docs/facebook-login/guides/access-tokens',
     formats: [key(['EAAB', 'EAAC', 'EAAG', 'EAAI', 'EAAJ', 'EAAM', 'EAAS'], chars('base62', 100, 300))],
+    // An app secret is 32 hex characters, told apart only by a Facebook or fb name right before it.
+    patterns: [
+      {
+        regex:
+          /(?<![a-z])(?:facebook|fb)[\w.]{0,3}(?:api|app|client|secret|key)[\w]{0,12}["'`]?\s{0,20}(?:[:=]|=>)\s{0,20}["'`](?<secret>[0-9a-f]{32})["'`]/gi,
+        near: [],
+      },
+    ],
     hosts: ['graph.facebook.com'],
   }),
   line: vendor({
@@ -855,6 +863,9 @@ export const VENDOR_RULES = {
     capability: 'admin',
     revokeAt: 'de Okta-beheerconsole (Security > API > Tokens)',
     source: 'https://developer.okta.com/docs/guides/create-an-api-token/main/',
+    // 00 and 40 URL-safe characters: the shape alone is too common, Okta's name must stand beside it.
+    formats: [key('00', chars('base64url', 40))],
+    near: vendorNear('okta'),
     hosts: ['okta.com', 'oktapreview.com'],
   }),
 
@@ -1141,6 +1152,11 @@ export const VENDOR_RULES = {
     capability: 'infrastructure',
     revokeAt: 'dash.cloudflare.com/profile/api-tokens',
     source: 'https://developers.cloudflare.com/fundamentals/api/get-started/create-token/',
+    // Origin CA keys (X-Auth-User-Service-Key): v1.0- and two or three hex groups.
+    formats: [
+      key('v1.0-', chars('hex', 24, 64), '-', chars('hex', 100, 200)),
+      key('v1.0-', chars('hex', 24, 64), '-', chars('hex', 64, 200), '-', chars('hex', 32, 64)),
+    ],
     hosts: ['api.cloudflare.com'],
   }),
   flyio: vendor({
@@ -1201,8 +1217,16 @@ export const VENDOR_RULES = {
     revokeAt: 'dev.azure.com (User settings > Personal access tokens > Revoke)',
     source:
       'https://learn.microsoft.com/en-us/azure/devops/organizations/accounts/use-personal-access-tokens-to-authenticate',
-    // Since 2024: 84 characters with the JQQJ9 signature and AZDO at a fixed place.
-    formats: [key(chars('base62', 52), 'JQQJ9', chars('base62', 17), 'AZDO', chars('base62', 4))],
+    // Since 2024: 84 characters with the JQQJ9 signature at 52 and AZDO at 76. Before: 52 lower-case
+    // characters that only the name of their variable tells apart.
+    formats: [key(chars('base62', 52), 'JQQJ9', chars('base62', 19), 'AZDO', chars('base62', 4))],
+    patterns: [
+      {
+        regex:
+          /(?:ado_?pat|pat_?token|personal_?access_?token|azure_?devops_?(?:pat|token)|\$token)["'`]?\s{0,4}(?:[:=]|=>)\s{0,4}["'`](?<secret>[a-z0-9]{52})["'`]/gi,
+        near: [],
+      },
+    ],
     hosts: ['dev.azure.com', 'visualstudio.com'],
   }),
   azure_connection: vendor({
@@ -1210,7 +1234,8 @@ export const VENDOR_RULES = {
     capability: 'cloud',
     revokeAt: 'de Azure-portal (de resource > Access keys > Regenerate)',
     source: 'https://learn.microsoft.com/en-us/azure/azure-app-configuration/howto-disable-access-key-authentication',
-    formats: [key([';Secret=', ';SharedAccessKey='], chars('base64', 43), '=')],
+    // The key of an `Endpoint=…;Id=…;Secret=…` or `HostName=…;SharedAccessKey=…` string.
+    formats: [key(['Secret=', 'SharedAccessKey='], chars('base64', 43), '=')],
   }),
   pulumi: vendor({
     label: 'Pulumi-toegangstoken',
@@ -1257,6 +1282,15 @@ export const VENDOR_RULES = {
     revokeAt: 'SonarQube (My Account > Security > Revoke)',
     source: 'https://docs.sonarsource.com/sonarqube-server/latest/user-guide/managing-tokens/',
     formats: [key(['squ_', 'sqp_', 'sqa_'], chars('hex', 40))],
+    // Before SonarQube 9.5 a token was 40 hex characters, told apart only by the name it is given
+    // (`sonar.login=`, `SONAR_TOKEN:`); a hex digest beside a package named sonar is not one.
+    patterns: [
+      {
+        regex:
+          /sonar[\w.]{0,10}(?:login|token)["'`]?\s{0,4}(?:[:=,]|=>)\s{0,4}["'`]?(?<secret>[0-9a-f]{40})(?![\w-])/gi,
+        near: [],
+      },
+    ],
   }),
   postman: vendor({
     label: 'Postman API-sleutel',
@@ -1331,7 +1365,22 @@ export const VENDOR_RULES = {
       key('NRRA-', chars('hex', 42)),
       key(chars('lower36', 36), 'NRAL'),
     ],
+    // An older license key is 40 hex characters: only its name and New Relic's beside it tell.
+    patterns: [
+      {
+        regex: /license_?key["'`]?\s{0,4}(?:[:=]|=>)\s{0,4}["'`]?(?<secret>[0-9a-f]{40})(?![\w-])/gi,
+        near: [{ pattern: /new[\s_-]?relic/i, within: 600, words: ['relic'] }],
+      },
+    ],
     hosts: ['api.newrelic.com', 'api.eu.newrelic.com'],
+  }),
+  pixie: vendor({
+    label: 'Pixie API- of deploysleutel',
+    capability: 'observability',
+    revokeAt: 'de Pixie-console (Admin > API Keys / Deployment Keys)',
+    source: 'https://docs.px.dev/reference/admin/api-keys/',
+    formats: [key(['px-api-', 'px-dep-'], ...UUID)],
+    hosts: ['withpixie.ai'],
   }),
   grafana: vendor({
     label: 'Grafana-token',
