@@ -105,6 +105,29 @@ describe("the miss classes of the peers' samples", () => {
     expect(await kinds(`const pm={POSTMARK_SERVER_TOKEN:"${uuid}"};`)).toEqual(['postmark']);
   });
 
+  it('finds a value a row matched but could not attribute beside an API host, and never a placeholder or a token whose checksum fails', async () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: random(12), scope: 'write' })).toString('base64url')}.${random(43, B64URL)}`;
+    const long = `${random(600, B64URL)}x9`;
+    for (const value of [jwt, `live_${random(35, HEX)}`, long]) {
+      const found = await findSecrets(`fetch("https://api.lob.dev/v1",{headers:{Authorization:"Bearer ${value}"}});`);
+      expect(found, value.slice(0, 12)).toEqual([
+        {
+          kind: 'api_credential',
+          preview: `${value.slice(0, 8)}…${value.slice(-4)}`,
+          length: value.length,
+          host: 'api.lob.dev',
+        },
+      ]);
+    }
+    const unchecked = checksummed('ghp_', false);
+    const placeholder = `live_${'0123456789abcdef'.repeat(2)}abc`;
+    for (const value of [unchecked, placeholder])
+      expect(
+        await findSecrets(`fetch("https://api.github.com/user",{headers:{Authorization:"Bearer ${value}"}});`),
+        value,
+      ).toEqual([]);
+  });
+
   it('finds credentials named only by their variable or a vendor beside them: Facebook app secrets, New Relic license keys, SonarQube and Azure DevOps tokens of the old formats, Okta tokens', async () => {
     const lower = 'abcdefghijklmnopqrstuvwxyz0123456789';
     expect(await kinds(`const cfg={fbAppSecret:"${random(32, HEX)}"};`)).toEqual(['facebook']);
@@ -122,6 +145,15 @@ describe("the miss classes of the peers' samples", () => {
       `const o={id:"00${random(40, B64URL)}"};`,
     ])
       expect(await findSecrets(code), code).toEqual([]);
+  });
+
+  it('finds an Azure Storage SAS URL that may write, and not one that only reads', async () => {
+    const sig = encodeURIComponent(`${random(42, `${B64URL.slice(0, 62)}+/`)}=`);
+    const sas = (sp: string) =>
+      `const upload="https://acmefiles.blob.core.windows.net/uploads?sv=2022-11-02&ss=b&srt=co&sp=${sp}&se=2027-01-01T00:00:00Z&spr=https&sig=${sig}";`;
+    const found = await findSecrets(sas('rwdlac'));
+    expect(found).toEqual([{ kind: 'azure_sas', preview: `https…${sig.slice(-4)}`, length: sig.length }]);
+    expect(await findSecrets(sas('rl'))).toEqual([]);
   });
 
   it('finds a connection-string key right after a letter, and a key in an Authorization header line', async () => {

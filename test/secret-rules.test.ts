@@ -34,7 +34,10 @@ describe('the secret rule table', () => {
         ).toEqual(found.map(() => kind));
         // A connection string's credential is its password: the preview ends in the password's own characters.
         const rule: SecretRule = SECRET_RULES[kind];
-        const credential = rule.previewBody ? /:\/\/[^:@/]+:([^@/]+)@/.exec(secret)![1]! : secret;
+        // A SAS URL's is its signature.
+        const credential = rule.previewBody
+          ? (/:\/\/[^:@/]+:([^@/]+)@/.exec(secret) ?? /[?&]sig=([^&]+)/.exec(secret))![1]!
+          : secret;
         const tail = credential.length >= 16 ? 4 : Math.floor(credential.length / 4);
         const hit = found.find(
           (f) => f.length === credential.length && f.preview.endsWith(`…${credential.slice(-tail)}`),

@@ -12,7 +12,7 @@ const WINDOW = 400;
 
 // Anchored on the name's last word, so the regex engine skips to those literals; the rest of the name is read backwards.
 const POSITION =
-  /(?<word>key|token|secret|authorization|password|auth)["'`]?\s{0,4}(?:[:=,]|=>)\s{0,4}(?:(?<quote>["'`])(?:(?:bearer|basic|token|bot|ssws|key|apikey|api-key|deepl-auth-key)\s{1,4})?(?<value>[^"'`\s\\]{20,512})\k<quote>|(?:bearer|basic|token|ssws)\s{1,4}(?<line>[^"'`\s\\]{20,512})(?=["'`\s]|$)|(?<bare>[\w.~+/=:-]{20,512})(?![\w.~+/=:-]))/gi;
+  /(?<word>key|token|secret|authorization|password|auth)["'`]?\s{0,4}(?:[:=,]|=>)\s{0,4}(?:(?<quote>["'`])(?:(?:bearer|basic|token|bot|ssws|key|apikey|api-key|deepl-auth-key)\s{1,4})?(?<value>[^"'`\s\\]{20,2048})\k<quote>|(?:bearer|basic|token|ssws)\s{1,4}(?<line>[^"'`\s\\]{20,2048})(?=["'`\s]|$)|(?<bare>[\w.~+/=:-]{20,2048})(?![\w.~+/=:-]))/gi;
 const NAME_CHAR = /[\w$-]/;
 
 /** Names that hold public or non-secret values: publishable and site keys, cache and storage keys, CSRF and paging tokens. */

@@ -18,7 +18,10 @@ export interface SecretRule {
   keywords?: readonly string[];
   patterns?: ReadonlyArray<RegExp | { regex: RegExp; near: readonly Near[] }>;
   find?: (content: string) => Iterable<{ start: number; end: number; body?: string }>;
+  /** Whether a match is this kind (a lower-case `sk_live_` is not Stripe's); one that is not may be another's. */
   valid?: (secret: string) => boolean;
+  /** Whether a match was ever issued (its checksum holds): one that fails is no credential at all. */
+  issued?: (secret: string) => boolean;
   near?: readonly Near[];
   entropy?: number;
   secretlint?: readonly string[];

@@ -378,7 +378,7 @@ export const SECRET_RULES = {
       /(?<![\w-])github_pat_[0-9A-Za-z]{22}_(?<body>[0-9A-Za-z]{59,250})(?![0-9A-Za-z])/g,
     ],
     // Only the 36-character form carries a checksum.
-    valid: (secret) => secret.startsWith('github_pat_') || secret.length > 40 || base62Crc32Valid(secret),
+    issued: (secret) => secret.startsWith('github_pat_') || secret.length > 40 || base62Crc32Valid(secret),
     hosts: ['api.github.com'],
   },
   gitlab: {
@@ -407,7 +407,7 @@ export const SECRET_RULES = {
         near: [{ pattern: /npm_?token|_authToken|registry\.npmjs\.org/i, within: 120 }],
       },
     ],
-    valid: (secret) => !secret.startsWith('npm_') || base62Crc32Valid(secret),
+    issued: (secret) => !secret.startsWith('npm_') || base62Crc32Valid(secret),
   },
   posthog: {
     label: 'PostHog persoonlijke API-sleutel',

@@ -139,6 +139,8 @@ interface Candidate {
   body?: string;
   /** Not a placeholder, structurally valid, with the context its format needs. */
   accepted: boolean;
+  /** A placeholder, or a value whose checksum says it was never issued: no credential at all. */
+  refused?: boolean;
   host?: string;
 }
 
@@ -161,11 +163,10 @@ function* candidates(
   if (rule.keywords && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
     const secret = undoEscapes(content.slice(start, end));
-    const accepted =
-      !isPlaceholder(secret, body, rule.entropy) &&
-      (rule.valid?.(secret) ?? true) &&
-      hasContext(content, start, end, near);
-    return { kind, start, end, secret, body: body === undefined ? undefined : undoEscapes(body), accepted };
+    const refused = isPlaceholder(secret, body, rule.entropy) || !(rule.issued?.(secret) ?? true);
+    const accepted = !refused && (rule.valid?.(secret) ?? true) && hasContext(content, start, end, near);
+    const unescaped = body === undefined ? undefined : undoEscapes(body);
+    return { kind, start, end, secret, body: unescaped, accepted, refused };
   };
   for (const pattern of PATTERNS.get(kind)!) {
     const { near } = pattern;
@@ -243,11 +244,13 @@ export async function findSecrets(content: string): Promise<RedactedSecret[]> {
     }
     await checkpoint();
   }
-  // Last, values no row knows by format: named after the vendor their name or API host names, else after the host.
+  // Last, values no row reports: named after the vendor their name or API host names, else after the host.
+  // A value a row matched but could not attribute (a JWT that is no Supabase key) is still a key here;
+  // a placeholder or a value whose checksum fails is not.
   for (const position of positionedCredentials(content, (name) => vendorOfHost(name) !== undefined)) {
     const { start, end, value, host } = position;
-    if (judged.some((other) => overlaps(other, position)) || reported.some((other) => overlaps(other, position)))
-      continue;
+    const taken = (other: Candidate) => overlaps(other, position);
+    if (judged.some((other) => other.refused && taken(other)) || reported.some(taken)) continue;
     const kind =
       vendorOfName(position.name) ?? (host && !position.bare ? (vendorOfHost(host) ?? 'api_credential') : undefined);
     if (kind) reported.push({ kind, start, end, secret: value, accepted: true, ...(host ? { host } : {}) });

@@ -1113,6 +1113,48 @@ export const VENDOR_RULES = {
       ),
     ],
   }),
+  teams_webhook: vendor({
+    label: 'Microsoft Teams-webhook-URL',
+    capability: 'messaging',
+    revokeAt: 'Microsoft Teams (het kanaal > Connectors > Incoming Webhook verwijderen)',
+    source:
+      'https://learn.microsoft.com/en-us/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook',
+    // <tenant>.webhook.office.com/webhookb2/<group>@<tenant id>/IncomingWebhook/<32 hex>/<user id>.
+    formats: [
+      key(
+        chars('base62', 2, 40),
+        '.webhook.office.com/webhookb2/',
+        chars('base64url', 8, 80),
+        '@',
+        chars('base64url', 8, 80),
+        '/IncomingWebhook/',
+        chars('base62', 20, 40),
+        '/',
+        chars('base64url', 20, 80),
+      ),
+    ],
+  }),
+  tines_webhook: vendor({
+    label: 'Tines-webhook-URL',
+    capability: 'infrastructure',
+    revokeAt: 'Tines (de Webhook-actie > het pad of geheim vernieuwen)',
+    source: 'https://www.tines.com/docs/actions/types/webhook/',
+    formats: [key(chars('base62', 2, 40), '.tines.com/webhook/', chars('lower36', 32), '/', chars('lower36', 32))],
+  }),
+  azure_sas: vendor({
+    label: 'Azure Storage-SAS-URL met schrijf- of verwijderrechten',
+    capability: 'cloud',
+    revokeAt: 'de Azure-portal (het opslagaccount > de toegangssleutel waarmee de SAS is ondertekend roteren)',
+    source: 'https://learn.microsoft.com/en-us/rest/api/storageservices/create-service-sas',
+    // A signed URL that only reads (sp=r, sp=rl) is how a site shares a file; one that writes, creates,
+    // adds or deletes lets anyone change the storage.
+    keywords: ['core.windows.net'],
+    patterns: [
+      /https:\/\/[a-z0-9]{3,24}\.(?:blob|file|queue|table|dfs)\.core\.windows\.net\/[^\s"'`?]{0,300}\?[^\s"'`]{0,400}?\bsig=(?<body>[\w%+/]{30,120})/g,
+    ],
+    valid: (url) => /[?&]sp=[a-z]*[wdcau]/.test(url),
+    previewBody: true,
+  }),
 
   // Infrastructure: hosting, DNS/CDN, CI, secrets, observability.
   vercel: vendor({

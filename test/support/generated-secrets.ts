@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SecretRule } from '../../scanner/secrets/secret-rule.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from '../../scanner/secrets/secret-rules.ts';
-import { hasRun } from '../../scanner/secrets/secret-placeholders.ts';
+import { hasRun, isPlaceholder } from '../../scanner/secrets/secret-placeholders.ts';
 import { formatParts, type TokenFormat } from '../../scanner/secrets/token-format.ts';
 
 /**
@@ -50,7 +50,7 @@ export function walkFormat(format: TokenFormat): string[] {
     ),
   );
   const count = Math.max(2, choices, coverage);
-  return Array.from({ length: count }, (_, i) =>
+  const value = (i: number) =>
     parts
       .map((part) => {
         if (part.kind === 'literal') return part.choices[i % part.choices.length]!;
@@ -61,8 +61,17 @@ export function walkFormat(format: TokenFormat): string[] {
         const include = part.alphabet.slice((i * slice) % part.alphabet.length).slice(0, Math.min(slice, length));
         return randomOf(part.alphabet, length, include);
       })
-      .join(''),
-  );
+      .join('');
+  // Parts drawn apart can still add up to too few distinct characters for a random key (a UUID of
+  // eight hex digits): the scanner rightly calls that a placeholder, so draw again.
+  const lead = parts[0]!.kind === 'literal' ? parts[0]!.choices : [];
+  const random = (secret: string) => secret.slice(lead.find((choice) => secret.startsWith(choice))?.length ?? 0);
+  return Array.from({ length: count }, (_, i) => {
+    for (;;) {
+      const secret = value(i);
+      if (!isPlaceholder(secret, random(secret), undefined)) return secret;
+    }
+  });
 }
 
 /** The words and host a row's context needs, for code that gives it (without the host: a value no host vouches for). */

@@ -253,6 +253,18 @@ export function secretSamples(): KindSamples[] {
       placeholder: 'const d="postgres://postgres:${POSTGRES_PASSWORD}@db.acme.nl:5432/app";',
     },
     {
+      kind: 'azure_sas',
+      positives: ['racwd', 'w', 'rwdlacup'].map((sp) => {
+        const secret = `https://acmefiles.blob.core.windows.net/uploads/a.png?sv=2022-11-02&sp=${sp}&se=2027-01-01T00:00:00Z&sig=${encodeURIComponent(`${random(43, `${B64URL.slice(0, 62)}+/`)}=`)}`;
+        return { secret, code: `const Up=${JSON.stringify(secret)};` };
+      }),
+      // A read-only signed URL shares a file, as a public link does.
+      negatives: [
+        `const img="https://acmefiles.blob.core.windows.net/pub/a.png?sv=2022-11-02&sp=r&se=2027-01-01&sig=${random(43, B64URL)}%3D";`,
+      ],
+      placeholder: 'const up="https://acmefiles.blob.core.windows.net/uploads?sv=2022-11-02&sp=rw&sig=<signature>";',
+    },
+    {
       kind: 'twilio',
       positives: [
         ...plain(`SK${random(32, HEX)}`),
