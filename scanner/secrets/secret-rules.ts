@@ -9,6 +9,7 @@ import {
 } from './secret-structure.ts';
 import { JWT_PATTERN } from './jwt.ts';
 import type { SecretRule } from './secret-rule.ts';
+import { chars } from './token-format.ts';
 import { NEUTRAL_SHARED_RULES, SHARED_PREFIX_RULES, VENDOR_RULES, vendorNear } from './vendor-rules.ts';
 
 /**
@@ -142,9 +143,12 @@ export const SECRET_RULES = {
     severity: 'CRITICAL',
     revoke: 'Deactiveer en verwijder de toegangssleutel in IAM en controleer CloudTrail op misbruik',
     source: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/security-creds.html',
-    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t', 'secret'],
+    // Key ids run at their prefixes only (formats are anchored); the secret needs its name.
+    formats: [
+      [['AKIA', 'ASIA', 'ABIA', 'ACCA'], chars('base32', 16)],
+      ['A3T', chars('upper36', 1), chars('base32', 16)],
+    ],
     patterns: [
-      /(?<![0-9A-Za-z])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)(?<body>[A-Z2-7]{16})(?![0-9A-Za-z])/g,
       // The secret access key has no prefix: 40 base64 characters right after its name.
       {
         regex:
