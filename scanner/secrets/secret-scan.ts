@@ -99,7 +99,7 @@ for (const [text, word] of [
   const cost = (at: number) => commonness(lowered[at]!) + commonness(lowered[at + 1]!);
   for (let at = 1; at < text.length - 1; at++) if (cost(at) < cost(offset)) offset = at;
   const pair = pairOf(text.charCodeAt(offset), text.charCodeAt(offset + 1));
-  (NEEDLES_BY_PAIR[pair] ??= []).push({ text, word, offset });
+  NEEDLES_BY_PAIR[pair] = [...(NEEDLES_BY_PAIR[pair] ?? []), { text, word, offset }];
 }
 
 /** Whether a lower-case word stands at `at`, ASCII letters compared without case. */
