@@ -36,6 +36,14 @@ function randomOf(alphabet: string, length: number, include = ''): string {
   }
 }
 
+/** A random value that is no placeholder (a draw of 32 hex digits falls below the entropy bar now and then). */
+function keyLike(alphabet: string, length: number): string {
+  for (;;) {
+    const value = randomOf(alphabet, length);
+    if (!isPlaceholder(value, value, undefined)) return value;
+  }
+}
+
 /** Values of one format: shortest, longest, each literal choice, and every alphabet character at least once. */
 export function walkFormat(format: TokenFormat): string[] {
   const parts = formatParts(format);
@@ -112,8 +120,8 @@ export function hostCases(): GeneratedCase[] {
     return (rule.hosts ?? []).flatMap((entry) => {
       const host = hostFor(entry);
       // Not "6L…": forty characters so starting are a reCAPTCHA site key, public by design.
-      const key = `k${randomOf('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 39)}`;
-      const hex = randomOf('0123456789abcdef', 32);
+      const key = `k${keyLike('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 39)}`;
+      const hex = keyLike('0123456789abcdef', 32);
       return [
         {
           kind,
