@@ -24,6 +24,7 @@ const HOSTS = [
   'badtlsa.secure.lab.test',
   'www.insecure.lab.test',
   'www.bogus.lab.test',
+  'www.expired.lab.test',
 ];
 const page = (text: string) => `<!doctype html><html><body>${text.repeat(40)}</body></html>`;
 
@@ -85,6 +86,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
       },
       { label: 'insecure', signed: false, records: both('www') },
       { label: 'bogus', signed: true, records: both('www'), tamper: ['2026112601', '2026112602'] },
+      { label: 'expired', signed: true, records: both('www'), expired: true },
     ]);
     api = await startApi({
       SCANNER_DNS_SERVERS: lab.resolver,
@@ -122,6 +124,18 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     const bogus = (await scanOf('www.bogus.lab.test')).internetnl;
     expect(bogus.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
     expect(testOf(bogus, 'dnssec', 'dnssec_valid').detail).toMatch(/bogus.*EDE 6/);
+  });
+
+  it('scans a zone whose signatures expired in full, with DNSSEC bogus: its addresses are looked up again with CD', async () => {
+    const scan = await scanOf('www.expired.lab.test');
+    expect(scan.unreachable).toBeFalsy();
+    const report = scan.internetnl;
+    expect(report.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
+    expect(testOf(report, 'dnssec', 'dnssec_valid')).toMatchObject({ status: 'failed' });
+    expect(testOf(report, 'dnssec', 'dnssec_valid').detail).toMatch(/bogus/);
+    // The rest of the website test ran against the addresses found.
+    expect(report.categories.ipv6).toMatchObject({ status: 'passed', score: 100 });
+    expect(report.categories.tls.score).toBeGreaterThan(0);
   });
 
   it('finds a web server that does not answer over IPv6', async () => {

@@ -211,3 +211,19 @@ export async function queryDns(name: string, type: RecordType, options: QueryOpt
   }
   throw new DnsError(`Geen antwoord van de DNS-server op ${type} ${name}`);
 }
+
+/**
+ * A question asked again with CD (checking disabled) after a SERVFAIL, as internet.nl's resolver does
+ * (checks/resolver.py): a zone whose signatures are bogus or expired still answers, and `unchecked`
+ * says the answer was not validated. The DNSSEC test judges the zone apart.
+ */
+export async function queryDnsUnchecked(
+  name: string,
+  type: RecordType,
+  options: QueryOptions,
+): Promise<DnsResponse & { unchecked: boolean }> {
+  const response = await queryDns(name, type, options);
+  if (response.rcode !== 'SERVFAIL') return { ...response, unchecked: false };
+  const retried = await queryDns(name, type, { ...options, checkingDisabled: true });
+  return { ...retried, unchecked: retried.rcode !== 'SERVFAIL' };
+}

@@ -1,5 +1,5 @@
 import type dns from 'node:dns';
-import { DnsError, queryDns, serversOf, type DnsServer } from './dns-client.ts';
+import { DnsError, queryDns, queryDnsUnchecked, serversOf, type DnsServer } from './dns-client.ts';
 
 // Name look-ups of a scan. By default the system's resolver (dns.lookup for connections, so
 // localhost and /etc/hosts keep working, and /etc/resolv.conf's name servers for CAA); with
@@ -14,9 +14,13 @@ export interface DnsOptions {
 /** How long one DNS question may take, per try; two tries. */
 const DNS_TIMEOUT_MS = 3_000;
 
-/** The addresses of one family: empty for NXDOMAIN or no data; a failing server throws. */
+/**
+ * The addresses of one family: empty for NXDOMAIN or no data; a failing server throws. A zone whose
+ * signatures are bogus or expired still gets scanned (asked again with CD), and its DNSSEC test says
+ * bogus. Every address still passes the address policy before a connection.
+ */
 async function addressesOf(host: string, type: 'A' | 'AAAA', servers: readonly DnsServer[]): Promise<string[]> {
-  const response = await queryDns(host, type, { servers, timeoutMs: DNS_TIMEOUT_MS });
+  const response = await queryDnsUnchecked(host, type, { servers, timeoutMs: DNS_TIMEOUT_MS });
   if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN')
     throw Object.assign(new Error(`${type} ${host}: ${response.rcode}`), { code: 'ESERVFAIL', hostname: host });
   return response.answers.map((answer) => String(answer.data));

@@ -1,7 +1,14 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP, Socket } from 'node:net';
 import { refusalReason, type AddressPolicy } from '../net/address-policy.ts';
-import { DnsError, queryDns, serversOf, type DnsResponse, type DnsServer } from '../net/dns-client.ts';
+import {
+  DnsError,
+  queryDns,
+  queryDnsUnchecked,
+  serversOf,
+  type DnsResponse,
+  type DnsServer,
+} from '../net/dns-client.ts';
 import { isLocalhostName } from '../net/dns.ts';
 import { validateRoutes, type RpkiRoute } from './rpki.ts';
 
@@ -117,7 +124,11 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
 }
 
 async function addresses(name: string, type: 'A' | 'AAAA', servers: DnsServer[], options: InternetNlOptions) {
-  const response = await queryDns(name, type, { servers, timeoutMs: options.timeoutMs, signal: options.signal });
+  const response = await queryDnsUnchecked(name, type, {
+    servers,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  });
   return response.answers.map((a) => String(a.data));
 }
 
@@ -128,7 +139,7 @@ const isRealIpv6 = (address: string) => isIP(address) === 6 && !/^::ffff:/i.test
 async function zoneNameServers(host: string, servers: DnsServer[], options: InternetNlOptions): Promise<string[]> {
   const labels = trimDot(host).split('.');
   for (let i = 0; i < labels.length - 1; i++) {
-    const response = await queryDns(labels.slice(i).join('.'), 'NS', {
+    const response = await queryDnsUnchecked(labels.slice(i).join('.'), 'NS', {
       servers,
       timeoutMs: options.timeoutMs,
       signal: options.signal,

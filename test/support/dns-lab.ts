@@ -22,6 +22,8 @@ export interface LabZone {
   signed: boolean;
   /** After signing, replace this text of the signed file (a record changed after signing: bogus). */
   tamper?: [from: string, to: string];
+  /** Sign with signatures that expired yesterday: every answer of the zone is bogus. */
+  expired?: boolean;
 }
 
 export interface DnsLab {
@@ -73,16 +75,18 @@ export async function freeDualPort(): Promise<number> {
 const SOA = (zone: string) => `@ 3600 IN SOA ns1.${LAB_PARENT}. hostmaster.${zone}. 2026112601 3600 600 86400 300`;
 const NS = [`@ 3600 IN NS ns1.${LAB_PARENT}.`, `@ 3600 IN NS ns2.${LAB_PARENT}.`];
 
-function sign(dir: string, zone: string, file: string): { signedFile: string; ds: string[] } {
+function sign(dir: string, zone: string, file: string, expired = false): { signedFile: string; ds: string[] } {
   const keygen = (ksk: boolean) =>
     execFileSync('ldns-keygen', ['-a', 'ECDSAP256SHA256', ...(ksk ? ['-k'] : []), zone], { cwd: dir })
       .toString()
       .trim();
   const ksk = keygen(true);
   const zsk = keygen(false);
-  // Valid from yesterday for 30 days: the lab's signatures never expire during a run.
-  const from = new Date(Date.now() - 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const until = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  // Valid from yesterday for 30 days: the lab's signatures never expire during a run. An expired
+  // zone's were valid for a day, ten days ago.
+  const day = (offset: number) =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const [from, until] = expired ? [day(-10), day(-9)] : [day(-1), day(30)];
   execFileSync('ldns-signzone', ['-i', from, '-e', until, '-o', zone, file, zsk, ksk], { cwd: dir });
   const ds = readFileSync(join(dir, `${ksk}.ds`), 'utf8')
     .split('\n')
@@ -103,7 +107,7 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
     writeFileSync(join(dir, file), [`$ORIGIN ${name}.`, SOA(name), ...NS, ...zone.records, ''].join('\n'));
     delegations.push(...NS.map((ns) => ns.replace('@', zone.label)));
     if (zone.signed) {
-      const { signedFile, ds } = sign(dir, name, file);
+      const { signedFile, ds } = sign(dir, name, file, zone.expired);
       delegations.push(...ds.map((line) => line.replace(/^(\S+)\.\s/, (_, owner: string) => `${owner}. `)));
       if (zone.tamper) {
         const path = join(dir, signedFile);
