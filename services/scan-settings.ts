@@ -14,6 +14,7 @@ export function scanSettingsOf(config: Config) {
     internetnl: {
       dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
       nameServerPort: config.SCANNER_NAME_SERVER_PORT,
+      webPorts: { http: config.SCANNER_WEB_HTTP_PORT, https: config.SCANNER_WEB_HTTPS_PORT },
       rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
       rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
     },

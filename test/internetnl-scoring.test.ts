@@ -5,6 +5,16 @@ import { internetNlReport } from '../scanner/report/internetnl.ts';
 
 // Expectations computed as internet.nl's checks/probes.py computes them (Internet.nl at cec0e01):
 // Probe._verdict for the verdicts, int(100.0 / max_score * total) for the scores.
+const WEB = { v6Good: ['2001:db8::80'], v6Bad: [], v4Good: ['192.0.2.80'], v4Bad: [], portDiff: [] };
+/** The page over both families: ports 80 and 443, status 200, the same page. */
+const same = (over: Partial<NonNullable<InternetNlEvidence['ipv6']['sameContent']>> = {}) => ({
+  v4Ports: [80, 443],
+  v6Ports: [80, 443],
+  v4Status: 200,
+  v6Status: 200,
+  similarity: 1,
+  ...over,
+});
 const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence => ({
   host: 'www.shop.nl',
   dnssec: { state: 'secure', reason: null, extendedError: null },
@@ -14,11 +24,8 @@ const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence =>
       { name: 'ns2.shop.nl', addresses: ['2001:db8::2'], reachable: ['2001:db8::2'] },
     ],
     webAddresses: ['2001:db8::80'],
-    webReach: [
-      { port: 443, reachable: true },
-      { port: 80, reachable: true },
-    ],
-    sameContent: { v4Status: 200, v6Status: 200, similarity: 1 },
+    web: WEB,
+    sameContent: same(),
     error: null,
   },
   dane: null,
@@ -63,13 +70,8 @@ describe("internet.nl's scoring", () => {
   });
 
   it('truncates scores: 14 of 22 points is 63, not 64; the website score truncates the mean too', () => {
-    // ns_reach 10, web_reach 2 (one port of two), web_ipv46 2, of 22: 14/22 = 63.6 -> 63.
-    const report = withIpv6({
-      webReach: [
-        { port: 443, reachable: true },
-        { port: 80, reachable: false },
-      ],
-    });
+    // ns_reach 10, web_reach 2 (one of two IPv6 addresses answers), web_ipv46 2, of 22: 14/22 = 63.6 -> 63.
+    const report = withIpv6({ web: { ...WEB, v6Good: ['2001:db8::80'], v6Bad: ['2001:db8::81'] } });
     expect(report.categories.ipv6.score).toBe(63);
     // (63 + 100 + 100) / 3 = 87.67 -> 87.
     expect(report.score).toBe(87);
@@ -166,30 +168,49 @@ describe("internet.nl's scoring", () => {
     const ipv46 = (part: ReturnType<typeof ipv6With>) => part.tests.find((t) => t.name === 'web_ipv46')!;
 
     it('keeps web_reach and web_ipv46 in the maximum without an AAAA', () => {
-      const part = ipv6With({ webAddresses: [], webReach: [], sameContent: null });
+      const part = ipv6With({ webAddresses: [], web: { ...WEB, v6Good: [] }, sameContent: null });
       expect(ipv46(part).status).toBe('not_tested');
       // ns_reach 10 of 22 -> 45, as internet.nl scores an apex with IPv4 only.
       expect(part).toMatchObject({ status: 'failed', score: 45 });
     });
 
     it("shows another status per family as failed, yet scores it 2 (internet.nl's quirk)", () => {
-      const part = ipv6With({ sameContent: { v4Status: 200, v6Status: 503, similarity: 1 } });
+      const part = ipv6With({ sameContent: same({ v6Status: 503 }) });
       expect(ipv46(part).status).toBe('failed');
       expect(part).toMatchObject({ status: 'failed', score: 100 });
     });
 
     it('calls pages 20% apart a notice with 0 points, and 5% apart the same page', () => {
-      const apart = ipv6With({ sameContent: { v4Status: 200, v6Status: 200, similarity: 0.8 } });
+      const apart = ipv6With({ sameContent: same({ similarity: 0.8 }) });
       expect(ipv46(apart).status).toBe('warning');
       // 20 of 22 -> 90; a notice does not change a category with required subtests.
       expect(apart).toMatchObject({ status: 'passed', score: 90 });
-      expect(ipv46(ipv6With({ sameContent: { v4Status: 200, v6Status: 200, similarity: 0.95 } })).status).toBe(
-        'passed',
-      );
+      expect(ipv46(ipv6With({ sameContent: same({ similarity: 0.95 }) })).status).toBe('passed');
+    });
+
+    it('counts an address reachable on either port, and a port that answers over IPv4 only as partial points and a failed comparison', () => {
+      // An HTTPS-only site: 443 on both families, nothing on 80. Full points, as internet.nl gives.
+      const httpsOnly = ipv6With({ sameContent: same({ v4Ports: [443], v6Ports: [443] }) });
+      expect(httpsOnly).toMatchObject({ status: 'passed', score: 100 });
+      // Port 80 answers over IPv4 only: web_reach keeps its verdict with 2 points, web_ipv46 fails with 0.
+      const fewer = ipv6With({ web: { ...WEB, portDiff: [80] }, sameContent: null });
+      expect(fewer.tests.find((t) => t.name === 'web_reach')!.status).toBe('passed');
+      expect(ipv46(fewer).status).toBe('failed');
+      // ns_reach 10 + web_reach 2 + web_ipv46 0 = 12 of 22 -> 54.
+      expect(fewer).toMatchObject({ status: 'failed', score: 54 });
+      // A second IPv6 address that does not answer: web_reach fails with 2, the pages still compare.
+      const dead = ipv6With({ web: { ...WEB, v6Bad: ['2001:db8::81'] } });
+      expect(dead.tests.find((t) => t.name === 'web_reach')!.status).toBe('failed');
+      expect(ipv46(dead).status).toBe('passed');
+      expect(dead).toMatchObject({ status: 'failed', score: 63 });
+      // IPv6 only: nothing to compare, the subtest's 2 points all the same.
+      const only6 = ipv6With({ web: { ...WEB, v4Good: [] }, sameContent: null });
+      expect(ipv46(only6).status).toBe('not_tested');
+      expect(only6).toMatchObject({ status: 'passed', score: 100 });
     });
 
     it('calls the same 4xx or 5xx on both families a notice with its 2 points', () => {
-      const part = ipv6With({ sameContent: { v4Status: 404, v6Status: 404, similarity: 1 } });
+      const part = ipv6With({ sameContent: same({ v4Status: 404, v6Status: 404 }) });
       expect(ipv46(part).status).toBe('warning');
       expect(part).toMatchObject({ status: 'passed', score: 100 });
     });

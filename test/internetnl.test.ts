@@ -21,6 +21,8 @@ const HOSTS = [
   'www.secure.lab.test',
   'v4only.secure.lab.test',
   'split.secure.lab.test',
+  'ports.secure.lab.test',
+  'status.secure.lab.test',
   'badtlsa.secure.lab.test',
   'www.insecure.lab.test',
   'www.bogus.lab.test',
@@ -34,17 +36,21 @@ let tenant: Tenant;
 let port: number;
 const servers: https.Server[] = [];
 
-/** One HTTPS server per address family on the same port; `v6` null: nothing listens on ::1. */
-async function serve(v4: string, v6: string | null) {
-  const cert = certificate({ hosts: HOSTS });
-  const start = (host: string, body: string) =>
+const cert = certificate({ hosts: HOSTS });
+type Answer = string | { status: number; body: string };
+/** One HTTPS server per address family on `on`; `v6` null: nothing listens on ::1. */
+async function serve(v4: Answer, v6: Answer | null, on = port, tls = true) {
+  const start = (host: string, answer: Answer) =>
     new Promise<void>((resolve, reject) => {
-      const server = https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS }, (_req, res) => {
-        res.writeHead(200, HARDENED_HEADERS).end(body);
-      });
+      const { status, body } = typeof answer === 'string' ? { status: 200, body: answer } : answer;
+      const handler = (_req: http.IncomingMessage, res: http.ServerResponse) =>
+        res.writeHead(status, HARDENED_HEADERS).end(body);
+      const server = tls
+        ? https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS }, handler)
+        : http.createServer(handler);
       server.once('error', reject);
-      server.listen(port, host, () => resolve());
-      servers.push(server);
+      server.listen(on, host, () => resolve());
+      servers.push(server as https.Server);
     });
   await start('127.0.0.1', v4);
   if (v6 !== null) await start('::1', v6);
@@ -67,7 +73,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
   beforeAll(async () => {
     port = await freeDualPort();
     // One certificate for every host; the same server answers all names on this port.
-    const cert = await serve(page('dezelfde pagina '), page('dezelfde pagina '));
+    await serve(page('dezelfde pagina '), page('dezelfde pagina '));
     const spki = new X509Certificate(cert.certPem).publicKey.export({ type: 'spki', format: 'der' });
     const match = createHash('sha256').update(spki).digest('hex');
     const both = (name: string) => [`${name} 300 IN A 127.0.0.1`, `${name} 300 IN AAAA ::1`];
@@ -79,6 +85,8 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
           ...both('www'),
           ...both('v4only'),
           ...both('split'),
+          ...both('ports'),
+          ...both('status'),
           ...both('badtlsa'),
           `_${port}._tcp.www 300 IN TLSA 3 1 1 ${match}`,
           `_${port}._tcp.badtlsa 300 IN TLSA 3 1 1 ${'ab'.repeat(32)}`,
@@ -92,6 +100,9 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
       SCANNER_DNS_SERVERS: lab.resolver,
       SCANNER_DNSSEC_PROBE_NAME: 'lab.test',
       SCANNER_NAME_SERVER_PORT: String(lab.nameServerPort),
+      // Port 443 of every lab host is the shared HTTPS port; nothing listens on "80": HTTPS-only sites.
+      SCANNER_WEB_HTTPS_PORT: String(port),
+      SCANNER_WEB_HTTP_PORT: String(await freeDualPort()),
     });
     tenant = await seedTenant(api.db, 'https://example.nl/', { plan: 'enterprise' });
   }, 60_000);
@@ -138,34 +149,64 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     expect(report.categories.tls.score).toBeGreaterThan(0);
   });
 
+  /** A scan whose port 443 (and 80) are these lab ports: each case gets servers of its own. */
+  const scanAt = async (host: string, https443: number, http80?: number) =>
+    (
+      await scanSite(`https://${host}:${https443}/`, {
+        allowPrivateTargets: true,
+        dnsServers: [lab.resolver],
+        probeExposures: false,
+        internetnl: {
+          dnssecProbeName: 'lab.test',
+          nameServerPort: lab.nameServerPort,
+          webPorts: { https: https443, http: http80 ?? (await freeDualPort()) },
+        },
+      })
+    ).internetnl!;
+
   it('finds a web server that does not answer over IPv6', async () => {
     // Nothing listens on ::1 at this port: the AAAA record points nowhere.
-    const v4Port = port;
-    port = await freeDualPort();
-    await serve(page('dezelfde pagina '), null);
-    try {
-      const report = (await scanOf('v4only.secure.lab.test')).internetnl;
-      expect(testOf(report, 'ipv6', 'web_aaaa')).toMatchObject({ status: 'passed' });
-      expect(testOf(report, 'ipv6', 'web_reach')).toMatchObject({ status: 'failed' });
-      expect(report.categories.ipv6.status).toBe('failed');
-      expect(report.categories.ipv6.score).toBeLessThan(100);
-    } finally {
-      port = v4Port;
-    }
+    const own = await freeDualPort();
+    await serve(page('dezelfde pagina '), null, own);
+    const report = await scanAt('v4only.secure.lab.test', own);
+    expect(testOf(report, 'ipv6', 'web_aaaa')).toMatchObject({ status: 'passed' });
+    expect(testOf(report, 'ipv6', 'web_reach')).toMatchObject({ status: 'failed' });
+    // ns_reach 10 of 22 -> 45: no IPv6 address answers (0), nothing compared (0).
+    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 45 });
   });
 
   it('finds a site that serves another page over IPv6', async () => {
-    const shared = port;
-    port = await freeDualPort();
-    await serve(page('de pagina via IPv4 '), page('iets heel anders, via zes: 0123456789 '));
-    try {
-      const report = (await scanOf('split.secure.lab.test')).internetnl;
-      // internet.nl calls pages more than 10% apart a notice, with 0 of the subtest's 2 points.
-      expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'warning' });
-      expect(report.categories.ipv6.score).toBeLessThan(100);
-    } finally {
-      port = shared;
-    }
+    const own = await freeDualPort();
+    await serve(page('de pagina via IPv4 '), page('iets heel anders, via zes: 0123456789 '), own);
+    const report = await scanAt('split.secure.lab.test', own);
+    // internet.nl calls pages more than 10% apart a notice, with 0 of the subtest's 2 points: 20 of 22 -> 90.
+    expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'warning' });
+    expect(report.categories.ipv6).toMatchObject({ status: 'passed', score: 90 });
+  });
+
+  it('scores an HTTPS-only site in full, and a port 80 that answers over IPv4 only as internet.nl does', async () => {
+    const own = await freeDualPort();
+    await serve(page('dezelfde pagina '), page('dezelfde pagina '), own);
+    expect((await scanAt('ports.secure.lab.test', own)).categories.ipv6).toMatchObject({
+      status: 'passed',
+      score: 100,
+    });
+    const http80 = await freeDualPort();
+    await serve(page('dezelfde pagina '), null, http80, false);
+    const report = await scanAt('ports.secure.lab.test', own, http80);
+    // web_reach keeps its verdict with 2 points; web_ipv46 fails with 0: 12 of 22 -> 54.
+    expect(testOf(report, 'ipv6', 'web_reach')).toMatchObject({ status: 'passed' });
+    expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
+    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 54 });
+  });
+
+  it('shows another status per family as failed, with the 2 points internet.nl still gives', async () => {
+    const own = await freeDualPort();
+    const body = page('dezelfde pagina ');
+    await serve(body, { status: 503, body }, own);
+    const report = await scanAt('status.secure.lab.test', own);
+    expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
+    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 100 });
   });
 
   it('reports signed TLSA records that match nothing as a HIGH finding', async () => {

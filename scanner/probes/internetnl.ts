@@ -26,10 +26,24 @@ export interface InternetNlEvidence {
   ipv6: {
     nameServers: Array<{ name: string; addresses: string[]; reachable: string[] }> | null;
     webAddresses: string[];
-    /** Per port tried (the scan's, and 80 beside https on 443): reachable over IPv6. */
-    webReach: Array<{ port: number; reachable: boolean }>;
-    /** The same page over IPv4 and IPv6; null when one family was not reachable. */
-    sameContent: { v4Status: number; v6Status: number; similarity: number } | null;
+    /**
+     * Every address of the web host tried on ports 80 and 443 (tasks/ipv6.py get_domain_results): an
+     * address is good when either port answers; `portDiff` the ports that answer over IPv4 and over
+     * no IPv6 address.
+     */
+    web: { v6Good: string[]; v6Bad: string[]; v4Good: string[]; v4Bad: string[]; portDiff: number[] };
+    /**
+     * The page over each family (tasks/ipv6.py simhash: port 80, then 443, the last answer kept);
+     * null when one family gave no answer at all. Only asked when both families are reachable on the
+     * same ports.
+     */
+    sameContent: {
+      v4Ports: number[];
+      v6Ports: number[];
+      v4Status: number;
+      v6Status: number;
+      similarity: number;
+    } | null;
     error: string | null;
   };
   dane: {
@@ -52,12 +66,15 @@ export interface InternetNlOptions extends AddressPolicy {
   dnssecProbeName: string;
   /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
   nameServerPort?: number;
+  /** Ports 80 and 443 of the web host, elsewhere in a test lab. */
+  webPorts?: { http: number; https: number };
   rpkiValidatorUrl?: string;
   rpkiOriginUrl?: string;
   timeoutMs: number;
   signal: AbortSignal;
 }
 
+const NO_WEB = { v6Good: [], v6Bad: [], v4Good: [], v4Bad: [], portDiff: [] };
 const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
 /** Bounds against a hostile zone: name servers looked at, and addresses tried per name server. */
 const MAX_NAME_SERVERS = 8;
@@ -197,7 +214,56 @@ function quickRatio(a: string, b: string): number {
 }
 
 /** The page at one address, with the site's name in Host and SNI; null when it did not answer. */
-type PageFetcher = (address: string) => Promise<{ status: number; body: string } | null>;
+type PageFetcher = (url: string, address: string) => Promise<{ status: number; body: string } | null>;
+
+const WEB_PORTS = [80, 443] as const;
+/** Where port 80 or 443 of the web host is reached (a test lab moves them). */
+const portOf = (port: 80 | 443, options: InternetNlOptions) =>
+  (port === 80 ? options.webPorts?.http : options.webPorts?.https) ?? port;
+
+/** Which of ports 80 and 443 answer at each address of one family (tasks/ipv6.py test_connectivity). */
+async function connectivity(addresses: string[], options: InternetNlOptions) {
+  const results = await Promise.all(
+    addresses.map(async (address) => {
+      // An address the policy refuses (private, loopback) cannot be reached from the internet either.
+      if (refusalReason(address, options)) return { address, ports: [] as number[] };
+      const open = await Promise.all(
+        WEB_PORTS.map((port) => connects(address, portOf(port, options), options.timeoutMs)),
+      );
+      return { address, ports: WEB_PORTS.filter((_, i) => open[i]) as number[] };
+    }),
+  );
+  return {
+    good: results.filter((r) => r.ports.length > 0).map((r) => r.address),
+    bad: results.filter((r) => r.ports.length === 0).map((r) => r.address),
+    ports: new Set(results.flatMap((r) => r.ports)),
+  };
+}
+
+/** tasks/ipv6.py simhash: each family's page on port 80, then 443 (the last answer kept). */
+async function pagesOf(host: string, v4: string, v6: string, options: InternetNlOptions, fetchPage: PageFetcher) {
+  const family = async (address: string) => {
+    let last: { status: number; body: string } | null = null;
+    const ports: number[] = [];
+    for (const port of WEB_PORTS) {
+      const scheme = port === 443 ? 'https' : 'http';
+      const page = await fetchPage(`${scheme}://${host}:${portOf(port, options)}/`, address);
+      if (!page) continue;
+      last = page;
+      ports.push(port);
+    }
+    return { last, ports };
+  };
+  const [four, six] = await Promise.all([family(v4), family(v6)]);
+  if (!four.last || !six.last) return null;
+  return {
+    v4Ports: four.ports,
+    v6Ports: six.ports,
+    v4Status: four.last.status,
+    v6Status: six.last.status,
+    similarity: quickRatio(four.last.body, six.last.body),
+  };
+}
 
 async function ipv6Of(
   host: string,
@@ -218,33 +284,21 @@ async function ipv6Of(
       }),
     );
     const webAddresses = (await addresses(host, 'AAAA', servers, options)).filter(isRealIpv6).slice(0, MAX_ADDRESSES);
-    const allowed = webAddresses.filter((address) => !refusalReason(address, options));
-    const ports = options.scheme === 'https' && options.port === 443 ? [443, 80] : [options.port];
-    const webReach = await Promise.all(
-      ports.map(async (port) => ({
-        port,
-        reachable:
-          allowed.length > 0 &&
-          (await Promise.all(allowed.map((a) => connects(a, port, options.timeoutMs)))).every(Boolean),
-      })),
-    );
-    const v4 = (await addresses(host, 'A', servers, options)).filter((a) => !refusalReason(a, options));
-    let sameContent: InternetNlEvidence['ipv6']['sameContent'] = null;
-    if (v4[0] && allowed[0] && webReach[0]?.reachable) {
-      const [page4, page6] = await Promise.all([fetchPage(v4[0]), fetchPage(allowed[0])]);
-      if (page4 && page6)
-        sameContent = {
-          v4Status: page4.status,
-          v6Status: page6.status,
-          similarity: quickRatio(page4.body, page6.body),
-        };
-    }
-    return { nameServers, webAddresses, webReach, sameContent, error: null };
+    const v4Addresses = (await addresses(host, 'A', servers, options)).slice(0, MAX_ADDRESSES);
+    const [six, four] = await Promise.all([connectivity(webAddresses, options), connectivity(v4Addresses, options)]);
+    const portDiff = [...four.ports].filter((port) => !six.ports.has(port));
+    const web = { v6Good: six.good, v6Bad: six.bad, v4Good: four.good, v4Bad: four.bad, portDiff };
+    // do_web compares the pages only when both families answer on the same ports.
+    const sameContent =
+      six.good[0] && four.good[0] && portDiff.length === 0
+        ? await pagesOf(host, four.good[0], six.good[0], options, fetchPage)
+        : null;
+    return { nameServers, webAddresses, web, sameContent, error: null };
   } catch (error) {
     return {
       nameServers: null,
       webAddresses: [],
-      webReach: [],
+      web: NO_WEB,
       sameContent: null,
       error: error instanceof DnsError ? error.message : 'DNS-fout',
     };
@@ -354,7 +408,7 @@ export async function probeInternetNl(
     return {
       host: name,
       dnssec: { state: 'not_tested', reason, extendedError: null },
-      ipv6: { nameServers: null, webAddresses: [], webReach: [], sameContent: null, error: reason },
+      ipv6: { nameServers: null, webAddresses: [], web: NO_WEB, sameContent: null, error: reason },
       dane: null,
       rpki: { state: 'not_tested', reason },
     };

@@ -30,6 +30,8 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
 export interface InternetNlSettings {
   dnssecProbeName: string;
   nameServerPort?: number;
+  /** Where internet.nl's IPv6 test connects for ports 80 and 443; only an offline lab moves them. */
+  webPorts?: { http: number; https: number };
   rpkiValidatorUrl?: string;
   rpkiOriginUrl?: string;
 }

@@ -101,18 +101,56 @@ function nsReach(all: NameServer[]): Scored {
       );
 }
 
+type Web = InternetNlEvidence['ipv6']['web'];
+
 /**
- * web_ipv46 as internet.nl's tasks/ipv6.py simhash and callback give it, quirks included:
+ * web_reach as tasks/ipv6.py get_domain_results scores it and callback shows it: 10 points when
+ * every IPv6 address answers on 80 or 443 and IPv6 answers on every port IPv4 does; 2 when some
+ * address does not answer or a port answers over IPv4 only; 0 when no IPv6 address answers. The
+ * status fails only on an unreachable address: a port that answers over IPv4 only costs points,
+ * not the verdict (it fails web_ipv46 instead).
+ */
+function webReach(web: Web): Scored {
+  const points = web.v6Good.length === 0 ? 0 : web.v6Bad.length > 0 || web.portDiff.length > 0 ? LESS : FULL;
+  const ports = web.portDiff.length > 0 ? `; poort ${web.portDiff.join(' en ')} alleen via IPv4` : '';
+  return web.v6Bad.length > 0
+    ? test(
+        'web_reach',
+        'failed',
+        `niet bereikbaar via IPv6 op poort 80 of 443: ${web.v6Bad.join(', ')}${ports}`,
+        points,
+        FULL,
+      )
+    : test('web_reach', 'passed', `elk IPv6-adres is bereikbaar (${web.v6Good.join(', ')})${ports}`, points, FULL);
+}
+
+/**
+ * web_ipv46 as internet.nl's tasks/ipv6.py do_web, simhash and callback give it, quirks included:
+ * - an IPv6-only site is not compared, and gets the subtest's 2 points (result_no_v4);
+ * - no comparison (IPv4 unreachable, a port that answers over one family only, or no answer over
+ *   one family) fails with 0;
  * - another status per family scores 2 but shows failed (the distance stays "not calculable");
  * - the same page (at most 10% apart by quick_ratio) scores 2: passed for status 200 to 400, a notice
  *   for the same 4xx/5xx on both families;
  * - pages more than 10% apart are a notice with 0 points;
- * - no answer over one family fails with 0; without IPv6 reach the subtest is not tested, 0 points.
+ * - without an IPv6 address that answers the subtest is not set: not tested, 0 points.
  */
-function webIpv46(v6Reached: boolean, same: InternetNlEvidence['ipv6']['sameContent']): Scored {
-  if (!v6Reached)
+function webIpv46(web: Web, same: InternetNlEvidence['ipv6']['sameContent']): Scored {
+  if (web.v6Good.length === 0)
     return test('web_ipv46', 'not_tested', 'niet vergeleken: de site is niet via IPv6 bereikbaar', 0, LESS);
+  if (web.v4Good.length === 0 && web.v4Bad.length === 0)
+    return test('web_ipv46', 'not_tested', 'alleen IPv6: niets te vergelijken', LESS, LESS);
+  if (web.portDiff.length > 0)
+    return test('web_ipv46', 'failed', `poort ${web.portDiff.join(' en ')} antwoordt alleen via IPv4`, 0, LESS);
   if (!same) return test('web_ipv46', 'failed', 'niet vergeleken: de site antwoordt niet via IPv4 én IPv6', 0, LESS);
+  if (same.v4Ports.join() !== same.v6Ports.join())
+    return test(
+      'web_ipv46',
+      'failed',
+      `de pagina komt via IPv4 van poort ${same.v4Ports.join(' en ')}, via IPv6 van poort ${same.v6Ports.join(' en ') || 'geen'}`,
+      0,
+      LESS,
+    );
   if (same.v4Status !== same.v6Status)
     return test('web_ipv46', 'failed', `statuscode via IPv4 ${same.v4Status}, via IPv6 ${same.v6Status}`, LESS, LESS);
   const alike = `${Math.trunc(same.similarity * 100)}% gelijk`;
@@ -154,27 +192,7 @@ function ipv6Tests(ipv6: InternetNlEvidence['ipv6']): Scored[] {
     tests.push(test('web_ipv46', 'not_tested', 'niet vergeleken: geen IPv6-adres', 0, LESS));
     return tests;
   }
-  const reached = ipv6.webReach.filter((r) => r.reachable);
-  tests.push(
-    ipv6.webReach.length > 0 && reached.length === ipv6.webReach.length
-      ? test(
-          'web_reach',
-          'passed',
-          `bereikbaar via IPv6 op poort ${reached.map((r) => r.port).join(' en ')}`,
-          FULL,
-          FULL,
-        )
-      : reached.length > 0
-        ? test(
-            'web_reach',
-            'failed',
-            `via IPv6 alleen bereikbaar op poort ${reached.map((r) => r.port).join(', ')}`,
-            LESS,
-            FULL,
-          )
-        : test('web_reach', 'failed', 'de webserver is niet via IPv6 bereikbaar', 0, FULL),
-  );
-  tests.push(webIpv46(reached.length > 0, ipv6.sameContent));
+  tests.push(webReach(ipv6.web), webIpv46(ipv6.web, ipv6.sameContent));
   return tests;
 }
 

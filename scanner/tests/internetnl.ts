@@ -24,11 +24,7 @@ export const internetNlTest = defineTest({
         chain: tls.certificate?.presented ?? [],
         timeoutMs: Math.min(3_000, options.requestTimeoutMs),
       },
-      (address) =>
-        fetchAtAddress(tlsWorks ? new URL('/', httpsUrl).href : target.href, address, {
-          ...options,
-          timeoutMs: options.requestTimeoutMs,
-        }),
+      (url, address) => fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs }),
     );
     return { internetnl };
   },

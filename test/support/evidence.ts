@@ -183,7 +183,13 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
       ? {
           host: new URL(url).hostname,
           dnssec: { state: 'secure', reason: null, extendedError: null },
-          ipv6: { nameServers: null, webAddresses: [], webReach: [], sameContent: null, error: null },
+          ipv6: {
+            nameServers: null,
+            webAddresses: [],
+            web: { v6Good: [], v6Bad: [], v4Good: [], v4Bad: [], portDiff: [] },
+            sameContent: null,
+            error: null,
+          },
           dane: o.dane,
           rpki: { state: 'not_tested', reason: '' },
         }
