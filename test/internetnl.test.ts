@@ -23,6 +23,7 @@ const HOSTS = [
   'split.secure.lab.test',
   'ports.secure.lab.test',
   'status.secure.lab.test',
+  'shop.secure.lab.test',
   'badtlsa.secure.lab.test',
   'www.insecure.lab.test',
   'www.bogus.lab.test',
@@ -37,14 +38,22 @@ let port: number;
 const servers: https.Server[] = [];
 
 const cert = certificate({ hosts: HOSTS });
-type Answer = string | { status: number; body: string };
+type Reply = { status: number; body: string; headers?: Record<string, string> };
+/** A page, a reply, or a reply per Host header. */
+type Answer = string | Reply | ((host: string) => Reply);
 /** One HTTPS server per address family on `on`; `v6` null: nothing listens on ::1. */
 async function serve(v4: Answer, v6: Answer | null, on = port, tls = true) {
   const start = (host: string, answer: Answer) =>
     new Promise<void>((resolve, reject) => {
-      const { status, body } = typeof answer === 'string' ? { status: 200, body: answer } : answer;
-      const handler = (_req: http.IncomingMessage, res: http.ServerResponse) =>
-        res.writeHead(status, HARDENED_HEADERS).end(body);
+      const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+        const reply: Reply =
+          typeof answer === 'string'
+            ? { status: 200, body: answer }
+            : typeof answer === 'function'
+              ? answer(req.headers.host ?? '')
+              : answer;
+        res.writeHead(reply.status, { ...HARDENED_HEADERS, ...reply.headers }).end(reply.body);
+      };
       const server = tls
         ? https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS }, handler)
         : http.createServer(handler);
@@ -87,6 +96,8 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
           ...both('split'),
           ...both('ports'),
           ...both('status'),
+          // An apex-like name with IPv4 only that redirects to www.
+          'shop 300 IN A 127.0.0.1',
           ...both('badtlsa'),
           `_${port}._tcp.www 300 IN TLSA 3 1 1 ${match}`,
           `_${port}._tcp.badtlsa 300 IN TLSA 3 1 1 ${'ab'.repeat(32)}`,
@@ -198,6 +209,21 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     expect(testOf(report, 'ipv6', 'web_reach')).toMatchObject({ status: 'passed' });
     expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 54 });
+  });
+
+  it('tests the name that was entered, not the www it redirects to', async () => {
+    const own = await freeDualPort();
+    const body = page('dezelfde pagina ');
+    const redirect = (host: string): Reply =>
+      host.startsWith('shop.')
+        ? { status: 301, body: '', headers: { location: `https://www.secure.lab.test:${own}/` } }
+        : { status: 200, body };
+    await serve(redirect, redirect, own);
+    const report = await scanAt('shop.secure.lab.test', own);
+    // shop has no AAAA: web_aaaa fails and only ns_reach scores, 10 of 22 -> 45, as internet.nl gives the apex.
+    expect(testOf(report, 'ipv6', 'web_aaaa')).toMatchObject({ status: 'failed' });
+    expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 45 });
+    expect(report.categories.dnssec).toMatchObject({ status: 'passed', score: 100 });
   });
 
   it('shows another status per family as failed, with the 2 points internet.nl still gives', async () => {

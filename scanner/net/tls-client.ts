@@ -107,6 +107,16 @@ function handshake(
   );
 }
 
+/** The chain a server presents to one handshake at its best version, leaf first; empty when it refuses TLS. */
+export async function presentedChainAt(hostname: string, port: number, options: TlsProbeOptions): Promise<Buffer[]> {
+  const host = bareHost(hostname);
+  assertLiteralHostAllowed(host, options);
+  const chain = await connectTls<Buffer[]>(host, port, contextFor('TLSv1', 'TLSv1.3'), options, (socket, settle) =>
+    settle(() => presentedChain(socket.getPeerCertificate(true))),
+  );
+  return chain ?? [];
+}
+
 /** A renegotiation takes one round trip more than nothing: a server silent for this long has not renegotiated. */
 export const renegotiationWaitMs = (handshakeMs: number) => Math.max(1_000, 4 * handshakeMs);
 

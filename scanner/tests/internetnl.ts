@@ -1,5 +1,6 @@
 import { checkDane } from '../checks/dane.ts';
 import { fetchAtAddress } from '../net/pinned-fetch.ts';
+import { presentedChainAt } from '../net/tls-client.ts';
 import { probeInternetNl } from '../probes/internetnl.ts';
 import { defineTest } from './test.ts';
 
@@ -10,19 +11,31 @@ export const internetNlTest = defineTest({
   subject: 'host',
   produces: ['tls_dane_invalid'],
   checks: { dane: checkDane },
-  subjectOf: (site) => site.httpsUrl.hostname,
+  // The name that was entered, as internet.nl tests it (interface/views/shared.py), not the host a
+  // redirect leads to: an apex that redirects to www is judged on the apex's own DNS and addresses.
+  subjectOf: (site) => site.target.hostname,
   gate: ({ options }) => (options.internetnl ? null : { status: 'skipped', reason: 'niet ingesteld' }),
   probe: async ({ site, options }) => {
     const { tlsWorks, httpsUrl, target, tls } = site;
+    const host = target.hostname;
+    const port = Number(target.protocol === 'https:' ? target.port || 443 : 443);
+    const timeoutMs = Math.min(3_000, options.requestTimeoutMs);
+    // DANE is judged against the entered name's own chain: the scan's is another host's after a redirect.
+    const chain =
+      httpsUrl.hostname === host && Number(httpsUrl.port || 443) === port
+        ? (tls.certificate?.presented ?? [])
+        : tlsWorks
+          ? await presentedChainAt(host, port, { ...options, timeoutMs }).catch(() => [])
+          : [];
     const internetnl = await probeInternetNl(
-      httpsUrl.hostname,
+      host,
       {
         ...options,
         ...options.internetnl!,
         scheme: tlsWorks ? 'https' : 'http',
-        port: Number(tlsWorks ? httpsUrl.port || 443 : target.port || 80),
-        chain: tls.certificate?.presented ?? [],
-        timeoutMs: Math.min(3_000, options.requestTimeoutMs),
+        port,
+        chain,
+        timeoutMs,
       },
       (url, address) => fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs }),
     );
