@@ -142,6 +142,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
         () =>
           internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type)), {
             hstsMaxAge: hstsMaxAgeOf(evidence.https?.headers),
+            zeroRtt: evidence.tls?.features?.earlyData ?? null,
           }),
         options.onCheckFailure,
       ),

@@ -92,6 +92,8 @@ export interface TlsFeatureEvidence {
   compression: boolean | null;
   /** A renegotiation the client started on TLS 1.2 succeeded. */
   clientRenegotiation: boolean | null;
+  /** The TLS 1.3 session ticket allows early data (0-RTT); false without TLS 1.3; null when not tried. */
+  earlyData?: boolean | null;
 }
 
 export interface TlsEvidence {

@@ -33,16 +33,16 @@ const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence =>
   ...over,
 });
 const none = new Set<FindingType>();
-const YEAR = { hstsMaxAge: 31_536_000 };
+const YEAR = { hstsMaxAge: 31_536_000, zeroRtt: false };
 /** The report of the default evidence with parts of its IPv6 evidence replaced. */
 const withIpv6 = (over: Partial<InternetNlEvidence['ipv6']>) =>
   internetNlReport(evidence({ ipv6: { ...evidence().ipv6, ...over } }), none, YEAR)!;
 
 describe("internet.nl's scoring", () => {
   it('gives HSTS of six months 2 points and fails it, where our own check passes six months', () => {
-    const report = internetNlReport(evidence(), none, { hstsMaxAge: 15_768_000 })!;
+    const report = internetNlReport(evidence(), none, { ...YEAR, hstsMaxAge: 15_768_000 })!;
     expect(report.categories.tls.tests.find((t) => t.name === 'hsts')).toMatchObject({ status: 'failed' });
-    // 14 required subtests of 10: 132 of 140 -> 94 (truncated from 94.29), and the part fails.
+    // 15 required subtests of 10: 142 of 150 -> 94 (truncated from 94.67), and the part fails.
     expect(report.categories.tls).toMatchObject({ status: 'failed', score: 94 });
     expect(internetNlReport(evidence(), none, YEAR)!.categories.tls).toMatchObject({ status: 'passed', score: 100 });
   });
@@ -50,8 +50,15 @@ describe("internet.nl's scoring", () => {
   it('fails https_forced when the first redirect leaves the host, even to https', () => {
     const report = internetNlReport(evidence(), new Set<FindingType>(['http_redirect_off_host']), YEAR)!;
     expect(report.categories.tls.tests.find((t) => t.name === 'https_forced')!.status).toBe('failed');
-    // 130 of 140 -> 92.
-    expect(report.categories.tls).toMatchObject({ status: 'failed', score: 92 });
+    // 140 of 150 (15 required subtests, zero_rtt among them) -> 93.
+    expect(report.categories.tls).toMatchObject({ status: 'failed', score: 93 });
+  });
+
+  it('counts zero_rtt in the TLS maximum: a server that offers early data fails it with 0 of 10', () => {
+    const report = internetNlReport(evidence(), none, { ...YEAR, zeroRtt: true })!;
+    expect(report.categories.tls.tests.find((t) => t.name === 'zero_rtt')!.status).toBe('failed');
+    // 140 of 150 -> 93.
+    expect(report.categories.tls).toMatchObject({ status: 'failed', score: 93 });
   });
 
   it('leaves a category with required subtests passed when only a notice fails (no DANE, no CAA)', () => {

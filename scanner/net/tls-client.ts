@@ -2,6 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { assertLiteralHostAllowed, bareHost, guardedLookup, type AddressPolicy } from './address-policy.ts';
 import { chainFacts, describeName, isSelfIssued, presentedChain } from './certificate-facts.ts';
+import { maxEarlyData } from './tls-session.ts';
 import { refusalIn } from '../errors.ts';
 import { TLS13_INSUFFICIENT_SUITE } from '../rules/tls-guideline.ts';
 import { probeSuites } from './tls-suites.ts';
@@ -107,6 +108,23 @@ function handshake(
   );
 }
 
+/**
+ * Whether a TLS 1.3 server offers 0-RTT: its session ticket allows early data (the data the client
+ * sends before the handshake ends can be replayed). A server that sends no ticket within the wait
+ * allows none. internet.nl's zero_rtt (sslyze's early-data test) fails a server that accepts it.
+ */
+function offersEarlyData(host: string, port: number, options: TlsProbeOptions): Promise<boolean | null> {
+  const started = Date.now();
+  return connectTls(host, port, contextFor('TLSv1.3'), options, (socket, settle) => {
+    const wait = setTimeout(() => settle(() => false), renegotiationWaitMs(Date.now() - started));
+    socket.once('session', (session: Buffer) => {
+      clearTimeout(wait);
+      settle(() => maxEarlyData(session) > 0);
+    });
+    socket.resume();
+  });
+}
+
 /** The chain a server presents to one handshake at its best version, leaf first; empty when it refuses TLS. */
 export async function presentedChainAt(hostname: string, port: number, options: TlsProbeOptions): Promise<Buffer[]> {
   const host = bareHost(hostname);
@@ -199,10 +217,11 @@ export async function probeTls(
       handshakes: TLS_VERSIONS.length,
     };
   const legacy = protocols.TLSv1 || protocols['TLSv1.1'] || protocols['TLSv1.2'];
-  const [suites, renegotiation, ccm8] = await Promise.all([
+  const [suites, renegotiation, ccm8, earlyData] = await Promise.all([
     probeSuites(host, port, options),
     legacy ? clientRenegotiation(host, port, options) : null,
     protocols['TLSv1.3'] ? acceptsTls13Suite(host, port, options) : false,
+    protocols['TLSv1.3'] ? offersEarlyData(host, port, options) : false,
   ]);
   return {
     tls: {
@@ -217,8 +236,9 @@ export async function probeTls(
         compression: null,
         ...suites.hello,
         clientRenegotiation: renegotiation,
+        earlyData,
       },
     },
-    handshakes: TLS_VERSIONS.length + suites.probes + (legacy ? 1 : 0) + (protocols['TLSv1.3'] ? 1 : 0),
+    handshakes: TLS_VERSIONS.length + suites.probes + (legacy ? 1 : 0) + (protocols['TLSv1.3'] ? 2 : 0),
   };
 }

@@ -342,6 +342,8 @@ const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; m
 export interface InternetNlSiteFacts {
   /** The HSTS max-age sent over HTTPS; null without a valid header. */
   hstsMaxAge: number | null;
+  /** The TLS 1.3 session ticket allows early data (0-RTT); null when not tried. */
+  zeroRtt: boolean | null;
 }
 
 function tlsTests(
@@ -371,8 +373,16 @@ function tlsTests(
           : test(sub.name, 'passed', `${sub.label}: in orde`, sub.max, sub.max),
     );
   }
-  // Neither can be tested from Node (docs/scanner.md); internet.nl counts 0-RTT, OCSP is a notice.
-  tests.push(test('zero_rtt', 'not_tested', '0-RTT is met de TLS-stack van Node niet te testen'));
+  // Required, 10 points (WEB_TLS_ZERO_RTT_GOOD): a server without TLS 1.3 passes, one that offers
+  // early data fails (tasks/tls/scans.py, sslyze's TLS_1_3_EARLY_DATA).
+  tests.push(
+    site.zeroRtt === null
+      ? test('zero_rtt', 'not_tested', '0-RTT is niet getest', 0, FULL)
+      : site.zeroRtt
+        ? test('zero_rtt', 'failed', 'de server biedt 0-RTT (early data) aan: herhaalbare verzoeken', 0, FULL)
+        : test('zero_rtt', 'passed', 'geen 0-RTT (early data)', FULL, FULL),
+  );
+  // OCSP stapling is a notice in internet.nl, and cannot be read from Node's TLS client.
   tests.push(test('ocsp_stapling', 'not_tested', 'OCSP-stapling wordt niet getest'));
   if (!dane || dane.records.length === 0)
     tests.push(test('dane_exists', 'warning', 'geen TLSA-records voor deze poort'));
