@@ -1,7 +1,10 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { FindingType } from '../scanner/catalog/index.ts';
 import type { InternetNlEvidence } from '../scanner/probes/internetnl.ts';
 import { internetNlReport } from '../scanner/report/internetnl.ts';
+import { daneMatches } from '../scanner/probes/internetnl.ts';
+import { createCa, issueCertificate } from './support/test-ca.ts';
 
 // Expectations computed as internet.nl's checks/probes.py computes them (Internet.nl at cec0e01):
 // Probe._verdict for the verdicts, int(100.0 / max_score * total) for the scores.
@@ -220,6 +223,44 @@ describe("internet.nl's scoring", () => {
       const part = ipv6With({ sameContent: same({ v4Status: 404, v6Status: 404 }) });
       expect(ipv46(part).status).toBe('warning');
       expect(part).toMatchObject({ status: 'passed', score: 100 });
+    });
+  });
+
+  describe('DANE usages as ldns-dane verifies them on port 443', () => {
+    const ca = createCa();
+    const der = (pem: string) => new X509Certificate(pem).raw;
+    const leaf = der(issueCertificate(ca, { hosts: ['www.shop.nl'] }).certPem);
+    const chain = [leaf, der(ca.certPem)];
+    const record = (usage: number, cert: Buffer) => ({
+      usage,
+      selector: 0,
+      matchingType: 1,
+      certificate: createHash('sha256').update(cert).digest(),
+    });
+
+    it('matches 3 on the leaf and 2 above it whether or not the chain is trusted; 1 and 0 only on a trusted chain', () => {
+      expect(daneMatches([record(3, leaf)], chain, false)).toBe(true);
+      expect(daneMatches([record(2, chain[1]!)], chain, false)).toBe(true);
+      // A usage 2 record of the leaf itself names no certificate above it.
+      expect(daneMatches([record(2, leaf)], chain, true)).toBe(false);
+      expect(daneMatches([record(1, leaf)], chain, false)).toBe(false);
+      expect(daneMatches([record(1, leaf)], chain, true)).toBe(true);
+      expect(daneMatches([record(0, chain[1]!)], chain, false)).toBe(false);
+      expect(daneMatches([record(0, chain[1]!)], chain, true)).toBe(true);
+      expect(daneMatches([record(3, leaf)], [], true)).toBeNull();
+    });
+
+    it('shows a bogus TLSA set as bogus, not as no records, and leaves it out of the score', () => {
+      const report = internetNlReport(
+        evidence({ dane: { records: ['3 1 1 ab'], secure: false, matches: true, bogus: true } }),
+        none,
+        YEAR,
+      )!;
+      expect(report.categories.tls.tests.find((t) => t.name === 'dane_exists')).toMatchObject({
+        status: 'warning',
+        detail: expect.stringMatching(/bogus/),
+      });
+      expect(report.categories.tls).toMatchObject({ status: 'passed', score: 100 });
     });
   });
 });

@@ -28,6 +28,8 @@ const HOSTS = [
   'www.insecure.lab.test',
   'www.bogus.lab.test',
   'www.expired.lab.test',
+  'pkix.secure.lab.test',
+  'www.badsig.lab.test',
 ];
 const page = (text: string) => `<!doctype html><html><body>${text.repeat(40)}</body></html>`;
 
@@ -101,11 +103,21 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
           ...both('badtlsa'),
           `_${port}._tcp.www 300 IN TLSA 3 1 1 ${match}`,
           `_${port}._tcp.badtlsa 300 IN TLSA 3 1 1 ${'ab'.repeat(32)}`,
+          ...both('pkix'),
+          // Usage 1 needs a chain that validates too: the tests trust the lab's CA (NODE_EXTRA_CA_CERTS).
+          `_${port}._tcp.pkix 300 IN TLSA 1 1 1 ${match}`,
         ],
       },
       { label: 'insecure', signed: false, records: both('www') },
       { label: 'bogus', signed: true, records: both('www'), tamper: ['2026112601', '2026112602'] },
       { label: 'expired', signed: true, records: both('www'), expired: true },
+      // The TLSA record changed after signing: its signature is bogus, the rest of the zone is not.
+      {
+        label: 'badsig',
+        signed: true,
+        records: [...both('www'), `_${port}._tcp.www 300 IN TLSA 3 1 1 ${'12'.repeat(32)}`],
+        tamper: ['12'.repeat(32), '34'.repeat(32)],
+      },
     ]);
     api = await startApi({
       SCANNER_DNS_SERVERS: lab.resolver,
@@ -233,6 +245,19 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     const report = await scanAt('status.secure.lab.test', own);
     expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 100 });
+  });
+
+  it('judges TLSA usage 1 on a chain that validates, and shows a bogus TLSA set as bogus', async () => {
+    // On a chain that does not validate the same record fails (internetnl-scoring.test.ts, daneMatches).
+    const pkix = await scanOf('pkix.secure.lab.test');
+    expect(testOf(pkix.internetnl, 'tls', 'dane_exists')).toMatchObject({ status: 'passed' });
+    expect(testOf(pkix.internetnl, 'tls', 'dane_valid')).toMatchObject({ status: 'passed' });
+    const bogus = (await scanOf('www.badsig.lab.test')).internetnl;
+    expect(testOf(bogus, 'tls', 'dane_exists')).toMatchObject({
+      status: 'warning',
+      detail: expect.stringMatching(/bogus/),
+    });
+    expect(bogus.categories.dnssec).toMatchObject({ status: 'passed', score: 100 });
   });
 
   it('reports signed TLSA records that match nothing as a HIGH finding', async () => {

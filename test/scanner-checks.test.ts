@@ -51,8 +51,8 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
   ['tls_certificate_no_subject_alt_name', { certificate: { hasSubjectAltName: false } }, {}],
   [
     'tls_dane_invalid',
-    { dane: { records: ['3 1 1 abab'], secure: true, matches: false } },
-    { dane: { records: ['3 1 1 abab'], secure: false, matches: false } },
+    { dane: { records: ['3 1 1 abab'], secure: true, matches: false, bogus: false } },
+    { dane: { records: ['3 1 1 abab'], secure: false, matches: false, bogus: false } },
   ],
   [
     'tls_intermediate_certificate_expired',

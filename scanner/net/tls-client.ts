@@ -125,14 +125,23 @@ function offersEarlyData(host: string, port: number, options: TlsProbeOptions): 
   });
 }
 
-/** The chain a server presents to one handshake at its best version, leaf first; empty when it refuses TLS. */
-export async function presentedChainAt(hostname: string, port: number, options: TlsProbeOptions): Promise<Buffer[]> {
+/**
+ * The chain a server presents to one handshake at its best version, leaf first, and whether it
+ * validates against the trust store (the host name aside); null when it refuses TLS.
+ */
+export async function presentedChainAt(
+  hostname: string,
+  port: number,
+  options: TlsProbeOptions,
+): Promise<{ chain: Buffer[]; trusted: boolean } | null> {
   const host = bareHost(hostname);
   assertLiteralHostAllowed(host, options);
-  const chain = await connectTls<Buffer[]>(host, port, contextFor('TLSv1', 'TLSv1.3'), options, (socket, settle) =>
-    settle(() => presentedChain(socket.getPeerCertificate(true))),
+  return connectTls(host, port, contextFor('TLSv1', 'TLSv1.3'), options, (socket, settle) =>
+    settle(() => ({
+      chain: presentedChain(socket.getPeerCertificate(true)),
+      trusted: chainErrorOf(socket.authorizationError) === null,
+    })),
   );
-  return chain ?? [];
 }
 
 /** A renegotiation takes one round trip more than nothing: a server silent for this long has not renegotiated. */

@@ -50,8 +50,13 @@ export interface InternetNlEvidence {
     /** TLSA records at _port._tcp.host, as "usage selector matching data". */
     records: string[];
     secure: boolean;
-    /** Whether a usage 2 or 3 record matches the chain the server sent; null without such records. */
+    /**
+     * Whether a record matches the chain as its usage says (RFC 6698 section 2.1.1: 0 and 1 also need
+     * a chain that validates, 2 and 3 do not); null without records.
+     */
     matches: boolean | null;
+    /** The records came back only with CD: their signatures are bogus (internet.nl: none_bogus). */
+    bogus: boolean;
   } | null;
   rpki: { state: 'not_tested'; reason: string } | { state: 'tested'; web: RpkiRoute[]; nameServers: RpkiRoute[] };
 }
@@ -62,6 +67,8 @@ export interface InternetNlOptions extends AddressPolicy {
   port: number;
   /** The DER certificates the TLS server sent, leaf first (for DANE). */
   chain: Buffer[];
+  /** The chain validates against the trust store (PKIX, the host name aside): DANE usages 0 and 1 need it. */
+  chainTrusted: boolean;
   /** A name known to be signed: the resolver must validate it before "insecure" is believed. */
   dnssecProbeName: string;
   /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
@@ -327,6 +334,37 @@ function tlsaMatches(
   return digest?.equals(record.certificate) === true;
 }
 
+export interface TlsaRecord {
+  usage: number;
+  selector: number;
+  matchingType: number;
+  certificate: Buffer;
+}
+
+/**
+ * Whether any TLSA record matches a chain (leaf first) as its usage says, as ldns-dane verifies them
+ * for internet.nl on port 443 (tasks/tls/scans.py dane): 3 the leaf and 2 a certificate above it,
+ * trusted or not; 1 the leaf and 0 any certificate of the chain, both only on a chain that validates
+ * (RFC 6698 section 2.1.1). Null without a chain.
+ */
+export function daneMatches(
+  records: readonly TlsaRecord[],
+  chain: readonly Buffer[],
+  trusted: boolean,
+): boolean | null {
+  const [leaf, ...rest] = chain;
+  if (!leaf) return null;
+  return records.some((r) =>
+    r.usage === 3
+      ? tlsaMatches(r, leaf)
+      : r.usage === 2
+        ? rest.some((der) => tlsaMatches(r, der))
+        : r.usage === 1
+          ? trusted && tlsaMatches(r, leaf)
+          : r.usage === 0 && trusted && chain.some((der) => tlsaMatches(r, der)),
+  );
+}
+
 async function daneOf(
   host: string,
   servers: DnsServer[],
@@ -334,27 +372,19 @@ async function daneOf(
 ): Promise<InternetNlEvidence['dane']> {
   if (options.scheme !== 'https') return null;
   const name = `_${options.port}._tcp.${trimDot(host)}`;
-  const response = await queryDns(name, 'TLSA', {
+  const response = await queryDnsUnchecked(name, 'TLSA', {
     servers,
     dnssecOk: true,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   }).catch(() => null);
-  if (!response || response.answers.length === 0) return { records: [], secure: false, matches: null };
-  const records = response.answers.map(
-    (a) => a.data as { usage: number; selector: number; matchingType: number; certificate: Buffer },
-  );
-  // Usages 2 (trust anchor) and 3 (end entity), as internet.nl and browsers' DANE add-ons judge.
-  const usable = records.filter((r) => r.usage === 2 || r.usage === 3);
-  const [leaf, ...rest] = options.chain;
-  const matches =
-    usable.length === 0 || !leaf
-      ? null
-      : usable.some((r) => (r.usage === 3 ? tlsaMatches(r, leaf) : rest.some((der) => tlsaMatches(r, der))));
+  if (!response || response.answers.length === 0) return { records: [], secure: false, matches: null, bogus: false };
+  const records = response.answers.map((a) => a.data as TlsaRecord);
   return {
     records: records.map((r) => `${r.usage} ${r.selector} ${r.matchingType} ${r.certificate.toString('hex')}`),
     secure: response.authenticated,
-    matches,
+    matches: daneMatches(records, options.chain, options.chainTrusted),
+    bogus: response.unchecked,
   };
 }
 

@@ -384,7 +384,10 @@ function tlsTests(
   );
   // OCSP stapling is a notice in internet.nl, and cannot be read from Node's TLS client.
   tests.push(test('ocsp_stapling', 'not_tested', 'OCSP-stapling wordt niet getest'));
-  if (!dane || dane.records.length === 0)
+  // dane_exists is informational and dane_valid a notice (categories.py): neither is in the score.
+  if (dane?.bogus)
+    tests.push(test('dane_exists', 'warning', 'TLSA-records met ongeldige DNSSEC-handtekeningen (bogus)'));
+  else if (!dane || dane.records.length === 0)
     tests.push(test('dane_exists', 'warning', 'geen TLSA-records voor deze poort'));
   else if (!dane.secure)
     tests.push(test('dane_exists', 'warning', 'TLSA-records zonder geldige DNSSEC: niet te vertrouwen'));
@@ -395,7 +398,7 @@ function tlsTests(
         ? test('dane_valid', 'passed', 'een TLSA-record past bij de keten van de server')
         : dane.matches === false
           ? test('dane_valid', 'warning', 'geen TLSA-record past bij de keten van de server')
-          : test('dane_valid', 'warning', 'geen TLSA-record met gebruik 2 of 3'),
+          : test('dane_valid', 'warning', 'geen certificaatketen om met de TLSA-records te vergelijken'),
     );
   }
   return tests;

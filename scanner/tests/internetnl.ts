@@ -21,12 +21,12 @@ export const internetNlTest = defineTest({
     const port = Number(target.protocol === 'https:' ? target.port || 443 : 443);
     const timeoutMs = Math.min(3_000, options.requestTimeoutMs);
     // DANE is judged against the entered name's own chain: the scan's is another host's after a redirect.
-    const chain =
+    const own =
       httpsUrl.hostname === host && Number(httpsUrl.port || 443) === port
-        ? (tls.certificate?.presented ?? [])
+        ? { chain: tls.certificate?.presented ?? [], trusted: tls.certificate?.chainError === null }
         : tlsWorks
-          ? await presentedChainAt(host, port, { ...options, timeoutMs }).catch(() => [])
-          : [];
+          ? await presentedChainAt(host, port, { ...options, timeoutMs }).catch(() => null)
+          : null;
     const internetnl = await probeInternetNl(
       host,
       {
@@ -34,7 +34,8 @@ export const internetNlTest = defineTest({
         ...options.internetnl!,
         scheme: tlsWorks ? 'https' : 'http',
         port,
-        chain,
+        chain: own?.chain ?? [],
+        chainTrusted: own?.trusted ?? false,
         timeoutMs,
       },
       (url, address) => fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs }),
