@@ -4,6 +4,8 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
 import { scanSite } from '../scanner/index.ts';
+import { probeInternetNl } from '../scanner/probes/internetnl.ts';
+import { startDnsServer } from './support/dns-server.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
@@ -324,5 +326,43 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     });
     expect(result.internetnl!.categories.dnssec).toMatchObject({ status: 'not_tested', score: null });
     expect(testOf(result.internetnl, 'dnssec', 'dnssec_valid').detail).toBe('de resolver valideert niet');
+  });
+});
+
+describe("internet.nl's DNSSEC verdict on answers a validating resolver gives", () => {
+  const probe = async (host: string, server: string) =>
+    probeInternetNl(
+      host,
+      {
+        allowPrivateTargets: true,
+        dnsServers: [server],
+        scheme: 'https',
+        port: 443,
+        chain: [],
+        chainTrusted: false,
+        dnssecProbeName: 'signed.test',
+        timeoutMs: 1_000,
+        signal: new AbortController().signal,
+      },
+      async () => null,
+    );
+
+  it('calls a NOERROR answer with a bogus extended error bogus, and a name that does not exist an error', async () => {
+    const server = await startDnsServer({
+      'expired.test': { ede: { SOA: 7 } },
+      'lame.test': { ede: { SOA: 22 } },
+    });
+    try {
+      const expired = await probe('expired.test', server.address);
+      expect(expired.dnssec).toMatchObject({ state: 'bogus', extendedError: { code: 7 } });
+      // EDE 22 (No Reachable Authority) says nothing about signatures.
+      expect((await probe('lame.test', server.address)).dnssec.state).not.toBe('bogus');
+      expect((await probe('missing.test', server.address)).dnssec).toMatchObject({
+        state: 'error',
+        reason: 'DNS-antwoord NXDOMAIN',
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

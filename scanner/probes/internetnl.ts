@@ -87,6 +87,13 @@ const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
 const MAX_NAME_SERVERS = 8;
 const MAX_ADDRESSES = 4;
 
+/**
+ * Extended DNS errors (RFC 8914) that make an answer bogus even when it came back NOERROR, as
+ * internet.nl's resolver reads them (checks/resolver.py EDE_CODES_BOGUS): DNSSEC Bogus, Signature
+ * Expired, Signature Not Yet Valid, DNSKEY Missing, RRSIGs Missing, No Zone Key Bit Set, NSEC Missing.
+ */
+const BOGUS_EDE_CODES = new Set([6, 7, 8, 9, 10, 11, 12]);
+
 /** A resolver's self-test answer is kept this long: every scan of a name would otherwise ask it again. */
 const SELF_TEST_MS = 5 * 60_000;
 const selfTests = new Map<string, { at: number; validates: Promise<boolean> }>();
@@ -129,6 +136,8 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
       extendedError: null,
     };
   }
+  if (response.extendedError && BOGUS_EDE_CODES.has(response.extendedError.code))
+    return { state: 'bogus' as const, reason: 'handtekeningen kloppen niet', extendedError: response.extendedError };
   if (response.authenticated) return { state: 'secure' as const, reason: null, extendedError: null };
   if (response.rcode === 'SERVFAIL') {
     const unchecked = await ask(host, true).catch(() => null);
@@ -140,7 +149,8 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
           extendedError: response.extendedError,
         };
   }
-  if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN')
+  // A name that does not exist is a DNS error there (tasks/dnssec.py dnssec_status: NXDOMAIN), not insecure.
+  if (response.rcode !== 'NOERROR')
     return { state: 'error' as const, reason: `DNS-antwoord ${response.rcode}`, extendedError: null };
   if (!(await resolverValidates(servers, options, () => ask(options.dnssecProbeName))))
     return { state: 'not_tested' as const, reason: 'de resolver valideert niet', extendedError: null };

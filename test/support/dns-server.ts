@@ -14,6 +14,8 @@ export interface Zone {
     servfail?: string[];
     /** Question types never answered, as some servers and middleboxes treat AAAA or CAA. */
     silent?: string[];
+    /** An extended DNS error (RFC 8914 info code) on the NOERROR answer to these question types. */
+    ede?: Record<string, number>;
   };
 }
 
@@ -63,6 +65,17 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
       flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0),
       questions: [question],
       answers,
+      additionals: entry?.ede?.[question.type]
+        ? [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: 1232,
+              flags: 0,
+              options: [{ code: 15, data: Buffer.from([0, entry.ede[question.type]!]) }],
+            } as unknown as Answer,
+          ]
+        : [],
     });
     socket.send(reply, peer.port, peer.address);
   });
