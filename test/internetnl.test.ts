@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
 import { scanSite } from '../scanner/index.ts';
 import { probeInternetNl } from '../scanner/probes/internetnl.ts';
+import { internetNlReport } from '../scanner/report/internetnl.ts';
 import { startDnsServer } from './support/dns-server.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
@@ -32,6 +33,8 @@ const HOSTS = [
   'www.expired.lab.test',
   'pkix.secure.lab.test',
   'www.badsig.lab.test',
+  'www.single.lab.test',
+  'www.v4ns.lab.test',
 ];
 const page = (text: string) => `<!doctype html><html><body>${text.repeat(40)}</body></html>`;
 
@@ -113,6 +116,11 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
       { label: 'insecure', signed: false, records: both('www') },
       { label: 'bogus', signed: true, records: both('www'), tamper: ['2026112601', '2026112602'] },
       { label: 'expired', signed: true, records: both('www'), expired: true },
+      { label: 'single', signed: true, records: both('www'), nameServers: ['ns1'] },
+      { label: 'wrongds', signed: true, records: both('www'), wrongDs: true },
+      { label: 'optout', signed: true, records: both('www'), nsec3OptOut: true },
+      { label: 'gone', signed: false, records: both('www'), unserved: true },
+      { label: 'v4ns', signed: true, records: both('www'), nameServers: ['ns1', 'ns3'] },
       // The TLSA record changed after signing: its signature is bogus, the rest of the zone is not.
       {
         label: 'badsig',
@@ -247,6 +255,46 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     const report = await scanAt('status.secure.lab.test', own);
     expect(testOf(report, 'ipv6', 'web_ipv46')).toMatchObject({ status: 'failed' });
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 100 });
+  });
+
+  it('calls a zone under a DS of another key bogus, an NSEC3 opt-out zone secure, and a SERVFAIL on the SOA an error', async () => {
+    const probe = (host: string) =>
+      probeInternetNl(
+        host,
+        {
+          allowPrivateTargets: true,
+          dnsServers: [lab.resolver],
+          scheme: 'https',
+          port,
+          chain: [],
+          chainTrusted: false,
+          dnssecProbeName: 'lab.test',
+          nameServerPort: lab.nameServerPort,
+          timeoutMs: 1_500,
+          signal: new AbortController().signal,
+        },
+        async () => null,
+      );
+    expect((await probe('www.wrongds.lab.test')).dnssec.state).toBe('bogus');
+    expect((await probe('www.optout.lab.test')).dnssec.state).toBe('secure');
+    const gone = await probe('www.gone.lab.test');
+    expect(gone.dnssec.state).toBe('error');
+    // internet.nl's dnserror: 0 points, dnssec_exists failed, dnssec_valid not tested.
+    const report = internetNlReport(gone, new Set(), { hstsMaxAge: null, zeroRtt: null })!;
+    expect(report.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
+    expect(testOf(report, 'dnssec', 'dnssec_exists')).toMatchObject({ status: 'failed' });
+  });
+
+  it('scores one name server at most 5, and an IPv4-only one as 0 while fewer than two have IPv6', async () => {
+    const single = (await scanOf('www.single.lab.test')).internetnl;
+    expect(testOf(single, 'ipv6', 'ns_aaaa')).toMatchObject({ status: 'failed' });
+    // ns_reach min(5, 10) + web_reach 10 + web_ipv46 2 = 17 of 22 -> 77.
+    expect(single.categories.ipv6).toMatchObject({ status: 'failed', score: 77 });
+    const v4ns = (await scanOf('www.v4ns.lab.test')).internetnl;
+    expect(testOf(v4ns, 'ipv6', 'ns_aaaa')).toMatchObject({ status: 'failed' });
+    // ns1 10, ns3 0 (no AAAA, counted while fewer than two have one): (10 + 0) / 2 = 5 -> 17 of 22 -> 77.
+    expect(v4ns.categories.ipv6).toMatchObject({ status: 'failed', score: 77 });
+    expect(testOf(v4ns, 'ipv6', 'ns_reach')).toMatchObject({ status: 'passed' });
   });
 
   it('judges TLSA usage 1 on a chain that validates, and shows a bogus TLSA set as bogus', async () => {

@@ -24,6 +24,14 @@ export interface LabZone {
   tamper?: [from: string, to: string];
   /** Sign with signatures that expired yesterday: every answer of the zone is bogus. */
   expired?: boolean;
+  /** The zone's name servers, labels under LAB_PARENT: ns1 and ns2 have A and AAAA, ns3 has A only. */
+  nameServers?: string[];
+  /** The parent's DS names another key than the one that signs: the zone is bogus from the top. */
+  wrongDs?: boolean;
+  /** NSEC3 with opt-out instead of NSEC. */
+  nsec3OptOut?: boolean;
+  /** Delegated by the parent but served by no one: every question about it fails (SERVFAIL). */
+  unserved?: boolean;
 }
 
 export interface DnsLab {
@@ -73,9 +81,15 @@ export async function freeDualPort(): Promise<number> {
 }
 
 const SOA = (zone: string) => `@ 3600 IN SOA ns1.${LAB_PARENT}. hostmaster.${zone}. 2026112601 3600 600 86400 300`;
-const NS = [`@ 3600 IN NS ns1.${LAB_PARENT}.`, `@ 3600 IN NS ns2.${LAB_PARENT}.`];
+const nsRecords = (labels = ['ns1', 'ns2']) => labels.map((label) => `@ 3600 IN NS ${label}.${LAB_PARENT}.`);
+const NS = nsRecords();
 
-function sign(dir: string, zone: string, file: string, expired = false): { signedFile: string; ds: string[] } {
+function sign(
+  dir: string,
+  zone: string,
+  file: string,
+  how: Pick<LabZone, 'expired' | 'wrongDs' | 'nsec3OptOut'> = {},
+): { signedFile: string; ds: string[] } {
   const keygen = (ksk: boolean) =>
     execFileSync('ldns-keygen', ['-a', 'ECDSAP256SHA256', ...(ksk ? ['-k'] : []), zone], { cwd: dir })
       .toString()
@@ -86,9 +100,11 @@ function sign(dir: string, zone: string, file: string, expired = false): { signe
   // zone's were valid for a day, ten days ago.
   const day = (offset: number) =>
     new Date(Date.now() + offset * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const [from, until] = expired ? [day(-10), day(-9)] : [day(-1), day(30)];
-  execFileSync('ldns-signzone', ['-i', from, '-e', until, '-o', zone, file, zsk, ksk], { cwd: dir });
-  const ds = readFileSync(join(dir, `${ksk}.ds`), 'utf8')
+  const [from, until] = how.expired ? [day(-10), day(-9)] : [day(-1), day(30)];
+  const nsec3 = how.nsec3OptOut ? ['-n', '-p'] : [];
+  execFileSync('ldns-signzone', [...nsec3, '-i', from, '-e', until, '-o', zone, file, zsk, ksk], { cwd: dir });
+  const published = how.wrongDs ? keygen(true) : ksk;
+  const ds = readFileSync(join(dir, `${published}.ds`), 'utf8')
     .split('\n')
     .filter((line) => line.includes('\tDS\t') || / DS /.test(line))
     .map((line) => line.trim());
@@ -98,23 +114,24 @@ function sign(dir: string, zone: string, file: string, expired = false): { signe
 /** Starts the lab with these child zones of LAB_PARENT; `parentRecords` go into the parent itself. */
 export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []): Promise<DnsLab> {
   const dir = mkdtempSync(join(tmpdir(), 'dns-lab-'));
-  const [knotPort, unboundPort] = [await freeDualPort(), await freeDualPort()];
+  const [knotPort, unboundPort, deadPort] = [await freeDualPort(), await freeDualPort(), await freeDualPort()];
   const served: Array<{ name: string; file: string }> = [];
   const delegations: string[] = [];
   for (const zone of zones) {
     const name = `${zone.label}.${LAB_PARENT}`;
     const file = `${name}.zone`;
-    writeFileSync(join(dir, file), [`$ORIGIN ${name}.`, SOA(name), ...NS, ...zone.records, ''].join('\n'));
-    delegations.push(...NS.map((ns) => ns.replace('@', zone.label)));
+    const ns = nsRecords(zone.nameServers);
+    writeFileSync(join(dir, file), [`$ORIGIN ${name}.`, SOA(name), ...ns, ...zone.records, ''].join('\n'));
+    delegations.push(...ns.map((record) => record.replace('@', zone.label)));
     if (zone.signed) {
-      const { signedFile, ds } = sign(dir, name, file, zone.expired);
+      const { signedFile, ds } = sign(dir, name, file, zone);
       delegations.push(...ds.map((line) => line.replace(/^(\S+)\.\s/, (_, owner: string) => `${owner}. `)));
       if (zone.tamper) {
         const path = join(dir, signedFile);
         writeFileSync(path, readFileSync(path, 'utf8').replace(zone.tamper[0], zone.tamper[1]));
       }
-      served.push({ name, file: signedFile });
-    } else served.push({ name, file });
+      if (!zone.unserved) served.push({ name, file: signedFile });
+    } else if (!zone.unserved) served.push({ name, file });
   }
   const parentFile = `${LAB_PARENT}.zone`;
   writeFileSync(
@@ -127,6 +144,7 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
       'ns1 3600 IN AAAA ::1',
       'ns2 3600 IN A 127.0.0.1',
       'ns2 3600 IN AAAA ::1',
+      'ns3 3600 IN A 127.0.0.1',
       ...parentRecords,
       ...delegations,
       '',
@@ -181,10 +199,11 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
       '  cache-max-ttl: 0',
       '  cache-max-negative-ttl: 0',
       '  qname-minimisation: no',
-      ...[LAB_PARENT, ...zones.map((z) => `${z.label}.${LAB_PARENT}`)].flatMap((name) => [
+      // An unserved zone's stub points at a port where nothing listens: every question fails.
+      ...[{ label: null, unserved: false }, ...zones].flatMap((z) => [
         'stub-zone:',
-        `  name: "${name}"`,
-        `  stub-addr: 127.0.0.1@${knotPort}`,
+        `  name: "${z.label ? `${z.label}.` : ''}${LAB_PARENT}"`,
+        `  stub-addr: 127.0.0.1@${z.unserved ? deadPort : knotPort}`,
       ]),
       '',
     ].join('\n'),
