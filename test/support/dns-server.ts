@@ -28,6 +28,23 @@ export interface DnsServer {
 }
 
 /**
+ * The reply with an OPT record carrying one extended DNS error (RFC 8914, option 15), written out by
+ * hand: dns-packet's types know no EDE option.
+ */
+function withExtendedError(reply: Buffer, infoCode: number): Buffer {
+  const opt = Buffer.alloc(17);
+  opt.writeUInt16BE(41, 1); // type OPT, after the root name's zero byte
+  opt.writeUInt16BE(1232, 3); // UDP payload size; TTL (extended rcode, version, flags) stays 0
+  opt.writeUInt16BE(6, 9); // RDLENGTH
+  opt.writeUInt16BE(15, 11); // option EDE
+  opt.writeUInt16BE(2, 13);
+  opt.writeUInt16BE(infoCode, 15);
+  const out = Buffer.concat([reply, opt]);
+  out.writeUInt16BE(out.readUInt16BE(10) + 1, 10); // ARCOUNT
+  return out;
+}
+
+/**
  * An authoritative name server for `zone` on loopback UDP: NXDOMAIN for unknown names, NOERROR with
  * no answers (NODATA) for a known name without records of the asked type, SERVFAIL where the zone says.
  */
@@ -65,19 +82,9 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
       flags: dnsPacket.AUTHORITATIVE_ANSWER | (rcode === 'SERVFAIL' ? 2 : rcode === 'NXDOMAIN' ? 3 : 0),
       questions: [question],
       answers,
-      additionals: entry?.ede?.[question.type]
-        ? [
-            {
-              type: 'OPT',
-              name: '.',
-              udpPayloadSize: 1232,
-              flags: 0,
-              options: [{ code: 15, data: Buffer.from([0, entry.ede[question.type]!]) }],
-            } as unknown as Answer,
-          ]
-        : [],
     });
-    socket.send(reply, peer.port, peer.address);
+    const ede = entry?.ede?.[question.type];
+    socket.send(ede === undefined ? reply : withExtendedError(reply, ede), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
