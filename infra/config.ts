@@ -89,8 +89,8 @@ const ConfigSchema = z.object({
   WORDFENCE_API_KEY: z.string().min(1).optional(),
   /** The port name servers are asked on for the IPv6 test: 53 everywhere but an offline lab. */
   SCANNER_NAME_SERVER_PORT: z.coerce.number().int().min(1).max(65_535).default(53),
-  SCANNER_WEB_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(80),
-  SCANNER_WEB_HTTPS_PORT: z.coerce.number().int().min(1).max(65_535).default(443),
+  SCANNER_WEB_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  SCANNER_WEB_HTTPS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),

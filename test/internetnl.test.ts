@@ -113,7 +113,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
           `_${port}._tcp.pkix 300 IN TLSA 1 1 1 ${match}`,
         ],
       },
-      { label: 'insecure', signed: false, records: both('www') },
+      { label: 'insecure', signed: false, records: [...both('www'), `_${port}._tcp.www 300 IN TLSA 3 1 1 ${match}`] },
       { label: 'bogus', signed: true, records: both('www'), tamper: ['2026112601', '2026112602'] },
       { label: 'expired', signed: true, records: both('www'), expired: true },
       { label: 'single', signed: true, records: both('www'), nameServers: ['ns1'] },
@@ -133,8 +133,8 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
       SCANNER_DNS_SERVERS: lab.resolver,
       SCANNER_DNSSEC_PROBE_NAME: 'lab.test',
       SCANNER_NAME_SERVER_PORT: String(lab.nameServerPort),
-      // Port 443 of every lab host is the shared HTTPS port; nothing listens on "80": HTTPS-only sites.
-      SCANNER_WEB_HTTPS_PORT: String(port),
+      // Port 443 of a lab host is the port its URL names (https://www.secure.lab.test:<port>/), as for
+      // any site URL with a port; nothing listens on "80": HTTPS-only sites.
       SCANNER_WEB_HTTP_PORT: String(await freeDualPort()),
     });
     tenant = await seedTenant(api.db, 'https://example.nl/', { plan: 'enterprise' });
@@ -165,6 +165,9 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     const insecure = (await scanOf('www.insecure.lab.test')).internetnl;
     expect(insecure.categories.dnssec).toMatchObject({ status: 'failed', score: 20 });
     expect(testOf(insecure, 'dnssec', 'dnssec_exists')).toMatchObject({ status: 'failed' });
+    // A TLSA record in an unsigned zone is not believed: information, as internet.nl's none.
+    expect(testOf(insecure, 'tls', 'dane_exists')).toMatchObject({ status: 'warning' });
+    expect(testOf(insecure, 'tls', 'dane_valid')).toBeUndefined();
     const bogus = (await scanOf('www.bogus.lab.test')).internetnl;
     expect(bogus.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
     expect(testOf(bogus, 'dnssec', 'dnssec_valid').detail).toMatch(/bogus.*EDE 6/);

@@ -27,7 +27,7 @@ const INTEGER = 0x02;
 /** The early data a session allows, in bytes; 0 when it allows none or the session cannot be read. */
 export function maxEarlyData(session: Buffer): number {
   const outer = element(session, 0);
-  if (!outer || outer.tag !== 0x30) return 0;
+  if (outer?.tag !== 0x30) return 0;
   for (let at = outer.start; at < outer.end; ) {
     const field = element(session, at);
     if (!field) return 0;

@@ -73,8 +73,8 @@ export interface InternetNlOptions extends AddressPolicy {
   dnssecProbeName: string;
   /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
   nameServerPort?: number;
-  /** Ports 80 and 443 of the web host, elsewhere in a test lab. */
-  webPorts?: { http: number; https: number };
+  /** Ports 80 and 443 of the web host: elsewhere when the site's URL names its own port, or in a test lab. */
+  webPorts?: { http?: number; https?: number };
   rpkiValidatorUrl?: string;
   rpkiOriginUrl?: string;
   timeoutMs: number;

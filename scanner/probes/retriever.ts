@@ -31,7 +31,7 @@ export interface InternetNlSettings {
   dnssecProbeName: string;
   nameServerPort?: number;
   /** Where internet.nl's IPv6 test connects for ports 80 and 443; only an offline lab moves them. */
-  webPorts?: { http: number; https: number };
+  webPorts?: { http?: number; https?: number };
   rpkiValidatorUrl?: string;
   rpkiOriginUrl?: string;
 }

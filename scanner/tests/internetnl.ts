@@ -27,11 +27,20 @@ export const internetNlTest = defineTest({
         : tlsWorks
           ? await presentedChainAt(host, port, { ...options, timeoutMs }).catch(() => null)
           : null;
+    // A URL that names its own port (https://shop.nl:8443/) is tested there in place of its scheme's
+    // default; internet.nl, which takes a bare name, always tests 80 and 443.
+    const named = target.port ? { [target.protocol === 'https:' ? 'https' : 'http']: Number(target.port) } : {};
+    const configured = options.internetnl!.webPorts ?? {};
+    const webPorts = {
+      http: configured.http ?? named.http ?? 80,
+      https: configured.https ?? named.https ?? 443,
+    };
     const internetnl = await probeInternetNl(
       host,
       {
         ...options,
         ...options.internetnl!,
+        webPorts,
         scheme: tlsWorks ? 'https' : 'http',
         port,
         chain: own?.chain ?? [],
