@@ -116,7 +116,9 @@ function handshake(
 function offersEarlyData(host: string, port: number, options: TlsProbeOptions): Promise<boolean | null> {
   const started = Date.now();
   return connectTls(host, port, contextFor('TLSv1.3'), options, (socket, settle) => {
-    const wait = setTimeout(() => settle(() => false), renegotiationWaitMs(Date.now() - started));
+    // OpenSSL servers send their tickets right after the client's Finished: one round trip, which a
+    // handshake's time bounds twice over.
+    const wait = setTimeout(() => settle(() => false), Math.max(300, 2 * (Date.now() - started)));
     socket.once('session', (session: Buffer) => {
       clearTimeout(wait);
       settle(() => maxEarlyData(session) > 0);
