@@ -12,7 +12,9 @@ import { runTests } from './run-tests.ts';
 import { internetNlReport, type InternetNlReport } from './report/internetnl.ts';
 import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
-import type { ScanFinding } from './types.ts';
+import type { ScanEvidence, ScanFinding } from './types.ts';
+import type { FindingType } from './catalog/index.ts';
+import { tlsTest } from './tests/tls.ts';
 import { detectServer } from './probes/server-detection.ts';
 import type { VulnerabilityDataInUse } from './vulndata/dataset.ts';
 import { SEVERITIES, type Grade, type ScanStage, type SitePlatform, type WebServer } from './vocabulary.ts';
@@ -86,6 +88,18 @@ function label<T>(name: string, detect: () => T | null, report?: CheckFailureRep
 
 /** Scans one website over the network and scores what it finds; a site that does not answer is a result too. */
 /** The HSTS max-age the site sends over HTTPS, for internet.nl's one-year bar; null without a valid header. */
+/**
+ * The TLS findings of every address of the entered name, each judged apart by the TLS test's own
+ * checks: a subtest of internet.nl's TLS part fails when any address fails it.
+ */
+function tlsOfEveryAddress(evidence: ScanEvidence): FindingType[] {
+  return (evidence.internetnl?.tlsByAddress ?? []).flatMap(({ tls }) =>
+    Object.values(tlsTest.checks).flatMap((check) =>
+      check({ evidence: { ...evidence, tls }, html: null }).map((o) => o.type),
+    ),
+  );
+}
+
 function hstsMaxAgeOf(headers: Parameters<typeof headerValues>[0] | undefined): number | null {
   const value = headers ? headerValues(headers, 'strict-transport-security')[0] : undefined;
   return value === undefined ? null : (parseHsts(value)?.maxAge ?? null);
@@ -140,10 +154,14 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       internetnl: label(
         'internetnl',
         () =>
-          internetNlReport(evidence.internetnl, new Set(findings.map((f) => f.finding_type)), {
-            hstsMaxAge: hstsMaxAgeOf(evidence.https?.headers),
-            zeroRtt: evidence.tls?.features?.earlyData ?? null,
-          }),
+          internetNlReport(
+            evidence.internetnl,
+            new Set([...findings.map((f) => f.finding_type), ...tlsOfEveryAddress(evidence)]),
+            {
+              hstsMaxAge: hstsMaxAgeOf(evidence.https?.headers),
+              zeroRtt: evidence.tls?.features?.earlyData ?? null,
+            },
+          ),
         options.onCheckFailure,
       ),
       // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.

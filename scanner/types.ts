@@ -142,7 +142,15 @@ export interface ScanEvidence {
   /** CVE-2025-29927 probes; null unless the site is a Next.js app. */
   middleware: MiddlewareBypassEvidence | null;
   /** internet.nl's DNSSEC, IPv6, DANE and RPKI evidence; null when not gathered. */
-  internetnl: InternetNlEvidence | null;
+  internetnl:
+    | (InternetNlEvidence & {
+        /**
+         * The TLS of every address of the entered name that answers, each probed apart: internet.nl
+         * judges each and keeps the worst (checks/models.py).
+         */
+        tlsByAddress?: Array<{ address: string; tls: TlsEvidence }>;
+      })
+    | null;
   /** Library and Next.js versions the page's scripts show, and the data they are judged by; null when not gathered. */
   libraries: LibraryEvidence | null;
   /** WordPress core, plugin and theme versions, and the data they are judged by; null unless the site is WordPress. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
 import { scanSite } from '../scanner/index.ts';
 import { probeInternetNl } from '../scanner/probes/internetnl.ts';
+import type { InternetNlSettings } from '../scanner/probes/retriever.ts';
 import { internetNlReport } from '../scanner/report/internetnl.ts';
 import { startDnsServer } from './support/dns-server.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
@@ -48,9 +49,9 @@ const cert = certificate({ hosts: HOSTS });
 type Reply = { status: number; body: string; headers?: Record<string, string> };
 /** A page, a reply, or a reply per Host header. */
 type Answer = string | Reply | ((host: string) => Reply);
-/** One HTTPS server per address family on `on`; `v6` null: nothing listens on ::1. */
-async function serve(v4: Answer, v6: Answer | null, on = port, tls = true) {
-  const start = (host: string, answer: Answer) =>
+/** One HTTPS server per address family on `on`; `v6` null: nothing listens on ::1; `v6Tls` the ::1 server's own TLS. */
+async function serve(v4: Answer, v6: Answer | null, on = port, tls = true, v6Tls: https.ServerOptions = {}) {
+  const start = (host: string, answer: Answer, own: https.ServerOptions = {}) =>
     new Promise<void>((resolve, reject) => {
       const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
         const reply: Reply =
@@ -62,14 +63,14 @@ async function serve(v4: Answer, v6: Answer | null, on = port, tls = true) {
         res.writeHead(reply.status, { ...HARDENED_HEADERS, ...reply.headers }).end(reply.body);
       };
       const server = tls
-        ? https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS }, handler)
+        ? https.createServer({ key: cert.keyPem, cert: cert.certPem, ...HARDENED_TLS, ...own }, handler)
         : http.createServer(handler);
       server.once('error', reject);
       server.listen(on, host, () => resolve());
       servers.push(server as https.Server);
     });
   await start('127.0.0.1', v4);
-  if (v6 !== null) await start('::1', v6);
+  if (v6 !== null) await start('::1', v6, v6Tls);
   return cert;
 }
 
@@ -186,19 +187,20 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
   });
 
   /** A scan whose port 443 (and 80) are these lab ports: each case gets servers of its own. */
+  const labScan = async (host: string, https443: number, settings: Partial<InternetNlSettings> = {}) =>
+    scanSite(`https://${host}:${https443}/`, {
+      allowPrivateTargets: true,
+      dnsServers: [lab.resolver],
+      probeExposures: false,
+      internetnl: {
+        dnssecProbeName: 'lab.test',
+        nameServerPort: lab.nameServerPort,
+        webPorts: { https: https443, http: await freeDualPort() },
+        ...settings,
+      },
+    });
   const scanAt = async (host: string, https443: number, http80?: number) =>
-    (
-      await scanSite(`https://${host}:${https443}/`, {
-        allowPrivateTargets: true,
-        dnsServers: [lab.resolver],
-        probeExposures: false,
-        internetnl: {
-          dnssecProbeName: 'lab.test',
-          nameServerPort: lab.nameServerPort,
-          webPorts: { https: https443, http: http80 ?? (await freeDualPort()) },
-        },
-      })
-    ).internetnl!;
+    (await labScan(host, https443, http80 ? { webPorts: { https: https443, http: http80 } } : {})).internetnl!;
 
   it('finds a web server that does not answer over IPv6', async () => {
     // Nothing listens on ::1 at this port: the AAAA record points nowhere.
@@ -249,6 +251,21 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     expect(testOf(report, 'ipv6', 'web_aaaa')).toMatchObject({ status: 'failed' });
     expect(report.categories.ipv6).toMatchObject({ status: 'failed', score: 45 });
     expect(report.categories.dnssec).toMatchObject({ status: 'passed', score: 100 });
+  });
+
+  it('judges the TLS of every address and keeps the worst, as internet.nl does', async () => {
+    const own = await freeDualPort();
+    const body = page('dezelfde pagina ');
+    // IPv4 as hardened as the others; IPv6 also speaks TLS 1.0, which the NCSC guideline calls insufficient.
+    await serve(body, body, own, true, {
+      minVersion: 'TLSv1',
+      ciphers: `${HARDENED_TLS.ciphers}:ECDHE-RSA-AES128-SHA:@SECLEVEL=0`,
+    });
+    const scan = await labScan('ports.secure.lab.test', own);
+    // The scan's own connection reached 127.0.0.1: its findings know nothing of TLS 1.0 on ::1.
+    expect(scan.findings.map((f) => f.finding_type)).not.toContain('tls_1_0_supported');
+    expect(testOf(scan.internetnl, 'tls', 'tls_version')).toMatchObject({ status: 'failed' });
+    expect(scan.internetnl!.categories.tls.status).toBe('failed');
   });
 
   it('shows another status per family as failed, with the 2 points internet.nl still gives', async () => {
@@ -343,17 +360,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     await new Promise<void>((resolve) => rpki.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(rpki.address() as { port: number }).port}`;
     const scanWith = () =>
-      scanSite(`https://www.secure.lab.test:${port}/`, {
-        allowPrivateTargets: true,
-        dnsServers: [lab.resolver],
-        probeExposures: false,
-        internetnl: {
-          dnssecProbeName: 'lab.test',
-          nameServerPort: lab.nameServerPort,
-          rpkiValidatorUrl: base,
-          rpkiOriginUrl: `${base}/prefix-overview`,
-        },
-      });
+      labScan('www.secure.lab.test', port, { rpkiValidatorUrl: base, rpkiOriginUrl: `${base}/prefix-overview` });
     try {
       const valid = (await scanWith()).internetnl!;
       expect(valid.categories.rpki).toMatchObject({ status: 'passed', score: 100 });
@@ -369,12 +376,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
   });
 
   it('does not call a site insecure when the resolver does not validate', async () => {
-    const result = await scanSite(`https://www.insecure.lab.test:${port}/`, {
-      allowPrivateTargets: true,
-      dnsServers: [lab.resolver],
-      probeExposures: false,
-      internetnl: { dnssecProbeName: 'insecure.lab.test', nameServerPort: lab.nameServerPort },
-    });
+    const result = await labScan('www.insecure.lab.test', port, { dnssecProbeName: 'insecure.lab.test' });
     expect(result.internetnl!.categories.dnssec).toMatchObject({ status: 'not_tested', score: null });
     expect(testOf(result.internetnl, 'dnssec', 'dnssec_valid').detail).toBe('de resolver valideert niet');
   });

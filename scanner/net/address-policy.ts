@@ -64,6 +64,8 @@ const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 export interface AddressPolicy extends DnsOptions {
   /** Lifts the block on loopback, private, link-local, CGNAT and unique-local ranges (tests, intranets). */
   allowPrivateTargets: boolean;
+  /** Connect to this address of the host only (one address of several, judged apart); the policy still applies. */
+  pinnedAddress?: string;
 }
 
 function ipv6Refusal(address: ipaddr.IPv6, policy: AddressPolicy): string | null {
@@ -132,9 +134,13 @@ export function guardedLookup(policy: AddressPolicy): net.LookupFunction {
         family: number,
         done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
       ) => dns.lookup(hostname, { family, all: true }, done);
+  const pinned = policy.pinnedAddress;
+  const lookup: typeof lookupAll = pinned
+    ? (_hostname, _family, done) => done(null, [{ address: pinned, family: net.isIP(pinned) }])
+    : lookupAll;
   return (hostname, options, callback) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
-    lookupAll(hostname, family, (error, addresses) => {
+    lookup(hostname, family, (error, addresses) => {
       if (error) return callback(error, []);
       try {
         for (const { address } of addresses) assertAddressAllowed(address, hostname, policy);

@@ -1,6 +1,6 @@
 import { checkDane } from '../checks/dane.ts';
 import { fetchAtAddress } from '../net/pinned-fetch.ts';
-import { presentedChainAt } from '../net/tls-client.ts';
+import { presentedChainAt, probeTls } from '../net/tls-client.ts';
 import { probeInternetNl } from '../probes/internetnl.ts';
 import { defineTest } from './test.ts';
 
@@ -49,6 +49,19 @@ export const internetNlTest = defineTest({
       },
       (url, address) => fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs }),
     );
-    return { internetnl };
+    // Every address that answers gets its own TLS probe, as internet.nl tests each (the scan's own
+    // connection reached one of them); the report keeps the worst.
+    const answering = tlsWorks ? [...internetnl.ipv6.web.v4Good, ...internetnl.ipv6.web.v6Good] : [];
+    const tlsByAddress = (
+      await Promise.all(
+        answering.map((address) =>
+          probeTls(host, webPorts.https, { ...options, timeoutMs, pinnedAddress: address }).then(
+            ({ tls: evidence }) => ({ address, tls: evidence }),
+            () => null,
+          ),
+        ),
+      )
+    ).filter((entry) => entry !== null);
+    return { internetnl: { ...internetnl, tlsByAddress } };
   },
 });
