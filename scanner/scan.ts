@@ -3,9 +3,8 @@ import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import type { CheckFailureReport, CheckName } from './analyze.ts';
 import type { Coverage } from './coverage.ts';
 import { ScanCancelledError } from './errors.ts';
-import { headerValues } from './net/headers.ts';
 import { HttpClient } from './net/http-client.ts';
-import { parseHsts } from './rules/hsts.ts';
+import { hstsMaxAgeOf } from './net/headers.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
 import { parseTarget, reachSite, type InternetNlSettings, type RetrieveOptions } from './probes/retriever.ts';
 import { runTests } from './run-tests.ts';
@@ -93,16 +92,13 @@ function label<T>(name: string, detect: () => T | null, report?: CheckFailureRep
  * checks: a subtest of internet.nl's TLS part fails when any address fails it.
  */
 function tlsOfEveryAddress(evidence: ScanEvidence): FindingType[] {
-  return (evidence.internetnl?.tlsByAddress ?? []).flatMap(({ tls }) =>
-    Object.values(tlsTest.checks).flatMap((check) =>
-      check({ evidence: { ...evidence, tls }, html: null }).map((o) => o.type),
-    ),
+  return (evidence.internetnl?.byAddress ?? []).flatMap(({ tls }) =>
+    !tls
+      ? []
+      : Object.values(tlsTest.checks).flatMap((check) =>
+          check({ evidence: { ...evidence, tls }, html: null }).map((o) => o.type),
+        ),
   );
-}
-
-function hstsMaxAgeOf(headers: Parameters<typeof headerValues>[0] | undefined): number | null {
-  const value = headers ? headerValues(headers, 'strict-transport-security')[0] : undefined;
-  return value === undefined ? null : (parseHsts(value)?.maxAge ?? null);
 }
 
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
@@ -159,6 +155,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
             new Set([...findings.map((f) => f.finding_type), ...tlsOfEveryAddress(evidence)]),
             {
               hstsMaxAge: hstsMaxAgeOf(evidence.https?.headers),
+              addresses: evidence.internetnl?.byAddress ?? [],
               zeroRtt: evidence.tls?.features?.earlyData ?? null,
             },
           ),

@@ -96,6 +96,16 @@ export interface TlsFeatureEvidence {
   earlyData?: boolean | null;
 }
 
+/** One address of the entered name as internet.nl's TLS part judges it (tasks/tls/http.py forced_http_check). */
+export interface AddressEvidence {
+  address: string;
+  tls: TlsEvidence | null;
+  /** good: http's first redirect goes to https on the same name; no_http: nothing on 80; no_https: nothing on 443. */
+  forcedHttps: 'good' | 'bad' | 'no_http' | 'no_https';
+  /** The HSTS max-age over https at this address; null without a valid header. */
+  hstsMaxAge: number | null;
+}
+
 export interface TlsEvidence {
   host: string;
   port: number;
@@ -145,10 +155,10 @@ export interface ScanEvidence {
   internetnl:
     | (InternetNlEvidence & {
         /**
-         * The TLS of every address of the entered name that answers, each probed apart: internet.nl
-         * judges each and keeps the worst (checks/models.py).
+         * Every address of the entered name that answers, each probed apart (its TLS, its first
+         * answer over http, its HSTS): internet.nl judges each and keeps the worst (checks/models.py).
          */
-        tlsByAddress?: Array<{ address: string; tls: TlsEvidence }>;
+        byAddress?: AddressEvidence[];
       })
     | null;
   /** Library and Next.js versions the page's scripts show, and the data they are judged by; null when not gathered. */

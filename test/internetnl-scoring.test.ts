@@ -2,7 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { FindingType } from '../scanner/catalog/index.ts';
 import type { InternetNlEvidence } from '../scanner/probes/internetnl.ts';
-import { internetNlReport } from '../scanner/report/internetnl.ts';
+import { internetNlReport, type InternetNlSiteFacts } from '../scanner/report/internetnl.ts';
 import { daneMatches } from '../scanner/probes/internetnl.ts';
 import { createCa, issueCertificate } from './support/test-ca.ts';
 
@@ -36,7 +36,7 @@ const evidence = (over: Partial<InternetNlEvidence> = {}): InternetNlEvidence =>
   ...over,
 });
 const none = new Set<FindingType>();
-const YEAR = { hstsMaxAge: 31_536_000, zeroRtt: false };
+const YEAR = { hstsMaxAge: 31_536_000, zeroRtt: false, addresses: [] };
 /** The report of the default evidence with parts of its IPv6 evidence replaced. */
 const withIpv6 = (over: Partial<InternetNlEvidence['ipv6']>) =>
   internetNlReport(evidence({ ipv6: { ...evidence().ipv6, ...over } }), none, YEAR)!;
@@ -55,6 +55,31 @@ describe("internet.nl's scoring", () => {
     expect(report.categories.tls.tests.find((t) => t.name === 'https_forced')!.status).toBe('failed');
     // 140 of 150 (15 required subtests, zero_rtt among them) -> 93.
     expect(report.categories.tls).toMatchObject({ status: 'failed', score: 93 });
+  });
+
+  it('keeps the worst address for https_forced and hsts, as internet.nl judges each address', () => {
+    const good: InternetNlSiteFacts['addresses'][number] = {
+      address: '192.0.2.80',
+      forcedHttps: 'good',
+      hstsMaxAge: 31_536_000,
+    };
+    const report = (addresses: Array<typeof good>) => internetNlReport(evidence(), none, { ...YEAR, addresses })!;
+    const tlsOf = (r: ReturnType<typeof report>, name: string) => r.categories.tls.tests.find((t) => t.name === name)!;
+    expect(report([good]).categories.tls).toMatchObject({ status: 'passed', score: 100 });
+    // Nothing on 80 over one family is full points (WEB_TLS_FORCED_HTTPS_NO_HTTP).
+    expect(report([good, { ...good, address: '2001:db8::80', forcedHttps: 'no_http' }]).categories.tls.score).toBe(100);
+    const bad = report([good, { ...good, address: '2001:db8::80', forcedHttps: 'bad', hstsMaxAge: null }]);
+    expect(tlsOf(bad, 'https_forced')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/2001:db8::80/),
+    });
+    expect(tlsOf(bad, 'hsts')).toMatchObject({ status: 'failed' });
+    // 130 of 150 -> 86.
+    expect(bad.categories.tls.score).toBe(86);
+    // Six months on one address: 2 points and failed.
+    const short = report([good, { ...good, address: '2001:db8::80', hstsMaxAge: 15_768_000 }]);
+    expect(tlsOf(short, 'hsts')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/15768000/) });
+    expect(short.categories.tls.score).toBe(94);
   });
 
   it('counts zero_rtt in the TLS maximum: a server that offers early data fails it with 0 of 10', () => {

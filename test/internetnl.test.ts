@@ -268,6 +268,22 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     expect(scan.internetnl!.categories.tls.status).toBe('failed');
   });
 
+  it('fails https_forced when one address serves http without redirecting, as internet.nl judges each address', async () => {
+    const own = await freeDualPort();
+    const body = page('dezelfde pagina ');
+    await serve(body, body, own);
+    const http80 = await freeDualPort();
+    const toHttps = { status: 301, body: '', headers: { location: `https://ports.secure.lab.test:${own}/` } };
+    await serve(toHttps, { status: 200, body }, http80, false);
+    const report = (await labScan('ports.secure.lab.test', own, { webPorts: { https: own, http: http80 } }))
+      .internetnl!;
+    expect(testOf(report, 'tls', 'https_forced')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/::1: de eerste doorverwijzing/),
+    });
+    expect(report.categories.tls.status).toBe('failed');
+  });
+
   it('shows another status per family as failed, with the 2 points internet.nl still gives', async () => {
     const own = await freeDualPort();
     const body = page('dezelfde pagina ');
@@ -300,7 +316,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
     const gone = await probe('www.gone.lab.test');
     expect(gone.dnssec.state).toBe('error');
     // internet.nl's dnserror: 0 points, dnssec_exists failed, dnssec_valid not tested.
-    const report = internetNlReport(gone, new Set(), { hstsMaxAge: null, zeroRtt: null })!;
+    const report = internetNlReport(gone, new Set(), { hstsMaxAge: null, zeroRtt: null, addresses: [] })!;
     expect(report.categories.dnssec).toMatchObject({ status: 'failed', score: 0 });
     expect(testOf(report, 'dnssec', 'dnssec_exists')).toMatchObject({ status: 'failed' });
   });

@@ -1,3 +1,4 @@
+import { parseHsts } from '../rules/hsts.ts';
 import type { HeaderMap } from './http-evidence.ts';
 
 /** All values of a header (names are stored lowercase). */
@@ -19,4 +20,10 @@ export function headersFromRaw(raw: string[]): HeaderMap {
     map[name] = values;
   }
   return map;
+}
+
+/** The max-age of the first Strict-Transport-Security header; null without a valid one. */
+export function hstsMaxAgeOf(headers: HeaderMap | undefined): number | null {
+  const value = headers ? firstHeader(headers, 'strict-transport-security') : null;
+  return value === null ? null : (parseHsts(value)?.maxAge ?? null);
 }

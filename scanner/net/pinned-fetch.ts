@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusalReason, type AddressPolicy } from './address-policy.ts';
+import { headersFromRaw } from './headers.ts';
+import type { HeaderMap } from './http-evidence.ts';
 import { USER_AGENT } from './http-client.ts';
 
 /** The most of a page read to compare it between address families. */
@@ -23,7 +25,7 @@ export function fetchAtAddress(
   url: string,
   address: string,
   options: AddressPolicy & { timeoutMs: number; signal: AbortSignal },
-): Promise<{ status: number; body: string } | null> {
+): Promise<{ status: number; body: string; headers: HeaderMap } | null> {
   if (refusalReason(address, options)) return Promise.resolve(null);
   const target = new URL(url);
   const family = isIP(address);
@@ -49,7 +51,11 @@ export function fetchAtAddress(
           else response.destroy();
         });
         const done = () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1') });
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('latin1'),
+            headers: headersFromRaw(response.rawHeaders),
+          });
         response.on('end', done);
         response.on('close', done);
         response.on('error', () => resolve(null));

@@ -1,6 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
 import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { InternetNlEvidence } from '../probes/internetnl.ts';
+import type { AddressEvidence } from '../types.ts';
 import { INTERNETNL_HSTS_MIN_MAX_AGE } from '../rules/hsts.ts';
 import type { InternetNlCategory } from '../vocabulary.ts';
 
@@ -344,6 +345,25 @@ export interface InternetNlSiteFacts {
   hstsMaxAge: number | null;
   /** The TLS 1.3 session ticket allows early data (0-RTT); null when not tried. */
   zeroRtt: boolean | null;
+  /** Every address of the entered name, judged apart: http's first redirect and HSTS at each. */
+  addresses: ReadonlyArray<Pick<AddressEvidence, 'address' | 'forcedHttps' | 'hstsMaxAge'>>;
+}
+
+/** What each address adds to a subtest's failures (internet.nl keeps the worst address). */
+function addressFailures(name: string, addresses: InternetNlSiteFacts['addresses']): string[] {
+  if (name === 'https_forced')
+    return addresses.flatMap(({ address, forcedHttps }) =>
+      forcedHttps === 'bad'
+        ? [`${address}: de eerste doorverwijzing gaat niet naar https op dezelfde naam`]
+        : forcedHttps === 'no_https'
+          ? [`${address}: geen HTTPS`]
+          : [],
+    );
+  if (name === 'hsts')
+    return addresses.flatMap(({ address, forcedHttps, hstsMaxAge }) =>
+      forcedHttps !== 'no_https' && hstsMaxAge === null ? [`${address}: geen geldige HSTS`] : [],
+    );
+  return [];
 }
 
 function tlsTests(
@@ -355,10 +375,12 @@ function tlsTests(
     return [test('https_exists', 'failed', 'de site is niet via HTTPS bereikbaar', 0, FULL)];
   const tests: Scored[] = [test('https_exists', 'passed', 'de site is via HTTPS bereikbaar')];
   for (const sub of TLS_SUBTESTS) {
-    const failing = sub.fails.filter((type) => found.has(type));
+    const failing = [...sub.fails.filter((type) => found.has(type)), ...addressFailures(sub.name, site.addresses)];
     const optional = sub.max === 0;
-    // internet.nl wants a year of HSTS; less is 2 points and failed (tasks/http_headers.py).
-    const shortHsts = sub.name === 'hsts' && site.hstsMaxAge !== null && site.hstsMaxAge < INTERNETNL_HSTS_MIN_MAX_AGE;
+    // internet.nl wants a year of HSTS; less is 2 points and failed (tasks/http_headers.py). The shortest of any address counts.
+    const ages = [site.hstsMaxAge, ...site.addresses.map((a) => a.hstsMaxAge)].filter((age) => age !== null);
+    const shortest = ages.length > 0 ? Math.min(...ages) : null;
+    const shortHsts = sub.name === 'hsts' && shortest !== null && shortest < INTERNETNL_HSTS_MIN_MAX_AGE;
     tests.push(
       failing.length > 0
         ? test(sub.name, optional ? 'warning' : 'failed', `${sub.label}: ${failing.join(', ')}`, 0, sub.max)
@@ -366,7 +388,7 @@ function tlsTests(
           ? test(
               sub.name,
               'failed',
-              `${sub.label}: max-age ${site.hstsMaxAge} is korter dan een jaar (31536000)`,
+              `${sub.label}: max-age ${shortest} is korter dan een jaar (31536000)`,
               LESS,
               sub.max,
             )

@@ -1,8 +1,32 @@
 import { checkDane } from '../checks/dane.ts';
 import { fetchAtAddress } from '../net/pinned-fetch.ts';
+import { firstHeader, hstsMaxAgeOf } from '../net/headers.ts';
+import type { HeaderMap } from '../net/http-evidence.ts';
 import { presentedChainAt, probeTls } from '../net/tls-client.ts';
+import type { AddressEvidence } from '../types.ts';
 import { probeInternetNl } from '../probes/internetnl.ts';
 import { defineTest } from './test.ts';
+
+/**
+ * tasks/tls/http.py forced_http_check at one address: no HTTPS is no_https; HTTPS but no http is
+ * no_http (full points); else the first answer over http must redirect to https on the same name.
+ */
+function forcedHttpsOf(
+  host: string,
+  secure: { status: number } | null,
+  plain: { status: number; headers: HeaderMap } | null,
+): AddressEvidence['forcedHttps'] {
+  if (!secure) return 'no_https';
+  if (!plain) return 'no_http';
+  const location = plain.status >= 300 && plain.status < 400 ? firstHeader(plain.headers, 'location') : null;
+  if (!location) return 'bad';
+  try {
+    const next = new URL(location, `http://${host}/`);
+    return next.protocol === 'https:' && next.hostname === host ? 'good' : 'bad';
+  } catch {
+    return 'bad';
+  }
+}
 
 /** internet.nl's website test: IPv6, DNSSEC, DANE and RPKI of the web host (the report scores it). */
 export const internetNlTest = defineTest({
@@ -49,19 +73,29 @@ export const internetNlTest = defineTest({
       },
       (url, address) => fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs }),
     );
-    // Every address that answers gets its own TLS probe, as internet.nl tests each (the scan's own
-    // connection reached one of them); the report keeps the worst.
+    // Every address that answers is judged apart, as internet.nl tests each (the scan's own
+    // connections reached one of them); the report keeps the worst.
     const answering = tlsWorks ? [...internetnl.ipv6.web.v4Good, ...internetnl.ipv6.web.v6Good] : [];
-    const tlsByAddress = (
-      await Promise.all(
-        answering.map((address) =>
+    const at = (url: string, address: string) =>
+      fetchAtAddress(url, address, { ...options, timeoutMs: options.requestTimeoutMs });
+    const byAddress = await Promise.all(
+      answering.map(async (address): Promise<AddressEvidence> => {
+        const [tls, secure, plain] = await Promise.all([
           probeTls(host, webPorts.https, { ...options, timeoutMs, pinnedAddress: address }).then(
-            ({ tls: evidence }) => ({ address, tls: evidence }),
+            (probed) => probed.tls,
             () => null,
           ),
-        ),
-      )
-    ).filter((entry) => entry !== null);
-    return { internetnl: { ...internetnl, tlsByAddress } };
+          at(`https://${host}:${webPorts.https}/`, address),
+          at(`http://${host}:${webPorts.http}/`, address),
+        ]);
+        return {
+          address,
+          tls,
+          forcedHttps: forcedHttpsOf(host, secure, plain),
+          hstsMaxAge: hstsMaxAgeOf(secure?.headers),
+        };
+      }),
+    );
+    return { internetnl: { ...internetnl, byAddress } };
   },
 });
