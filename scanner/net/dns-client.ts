@@ -215,7 +215,8 @@ export async function queryDns(name: string, type: RecordType, options: QueryOpt
 /**
  * A question asked again with CD (checking disabled) after a SERVFAIL, as internet.nl's resolver does
  * (checks/resolver.py): a zone whose signatures are bogus or expired still answers, and `unchecked`
- * says the answer was not validated. The DNSSEC test judges the zone apart.
+ * says the answer was not validated. The failing answer's extended error is kept (it says why); when
+ * the second question fails too, the SERVFAIL stands.
  */
 export async function queryDnsUnchecked(
   name: string,
@@ -224,6 +225,7 @@ export async function queryDnsUnchecked(
 ): Promise<DnsResponse & { unchecked: boolean }> {
   const response = await queryDns(name, type, options);
   if (response.rcode !== 'SERVFAIL') return { ...response, unchecked: false };
-  const retried = await queryDns(name, type, { ...options, checkingDisabled: true });
-  return { ...retried, unchecked: retried.rcode !== 'SERVFAIL' };
+  const retried = await queryDns(name, type, { ...options, checkingDisabled: true }).catch(() => null);
+  if (!retried || retried.rcode === 'SERVFAIL') return { ...response, unchecked: false };
+  return { ...retried, extendedError: response.extendedError ?? retried.extendedError, unchecked: true };
 }

@@ -118,17 +118,10 @@ function resolverValidates(servers: DnsServer[], options: InternetNlOptions, ask
  * (a known signed name comes back with AD), else not tested.
  */
 async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlOptions) {
-  const ask = (name: string, checkingDisabled = false) =>
-    queryDns(name, 'SOA', {
-      servers,
-      dnssecOk: true,
-      checkingDisabled,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-    });
-  let response: DnsResponse;
+  const question = { servers, dnssecOk: true, timeoutMs: options.timeoutMs, signal: options.signal };
+  let response: DnsResponse & { unchecked: boolean };
   try {
-    response = await ask(host);
+    response = await queryDnsUnchecked(host, 'SOA', question);
   } catch (error) {
     return {
       state: 'error' as const,
@@ -136,23 +129,20 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
       extendedError: null,
     };
   }
-  if (response.extendedError && BOGUS_EDE_CODES.has(response.extendedError.code))
+  // A SERVFAIL that answers with CD is bogus; so is any answer with a bogus kind of extended error.
+  if (response.unchecked || (response.extendedError && BOGUS_EDE_CODES.has(response.extendedError.code)))
     return { state: 'bogus' as const, reason: 'handtekeningen kloppen niet', extendedError: response.extendedError };
   if (response.authenticated) return { state: 'secure' as const, reason: null, extendedError: null };
-  if (response.rcode === 'SERVFAIL') {
-    const unchecked = await ask(host, true).catch(() => null);
-    return unchecked && unchecked.rcode !== 'SERVFAIL'
-      ? { state: 'bogus' as const, reason: 'handtekeningen kloppen niet', extendedError: response.extendedError }
-      : {
-          state: 'error' as const,
-          reason: 'de DNS-server antwoordt met SERVFAIL',
-          extendedError: response.extendedError,
-        };
-  }
+  if (response.rcode === 'SERVFAIL')
+    return {
+      state: 'error' as const,
+      reason: 'de DNS-server antwoordt met SERVFAIL',
+      extendedError: response.extendedError,
+    };
   // A name that does not exist is a DNS error there (tasks/dnssec.py dnssec_status: NXDOMAIN), not insecure.
   if (response.rcode !== 'NOERROR')
     return { state: 'error' as const, reason: `DNS-antwoord ${response.rcode}`, extendedError: null };
-  if (!(await resolverValidates(servers, options, () => ask(options.dnssecProbeName))))
+  if (!(await resolverValidates(servers, options, () => queryDns(options.dnssecProbeName, 'SOA', question))))
     return { state: 'not_tested' as const, reason: 'de resolver valideert niet', extendedError: null };
   return { state: 'insecure' as const, reason: null, extendedError: null };
 }
