@@ -90,6 +90,7 @@ const OPTIONS = {
   source: { type: 'string' },
   file: { type: 'string' },
   date: { type: 'string' },
+  domain: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -117,6 +118,11 @@ const command = <S extends z.ZodType>(
 });
 
 const UserId = z.object({ user_id: Uuid });
+const SiteScheduleInput = z.object({
+  site_id: Uuid,
+  scan_interval_hours: SiteUpdateInput.shape.scan_interval_hours.unwrap(),
+});
+const SiteMailInput = z.object({ site_id: Uuid, mail_domain: SiteUpdateInput.shape.mail_domain.unwrap() });
 const PlanTier = z.object({ name: SignUpInput.shape.organisation, plan: z.enum(PLAN_TIERS).default('free') });
 
 /** Flag text as the field's type: comma lists, numbers, booleans and "24h"/"off" intervals; the schema judges the result. */
@@ -128,6 +134,7 @@ function fieldValue(field: string, raw: string | boolean): unknown {
       .map((p) => p.trim())
       .filter(Boolean);
   if (field === 'enabled') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (field === 'mail_domain') return raw === 'off' ? null : raw;
   if (field === 'scan_interval_hours')
     return raw === 'off' ? null : /^\d+h$/.test(raw) ? Number(raw.slice(0, -1)) : raw;
   if (['rate_limit', 'rollout'].includes(field))
@@ -167,8 +174,11 @@ const COMMANDS: Record<string, Command> = {
     { tenant_id: 'tenant', name: 'name', url: 'url' },
     (deps, input) => admin.createSite(deps, input),
   ),
-  'site schedule': command(SiteUpdateInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) =>
-    admin.scheduleSite(deps, input),
+  'site schedule': command(SiteScheduleInput, { site_id: 'site', scan_interval_hours: 'every' }, (deps, input) =>
+    admin.updateSiteSettings(deps, input),
+  ),
+  'site mail': command(SiteMailInput, { site_id: 'site', mail_domain: 'domain' }, (deps, input) =>
+    admin.updateSiteSettings(deps, input),
   ),
   'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, input)),
   'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) =>

@@ -36,6 +36,7 @@ import * as retentionIndexes from './migrations/0014_retention_indexes.ts';
 import * as scanDetectedServer from './migrations/0015_scan_detected_server.ts';
 import * as monitoringOverTime from './migrations/0016_monitoring_over_time.ts';
 import * as internetnl from './migrations/0017_internetnl.ts';
+import * as mail from './migrations/0020_mail.ts';
 import * as scanCoverage from './migrations/0018_scan_coverage.ts';
 import * as vulnerabilityData from './migrations/0019_vulnerability_data.ts';
 import type { Database } from './schema.ts';
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_internetnl': internetnl,
   '0018_scan_coverage': scanCoverage,
   '0019_vulnerability_data': vulnerabilityData,
+  '0020_mail': mail,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -148,6 +148,7 @@ export async function recordScan(
     trigger,
     previous_scan_id: before?.id ?? null,
     internetnl: result.internetnl ? JSON.stringify(result.internetnl) : null,
+    mail: result.mail ? JSON.stringify(result.mail) : null,
     coverage: JSON.stringify(result.coverage),
     unreachable: result.unreachable,
   };
@@ -315,6 +316,7 @@ const SCAN_COLUMNS = [
   'scans.detected_server',
   'scans.previous_scan_id',
   'scans.internetnl',
+  'scans.mail',
   'scans.coverage',
   'scans.unreachable',
 ] as const;

@@ -126,6 +126,8 @@ export interface SitesTable {
   next_scan_at: Generated<string | null>;
   /** Consecutive failed scheduled scans, for back-off and the scan_failed event. */
   scan_failures: Generated<number>;
+  /** The mail test's domain: null for the registrable domain of the site's host, '' when the test is off. */
+  mail_domain: Generated<string | null>;
 }
 
 export interface ScansTable {
@@ -156,6 +158,8 @@ export interface ScansTable {
   internetnl: string | null;
   /** The scan's coverage as JSON (scanner/coverage.ts); null for scans stored before it was recorded. */
   coverage: string | null;
+  /** internet.nl's mail test as JSON (scanner/types.ts MailRun; the SMTP part may be filled in later); null when off. */
+  mail: string | null;
   /** Why the scan reached no page of the site; null when it did. */
   unreachable: string | null;
 }
@@ -389,6 +393,14 @@ export interface Database {
   expiry_warnings: ExpiryWarningsTable;
   invites: InvitesTable;
   vulnerability_data: VulnerabilityDataTable;
+  smtp_results: SmtpResultsTable;
+}
+
+/** One MX host's SMTP result (scanner/types.ts SmtpHostResult as JSON), shared by every tenant. */
+export interface SmtpResultsTable {
+  host: string;
+  result: string;
+  tested_at: string;
 }
 
 export interface VulnerabilityDataTable {

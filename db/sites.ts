@@ -49,6 +49,7 @@ function sitesWithLatestScan(db: DB, tenantId: string) {
       'sites.created_at',
       'sites.scan_interval_hours',
       'sites.next_scan_at',
+      'sites.mail_domain',
     ])
     .select((eb) => {
       const latest = () =>

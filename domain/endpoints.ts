@@ -15,6 +15,7 @@ export const API_PATHS = {
   sites: '/api/agent/sites',
   site: '/api/agent/sites/{site_id}',
   site_expiries: '/api/agent/sites/{site_id}/expiries',
+  site_mail: '/api/agent/sites/{site_id}/mail',
 } as const;
 
 /** The link to one scan (docs/spec.md 2.3 `detail_url`). */

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -91,6 +92,20 @@ const ConfigSchema = z.object({
   SCANNER_NAME_SERVER_PORT: z.coerce.number().int().min(1).max(65_535).default(53),
   SCANNER_WEB_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   SCANNER_WEB_HTTPS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** The mail test's SMTP part (connections to port 25 of every MX); off by default: most clouds block port 25. */
+  SCANNER_SMTP: booleanFlag.default(false),
+  /** A mail server that must greet on port 25 before any MX is tested (the egress self-test); unset: no self-test. */
+  SCANNER_SMTP_PROBE_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/, { message: 'verwacht een hostnaam' })
+    .optional(),
+  /** The name the scanner says EHLO with; by default this machine's host name. */
+  SCANNER_SMTP_HELO: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/, { message: 'verwacht een hostnaam' })
+    .default(hostname()),
+  /** How long an MX host's SMTP result is reused, by every tenant. */
+  SCANNER_SMTP_CACHE_TTL: duration.prefault('24h'),
   /** Delays before each retry of a failed webhook delivery (the Svix schedule). */
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_POLL_INTERVAL: duration.prefault('1s'),

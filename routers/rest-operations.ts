@@ -28,6 +28,7 @@ const TABLE = {
   'sites.get': sites.getOperation,
   'sites.update': sites.updateOperation,
   'sites.expiries': sites.expiriesOperation,
+  'sites.mail': sites.mailOperation,
   'scans.trigger': scans.triggerOperation,
   'scans.list': scans.listOperation,
   'scans.get': scans.getOperation,

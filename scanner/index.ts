@@ -11,3 +11,7 @@ export * from './vocabulary.ts';
 export { CHECK_NAMES, type CheckName } from './analyze.ts';
 export { recheckedBy, subjectHolds, type Coverage } from './coverage.ts';
 export { TEST_NAMES, TESTS, type TestName } from './tests/registry.ts';
+export type { MailRun, SmtpHostResult } from './types.ts';
+export { completeSmtpPart } from './mail-servers.ts';
+export { mailReport, type MailReport } from './report/mail.ts';
+export { mailDomainOf } from './net/registrable-domain.ts';

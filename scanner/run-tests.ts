@@ -20,6 +20,7 @@ const NOTHING_PROBED: ProbedEvidence = {
   clientCode: null,
   middleware: null,
   internetnl: null,
+  mail: null,
   libraries: null,
   wordpress: null,
 };

@@ -6,12 +6,18 @@ import { ScanCancelledError } from './errors.ts';
 import { HttpClient } from './net/http-client.ts';
 import { hstsMaxAgeOf } from './net/headers.ts';
 import { detectSitePlatform } from './probes/site-platform.ts';
-import { parseTarget, reachSite, type InternetNlSettings, type RetrieveOptions } from './probes/retriever.ts';
+import {
+  parseTarget,
+  reachSite,
+  type InternetNlSettings,
+  type MailSettings,
+  type RetrieveOptions,
+} from './probes/retriever.ts';
 import { runTests } from './run-tests.ts';
 import { internetNlReport, type InternetNlReport } from './report/internetnl.ts';
 import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
-import type { ScanEvidence, ScanFinding } from './types.ts';
+import type { MailRun, ScanEvidence, ScanFinding } from './types.ts';
 import type { FindingType } from './catalog/index.ts';
 import { tlsTest } from './tests/tls.ts';
 import { detectServer } from './probes/server-detection.ts';
@@ -42,6 +48,11 @@ export interface ScanResult {
   expiries: Expiry[];
   /** internet.nl's website test (IPv6, DNSSEC, TLS, RPKI); null when not asked for or not gathered. */
   internetnl: InternetNlReport | null;
+  /**
+   * internet.nl's mail test as stored (DNS evidence and the SMTP state); the report is computed from
+   * it (report/mail.ts), also when the SMTP part arrives later. Null when the test is off.
+   */
+  mail: MailRun | null;
 }
 
 export interface ScanOptions {
@@ -66,6 +77,8 @@ export interface ScanOptions {
   onCheckFailure?: CheckFailureReport;
   /** Run internet.nl's DNSSEC, IPv6, DANE and RPKI tests with these settings. */
   internetnl?: InternetNlSettings;
+  /** Run internet.nl's mail test with these settings. */
+  mail?: MailSettings;
   /** The vulnerability data versions are judged by; without it the component tests fail. */
   vulnerabilityData?: VulnerabilityDataInUse;
 }
@@ -101,6 +114,20 @@ function tlsOfEveryAddress(evidence: ScanEvidence): FindingType[] {
   );
 }
 
+/** A mail test that was asked for but gathered nothing (the site did not answer, the test failed): an error, never silence. */
+function mailNotRun(settings: MailSettings | undefined, coverage: Coverage[]): MailRun | null {
+  if (!settings || settings.domain === null) return null;
+  const entry = coverage.find((c) => c.test === 'mail');
+  const reason = entry?.reason ?? 'de mailtest liep niet';
+  return {
+    domain: entry?.subject ?? settings.domain ?? '',
+    status: 'error',
+    reason,
+    evidence: null,
+    smtp: { state: 'not_tested', reason, testedAt: null, hosts: [] },
+  };
+}
+
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
   const target = parseTarget(url);
   const deadline = AbortSignal.timeout(options.deadlineMs ?? SCAN_DEFAULTS.deadlineMs);
@@ -117,6 +144,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     onProgress: options.onProgress,
     firebaseStorageApi: options.firebaseStorageApi,
     internetnl: options.internetnl,
+    mail: options.mail,
     vulnerabilityData: options.vulnerabilityData,
   };
   const client = new HttpClient({ ...settings, maxSocketsPerHost: settings.concurrency });
@@ -161,6 +189,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
           ),
         options.onCheckFailure,
       ),
+      mail: evidence.mail ?? mailNotRun(options.mail, run.coverage),
       // Certificate subjects are the site's text: shown sanitised and bounded, like every finding's.
       expiries: (label('expiries', () => expiriesOf(evidence), options.onCheckFailure) ?? []).map((expiry) => ({
         ...expiry,

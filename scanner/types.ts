@@ -6,6 +6,8 @@ import type { Sighting } from './vulndata/sightings.ts';
 import type { CaaEvidence } from './net/dns.ts';
 import type { MiddlewareBypassEvidence } from './probes/nextjs-middleware.ts';
 import type { InternetNlEvidence } from './probes/internetnl.ts';
+import type { MailEvidence } from './probes/mail-dns.ts';
+import type { MailStatus, SmtpState } from './vocabulary.ts';
 import type { ExposureType } from './probes/exposure-rules.ts';
 import type { CatalogEntry } from './catalog/entry.ts';
 import type { FindingType } from './catalog/index.ts';
@@ -161,6 +163,8 @@ export interface ScanEvidence {
         byAddress?: AddressEvidence[];
       })
     | null;
+  /** internet.nl's mail test on the site's mail domain (its DNS part; SMTP comes after the scan); null when off. */
+  mail: MailRun | null;
   /** Library and Next.js versions the page's scripts show, and the data they are judged by; null when not gathered. */
   libraries: LibraryEvidence | null;
   /** WordPress core, plugin and theme versions, and the data they are judged by; null unless the site is WordPress. */
@@ -186,3 +190,41 @@ export interface Observation {
 /** A finding as the scanner reports it: the catalog's texts plus what was observed. */
 export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory' | 'ncsc'> &
   Omit<Observation, 'type'>;
+
+/** What the SMTP part found at one address of an MX host. */
+export interface SmtpAddressResult {
+  address: string;
+  /** starttls: offered and the TLS handshake worked; no_starttls: EHLO did not offer it. */
+  state: 'starttls' | 'no_starttls' | 'not_tested';
+  reason: string | null;
+  /** What the TLS test's checks report on the STARTTLS connection (versions, suites, certificate). */
+  failing: FindingType[];
+  /** A TLSA record at _25._tcp.<mx> (usage 2 or 3, AD-secure) matches the chain; null without records. */
+  dane: boolean | null;
+  /** The server offers 0-RTT early data; null when not tried. */
+  zeroRtt: boolean | null;
+}
+
+export interface SmtpHostResult {
+  host: string;
+  testedAt: string;
+  addresses: SmtpAddressResult[];
+}
+
+/**
+ * The mail test of one scan as stored: what DNS said, and the SMTP part, which may arrive after the
+ * scan (a background job) or come from the shared cache. The report is computed from this on read.
+ */
+export interface MailRun {
+  domain: string;
+  status: MailStatus;
+  reason: string | null;
+  evidence: MailEvidence | null;
+  smtp: {
+    state: SmtpState;
+    reason: string | null;
+    /** When the oldest MX result was tested (a cached one may predate the scan). */
+    testedAt: string | null;
+    hosts: SmtpHostResult[];
+  };
+}

@@ -75,7 +75,7 @@ export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
  * What a test judges: a host name (DNS), an origin (TLS on a host and port, files on an origin),
  * the page the scan fetched, or the scripts a page runs and the backends they call.
  */
-export type SubjectKind = 'host' | 'origin' | 'page' | 'script';
+export type SubjectKind = 'host' | 'origin' | 'page' | 'script' | 'domain';
 
 /**
  * The parts of internet.nl's website test with the names the dashboard shows, in internet.nl's
@@ -92,6 +92,29 @@ export const INTERNETNL_CATEGORIES = Object.keys(INTERNETNL_CATEGORY_LABELS) as 
   InternetNlCategory,
   ...InternetNlCategory[],
 ];
+
+/**
+ * The parts of internet.nl's mail test with the names the dashboard shows (internet.nl's wording), in
+ * its order: the report, the API's schema and the dashboard take the list from here.
+ */
+export const MAIL_CATEGORY_LABELS = {
+  ipv6: 'Moderne adressen bereikbaar (IPv6)',
+  dnssec: 'Domeinnamen ondertekend (DNSSEC)',
+  auth: 'Echtheidswaarmerken tegen phishing (DMARC, DKIM en SPF)',
+  tls: 'Beveiligde verbinding mailserver (STARTTLS en DANE)',
+  rpki: 'Route-autorisatie (RPKI)',
+} as const;
+export type MailCategory = keyof typeof MAIL_CATEGORY_LABELS;
+export const MAIL_CATEGORIES = Object.keys(MAIL_CATEGORY_LABELS) as [MailCategory, ...MailCategory[]];
+/** Whether the mail test ran on its domain: tested, not applicable (a platform's DNS), or a DNS error. */
+export const MAIL_STATUSES = ['tested', 'not_applicable', 'error'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+/** The domain's MX set: mail servers, a null MX (RFC 7505: no mail), or no MX at all. */
+export const MX_STATUSES = ['has_mx', 'null_mx', 'no_mx'] as const;
+export type MxStatus = (typeof MX_STATUSES)[number];
+/** The SMTP part: tested now, taken from the shared cache, still running after the scan, or not tested. */
+export const SMTP_STATES = ['tested', 'cached', 'pending', 'not_tested'] as const;
+export type SmtpState = (typeof SMTP_STATES)[number];
 
 /** A scan's sub-score per category: the field it is reported in and the name the dashboard shows. */
 export const CATEGORY_SCORES = {

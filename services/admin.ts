@@ -12,7 +12,7 @@ import { jobsOfSite } from '../db/schedules.ts';
 import { systemActor } from '../domain/actor.ts';
 import { DomainError } from '../domain/errors.ts';
 import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
-import { setScanSchedule } from './schedules.ts';
+import { updateSite } from './schedules.ts';
 import { findSuggestion } from '../db/suggestions.ts';
 import { recordReview } from './review.ts';
 import { applyBlock } from './team.ts';
@@ -250,14 +250,14 @@ export const deliveriesOfWebhook: OperatorCommand<
   return attemptsOfWebhook(db, webhook_id);
 };
 
-/** Sets a site's scan schedule (null: off) through the same service as the API, acting as the platform. */
-export const scheduleSite: OperatorCommand<{ site_id: string; scan_interval_hours: number | null }, unknown> = async (
-  deps,
-  input,
-) => {
+/** Sets a site's scan schedule or mail domain (null: off) through the same service as the API, acting as the platform. */
+export const updateSiteSettings: OperatorCommand<
+  { site_id: string; scan_interval_hours?: number | null; mail_domain?: string | null },
+  unknown
+> = async (deps, input) => {
   const site = await findSiteAnyTenant(deps.db, input.site_id);
   if (!site) throw new AdminError(`site ${input.site_id} not found`);
-  return asOperator(setScanSchedule(deps, asSystem(site.tenant_id), input));
+  return asOperator(updateSite(deps, asSystem(site.tenant_id), input));
 };
 
 /** The latest scheduled runs of a site, with why one was skipped or failed. */

@@ -18,5 +18,13 @@ export function scanSettingsOf(config: Config) {
       rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
       rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
     },
+    mail: {
+      smtp: config.SCANNER_SMTP,
+      dnssecProbeName: config.SCANNER_DNSSEC_PROBE_NAME,
+      nameServerPort: config.SCANNER_NAME_SERVER_PORT,
+      httpsPort: config.SCANNER_WEB_HTTPS_PORT,
+      rpkiValidatorUrl: config.SCANNER_RPKI_VALIDATOR_URL,
+      rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
+    },
   } satisfies Partial<ScanOptions>;
 }

@@ -1,4 +1,5 @@
 import { scanSettingsOf } from './scan-settings.ts';
+import { mailDomainSetting, mailReportOf, startSmtpPart } from './mail.ts';
 import type { z } from 'zod';
 import type { ScanGetInput, ScanListInput, ScanTriggerInput } from '../routers/scans/schemas.ts';
 import { findingsOfScan } from '../db/findings.ts';
@@ -17,7 +18,7 @@ import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
-import { scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
+import { mailReport, scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { vulnerabilityDataInUse } from './vulnerability-data.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
@@ -95,8 +96,10 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       'scans',
       new Date(nowOf(deps)),
     );
+    const settings = scanSettingsOf(config);
     result = await scanSite(target, {
-      ...scanSettingsOf(config),
+      ...settings,
+      mail: { ...settings.mail, domain: mailDomainSetting(site.mail_domain) },
       probeExposures,
       vulnerabilityData,
       onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
@@ -128,7 +131,8 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       scan_id: scan.id,
       previous_scan_id: scan.previous_scan_id,
     });
-  return db.transaction().execute(async (trx) => {
+  const mail = mailReport(result.mail);
+  const recordedScan = await db.transaction().execute(async (trx) => {
     const recorded = await recordScan(
       trx,
       tenantId,
@@ -141,7 +145,14 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       trx,
       tenantId,
       [
-        { type: 'scan_completed', data: { ...scanCreatedView(scan), changes: recorded.changeCounts } },
+        {
+          type: 'scan_completed',
+          data: {
+            ...scanCreatedView(scan),
+            changes: recorded.changeCounts,
+            ...(mail ? { mail: { score: mail.internetnl?.score ?? null, status: mail.status } } : {}),
+          },
+        },
         ...recorded.opened.map((f) => ({ type: 'finding_new' as const, data: eventData(f, scan) })),
         ...recorded.resolved.map((f) => ({ type: 'finding_resolved' as const, data: eventData(f, scan) })),
         ...recorded.severityChanged.map((f) => ({
@@ -154,6 +165,9 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
     await options.withinTransaction?.(trx, recorded);
     return recorded;
   });
+  // The SMTP part connects to other people's mail servers: after the scan's answer, as a job.
+  if (result.mail) startSmtpPart(deps, tenantId, recordedScan.scan.id, result.mail);
+  return recordedScan;
 }
 
 /** A page of the tenant's scans, newest first. */
@@ -197,7 +211,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const { previous_scan_id: _previous, internetnl, coverage, ...shown } = scan;
+  const { previous_scan_id: _previous, internetnl, coverage, mail, ...shown } = scan;
   const [rows, changes, unverified] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
@@ -207,6 +221,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   return {
     ...shown,
     internetnl: internetnl === null ? null : (JSON.parse(internetnl) as InternetNlReport),
+    mail: mailReportOf(mail),
     // Scans stored before coverage was recorded have none to show.
     coverage: coverage === null ? [] : (JSON.parse(coverage) as Coverage[]),
     changes,

@@ -7,6 +7,7 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
 import { siteView } from './views.ts';
+import { storeMailDomain } from './mail.ts';
 
 const HOUR = 3_600_000;
 
@@ -25,15 +26,16 @@ function firstScanAt(now: number, intervalHours: number, random = Math.random): 
 }
 
 /**
- * Sets a site's scan schedule (every `intervalHours`, or off with null). The plan may require a
- * longer interval. Changing the schedule starts the failure count again.
+ * Changes a site's settings: its scan schedule (every `scan_interval_hours`, or off with null; the
+ * plan may require a longer interval; a change starts the failure count again) and its mail domain
+ * (a domain, or null for off). A field left out stays as it is.
  */
-export async function setScanSchedule(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteUpdateInput>) {
-  const { site_id: siteId, scan_interval_hours: intervalHours } = input;
+export async function updateSite(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteUpdateInput>) {
+  const { site_id: siteId, scan_interval_hours: intervalHours, mail_domain: mailDomain } = input;
   assertPermission(actor, 'write_config');
   const site = await findSite(deps.db, actor.tenantId, siteId);
   if (!site) throw new NotFound('Site');
-  if (intervalHours !== null) {
+  if (intervalHours !== undefined && intervalHours !== null) {
     const plan = await planOfTenant(deps.db, actor.tenantId);
     if (intervalHours < plan.min_scan_interval_hours) {
       throw new Invalid(
@@ -41,10 +43,14 @@ export async function setScanSchedule(deps: ServiceDeps, actor: Actor, input: z.
       );
     }
   }
-  const unchanged = intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
-  const nextScanAt =
-    intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(nowOf(deps), intervalHours);
-  await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
+  if (intervalHours !== undefined) {
+    const unchanged =
+      intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
+    const nextScanAt =
+      intervalHours === null ? null : unchanged ? site.next_scan_at : firstScanAt(nowOf(deps), intervalHours);
+    await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
+  }
+  if (mailDomain !== undefined) await storeMailDomain(deps, actor.tenantId, siteId, mailDomain);
   return siteView((await findSiteWithLatestScan(deps.db, actor.tenantId, siteId))!);
 }
 

@@ -6,6 +6,7 @@ import type { WebhookRow } from '../db/webhooks.ts';
 import { scanDetailPath } from '../domain/endpoints.ts';
 import type { FindingEventChangeKind, FindingStatus, Severity, WebhookEvent } from '../domain/vocabulary.ts';
 import type { AcceptanceRow } from '../db/acceptances.ts';
+import { effectiveMailDomain } from './mail.ts';
 
 // The objects of docs/spec.md built from stored rows, one function per object: the API, webhook payloads
 // and the admin CLI all show the same shape.
@@ -99,6 +100,7 @@ export function siteView(row: SiteWithLatestScan) {
       id === null || score === null || grade === null || scannedAt === null
         ? null
         : { id, score, grade, scanned_at: scannedAt },
+    mail_domain: effectiveMailDomain(row),
     scan_interval_hours: row.scan_interval_hours,
     next_scan_at: row.next_scan_at,
   };

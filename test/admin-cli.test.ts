@@ -191,6 +191,7 @@ describe('admin CLI', () => {
         requests_made: 1,
         expiries: [],
         internetnl: null,
+        mail: null,
       };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;

@@ -24,6 +24,7 @@ const SITE_KEYS = [
   'detected_platform',
   'id',
   'latest_scan',
+  'mail_domain',
   'name',
   'next_scan_at',
   'scan_interval_hours',

@@ -57,6 +57,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     clientCode: null,
     middleware: null,
     internetnl: null,
+    mail: null,
     libraries: null,
     wordpress: null,
   };

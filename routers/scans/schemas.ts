@@ -4,8 +4,13 @@ import { INTERNETNL_STATUSES } from '../../scanner/report/internetnl.ts';
 import {
   CATEGORY_SCORES,
   INTERNETNL_CATEGORIES,
+  MAIL_CATEGORIES,
+  MAIL_STATUSES,
+  MX_STATUSES,
+  SMTP_STATES,
   type CategoryScoreField,
   type InternetNlCategory,
+  type MailCategory,
 } from '../../scanner/vocabulary.ts';
 import { GRADES, SEVERITIES, SITE_PLATFORMS, SCAN_TRIGGERS, WEB_SERVERS } from '../../domain/vocabulary.ts';
 import {
@@ -161,6 +166,66 @@ export const InternetNl = z
       'De websitetest van internet.nl (IPv6, DNSSEC, HTTPS/TLS, RPKI); los van grade en de *_score-velden. Null voor scans zonder deze test.',
   });
 
+const MailExtra = z.object({ status: InternetNlStatus, detail: z.string() });
+
+export const Mail = z
+  .object({
+    domain: z.string().meta({ description: 'Het geteste maildomein: standaard het registreerbare domein van de host' }),
+    status: z.enum(MAIL_STATUSES).meta({
+      description:
+        'tested; not_applicable (een platformdomein zoals *.vercel.app: het platform beheert die DNS); error (DNS-fout)',
+    }),
+    reason: z.string().nullable().meta({ description: 'Waarom niet getest of waarom een fout; null als getest' }),
+    mx_status: z
+      .enum(MX_STATUSES)
+      .nullable()
+      .meta({ description: 'has_mx, null_mx (RFC 7505) of no_mx; null zonder DNS-antwoord' }),
+    mx: z
+      .array(z.object({ host: z.string(), preference: z.number().int(), addresses: z.array(z.string()) }))
+      .meta({ description: 'De MX-records, gesorteerd op voorkeur, hoogstens 10' }),
+    internetnl: z
+      .object({
+        score: z.number().int().min(0).max(100).nullable().meta({
+          description: 'Het gemiddelde van de geteste categorieën (elk 20%), zoals internet.nl de mailtest berekent',
+        }),
+        categories: z.object(
+          Object.fromEntries(MAIL_CATEGORIES.map((c) => [c, InternetNlCategoryResult])) as Record<
+            MailCategory,
+            typeof InternetNlCategoryResult
+          >,
+        ),
+      })
+      .nullable(),
+    extras: z
+      .object({ mta_sts: MailExtra, tls_rpt: MailExtra, bimi: MailExtra })
+      .meta({ description: 'Wat internet.nl niet test: MTA-STS (RFC 8461), TLS-RPT (RFC 8460) en BIMI (informatief)' }),
+    smtp: z
+      .object({
+        state: z.enum(SMTP_STATES),
+        reason: z.string().nullable(),
+        tested_at: Timestamp.nullable(),
+      })
+      .meta({
+        description:
+          'Het SMTP-deel (STARTTLS, TLS en DANE per MX), alleen met SCANNER_SMTP: pending loopt nog na de scan; cached komt uit de gedeelde cache van 24 uur',
+      }),
+    fixes: z
+      .array(
+        z.object({
+          fixes: z.string(),
+          name: z.string(),
+          type: z.enum(['TXT', 'HTTPS']),
+          value: z.string(),
+        }),
+      )
+      .meta({ description: 'Het record om te publiceren voor wat faalt, ingevuld voor het domein' }),
+  })
+  .meta({
+    id: 'Mail',
+    description:
+      'De mailtest van internet.nl (IPv6, DNSSEC, SPF/DKIM/DMARC, STARTTLS/DANE, RPKI) met MTA-STS, TLS-RPT en BIMI; los van grade en de *_score-velden. Null als de mailtest voor de site uit staat.',
+  });
+
 const CoverageEntry = z
   .object({
     test: z.enum(TEST_NAMES),
@@ -189,5 +254,6 @@ export const ScanDetail = ScanListItem.extend({
   }),
   findings: z.array(FindingWithFixes),
   internetnl: InternetNl.nullable(),
+  mail: Mail.nullable(),
   changes: ScanChanges.meta({ description: 'Wat deze scan veranderde ten opzichte van de vorige scan van de site' }),
 }).meta({ id: 'ScanDetail' });

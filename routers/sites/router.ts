@@ -1,9 +1,11 @@
 import { API_PATHS } from '../../domain/endpoints.ts';
 import { addAndShowSite, getSite, listSites } from '../../services/sites.ts';
-import { PROTECTED_ERRORS } from '../common.ts';
+import { Id, PROTECTED_ERRORS, Timestamp } from '../common.ts';
 import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import { restOperation } from '../operations.ts';
-import { setScanSchedule } from '../../services/schedules.ts';
+import { updateSite } from '../../services/schedules.ts';
+import { getSiteMail } from '../../services/mail.ts';
+import { Mail } from '../scans/schemas.ts';
 import { siteExpiries } from '../../services/expiries.ts';
 import { siteTimeline } from '../../services/scan-changes.ts';
 import {
@@ -55,7 +57,7 @@ export const updateOperation = restOperation({
       method: 'PATCH',
       path: API_PATHS.site,
       tags: ['sites'],
-      summary: 'Scanschema van een site instellen',
+      summary: 'Scanschema en maildomein van een site instellen',
       protect: true,
       errorResponses: [...PROTECTED_ERRORS, 404],
     },
@@ -81,6 +83,24 @@ export const expiriesOperation = restOperation({
   output: SiteExpiries,
 });
 
+export const mailOperation = restOperation({
+  meta: {
+    permission: 'read_scans',
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.site_mail,
+      tags: ['sites'],
+      summary: 'De laatste mailtest van een site (internet.nl), met het SMTP-deel zoals het nu is',
+      description:
+        'Uit de laatste scan met een mailtest; het SMTP-deel (SCANNER_SMTP) komt na de scan binnen. 404 als de site nog geen mailtest heeft.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: SiteGetInput,
+  output: Mail.extend({ scan_id: Id, scanned_at: Timestamp }),
+});
+
 export const sitesRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
@@ -94,7 +114,9 @@ export const sitesRouter = router({
 
   expiries: operationProcedure(expiriesOperation).query(({ ctx, input }) => siteExpiries(ctx, ctx.actor, input)),
 
-  update: operationProcedure(updateOperation).mutation(({ ctx, input }) => setScanSchedule(ctx, ctx.actor, input)),
+  update: operationProcedure(updateOperation).mutation(({ ctx, input }) => updateSite(ctx, ctx.actor, input)),
+
+  mail: operationProcedure(mailOperation).query(({ ctx, input }) => getSiteMail(ctx, ctx.actor, input)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure

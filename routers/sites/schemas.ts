@@ -43,6 +43,10 @@ export const Site = z
       .object({ id: Id, score: Score, grade: z.enum(GRADES), scanned_at: Timestamp })
       .nullable()
       .meta({ description: 'De laatste scan van de site; null als de site nog niet is gescand' }),
+    mail_domain: z.string().nullable().meta({
+      description:
+        'Het domein van de mailtest: standaard het registreerbare domein van de host; null als de mailtest uit staat of de host onder een platformdomein valt',
+    }),
     scan_interval_hours: ScanInterval.nullable().meta({
       description: 'Uren tussen geplande scans; null als er geen schema is',
     }),
@@ -52,12 +56,33 @@ export const Site = z
   })
   .meta({ id: 'Site' });
 
-export const SiteUpdateInput = z.object({
-  site_id: RequiredUuid,
-  scan_interval_hours: ScanInterval.nullable().meta({
-    description: `Elke zoveel uur een geplande scan (${SCAN_INTERVAL_HOURS.min}-${SCAN_INTERVAL_HOURS.max}), of null om het schema uit te zetten`,
-  }),
-});
+/** A domain name as DNS takes it: labels of letters, digits and hyphens, at least two. */
+export const MailDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+\.?$/, {
+    message: 'mail_domain: verwacht een domeinnaam zoals winkel.nl',
+  })
+  .transform((domain) => domain.replace(/\.$/, ''));
+
+export const SiteUpdateInput = z
+  .object({
+    site_id: RequiredUuid,
+    scan_interval_hours: ScanInterval.nullable()
+      .optional()
+      .meta({
+        description: `Elke zoveel uur een geplande scan (${SCAN_INTERVAL_HOURS.min}-${SCAN_INTERVAL_HOURS.max}), of null om het schema uit te zetten; weglaten laat het zoals het is`,
+      }),
+    mail_domain: MailDomain.nullable().optional().meta({
+      description:
+        'Het domein waarop de mailtest loopt (een domeinnaam), of null om de mailtest uit te zetten; weglaten laat het zoals het is',
+    }),
+  })
+  .refine((input) => input.scan_interval_hours !== undefined || input.mail_domain !== undefined, {
+    message: 'Geef scan_interval_hours of mail_domain mee.',
+  });
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });
 

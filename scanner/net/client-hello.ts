@@ -177,6 +177,20 @@ export function readServerFlight(data: Buffer): FlightState {
 export interface OfferOptions extends AddressPolicy {
   timeoutMs: number;
   signal: AbortSignal;
+  /** Opens the plain connection TLS starts on (SMTP's STARTTLS); a direct TCP connection without it. */
+  open?: () => Promise<net.Socket>;
+}
+
+/** The connection a ClientHello goes out on: `open`'s (null when it failed) or a direct one. */
+export async function plainSocket(options: OfferOptions): Promise<net.Socket | 'direct' | null> {
+  if (!options.open) return 'direct';
+  try {
+    return await options.open();
+  } catch (error) {
+    const refusal = refusalIn(error);
+    if (refusal) throw refusal;
+    return null;
+  }
 }
 
 /** Certificate chains make the flight long; past this, what was read is the answer. */
@@ -186,18 +200,23 @@ const MAX_FLIGHT_BYTES = 96 * 1024;
  * Sends one ClientHello and reads what the server chose; null on refusal, silence, a timeout or an
  * abort. A refused address rejects, as every other connection of a scan does.
  */
-export function offer(
+export async function offer(
   host: string,
   port: number,
   hello: HelloOffer,
   options: OfferOptions,
 ): Promise<ServerChoice | null> {
+  const plain = await plainSocket(options);
+  if (plain === null) return null;
   return new Promise((resolve, reject) => {
-    if (options.signal.aborted) return resolve(null);
+    if (options.signal.aborted) {
+      if (plain !== 'direct') plain.destroy();
+      return resolve(null);
+    }
     let received = Buffer.alloc(0);
     let settled = false;
     let partial: ServerChoice | null = null;
-    const socket = net.connect({ host, port, lookup: guardedLookup(options) });
+    const socket = plain === 'direct' ? net.connect({ host, port, lookup: guardedLookup(options) }) : plain;
     const done = (choice: ServerChoice | null, error?: unknown) => {
       if (settled) return;
       settled = true;
@@ -212,7 +231,9 @@ export function offer(
     const abort = () => done(partial);
     const timer = setTimeout(abort, options.timeoutMs);
     options.signal.addEventListener('abort', abort);
-    socket.on('connect', () => socket.write(clientHello(hello, net.isIP(host) ? null : host)));
+    const send = () => socket.write(clientHello(hello, net.isIP(host) ? null : host));
+    if (plain === 'direct') socket.on('connect', send);
+    else send();
     socket.on('data', (chunk: Buffer) => {
       // Whatever the bytes, a parsing fault ends this probe, never the process.
       try {

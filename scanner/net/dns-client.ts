@@ -41,7 +41,7 @@ function resolvConfServers(): DnsServer[] {
 export const serversOf = (specs: readonly string[] | undefined): DnsServer[] =>
   specs && specs.length > 0 ? specs.map(parseDnsServer) : resolvConfServers();
 
-export type RecordType = 'A' | 'AAAA' | 'NS' | 'SOA' | 'CAA' | 'TLSA' | 'DS' | 'DNSKEY';
+export type RecordType = 'A' | 'AAAA' | 'NS' | 'SOA' | 'CAA' | 'TLSA' | 'DS' | 'DNSKEY' | 'MX' | 'TXT';
 
 export interface QueryOptions {
   servers: readonly DnsServer[];
@@ -229,3 +229,9 @@ export async function queryDnsUnchecked(
   if (!retried || retried.rcode === 'SERVFAIL') return { ...response, unchecked: false };
   return { ...retried, extendedError: response.extendedError ?? retried.extendedError, unchecked: true };
 }
+
+/** A TXT record's strings joined, as SPF, DMARC and the other mail records are read (RFC 7208 section 3.3). */
+export const txtOf = (data: unknown): string =>
+  (Array.isArray(data) ? data : [data])
+    .map((part) => (Buffer.isBuffer(part) ? part.toString('utf8') : String(part)))
+    .join('');

@@ -6,6 +6,7 @@ import { maxEarlyData } from './tls-session.ts';
 import { refusalIn } from '../errors.ts';
 import { TLS13_INSUFFICIENT_SUITE } from '../rules/tls-guideline.ts';
 import { probeSuites } from './tls-suites.ts';
+import { plainSocket } from './client-hello.ts';
 import { nextTurn } from '../turns.ts';
 import type { CertificateEvidence, TlsEvidence, TlsVersion } from '../types.ts';
 
@@ -20,6 +21,8 @@ interface Handshake {
 export interface TlsProbeOptions extends AddressPolicy {
   timeoutMs: number;
   signal: AbortSignal;
+  /** Opens the plain connection TLS starts on (SMTP's STARTTLS); a direct TLS connection without it. */
+  open?: () => Promise<net.Socket>;
 }
 
 const contexts = new Map<string, tls.SecureContext>();
@@ -51,14 +54,17 @@ async function connectTls<T>(
   onSecure: (socket: tls.TLSSocket, settle: (result: () => T | null) => void) => void,
 ): Promise<T | null> {
   await nextTurn();
+  const plain = await plainSocket(options);
+  if (plain === null) return null;
   return new Promise((resolve, reject) => {
-    if (options.signal.aborted) return resolve(null);
+    if (options.signal.aborted) {
+      if (plain !== 'direct') plain.destroy();
+      return resolve(null);
+    }
     let settled = false;
     const socket = tls.connect({
-      host,
-      port,
+      ...(plain === 'direct' ? { host, port, lookup: guardedLookup(options) } : { socket: plain }),
       servername: net.isIP(host) ? undefined : host,
-      lookup: guardedLookup(options),
       secureContext: context,
       rejectUnauthorized: false,
     });

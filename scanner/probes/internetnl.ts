@@ -61,7 +61,17 @@ export interface InternetNlEvidence {
   rpki: { state: 'not_tested'; reason: string } | { state: 'tested'; web: RpkiRoute[]; nameServers: RpkiRoute[] };
 }
 
-export interface InternetNlOptions extends AddressPolicy {
+/** What the DNS parts of internet.nl's tests need: the mail test asks the same way. */
+export interface DnsAsk extends AddressPolicy {
+  /** A name known to be signed: the resolver must validate it before "insecure" is believed. */
+  dnssecProbeName: string;
+  /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
+  nameServerPort?: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface InternetNlOptions extends DnsAsk {
   /** The scanned URL's scheme and port. */
   scheme: 'http' | 'https';
   port: number;
@@ -69,20 +79,14 @@ export interface InternetNlOptions extends AddressPolicy {
   chain: Buffer[];
   /** The chain validates against the trust store (PKIX, the host name aside): DANE usages 0 and 1 need it. */
   chainTrusted: boolean;
-  /** A name known to be signed: the resolver must validate it before "insecure" is believed. */
-  dnssecProbeName: string;
-  /** Name servers answer here instead of 53 (a test lab; NS records carry no port). */
-  nameServerPort?: number;
   /** Ports 80 and 443 of the web host: elsewhere when the site's URL names its own port, or in a test lab. */
   webPorts?: { http?: number; https?: number };
   rpkiValidatorUrl?: string;
   rpkiOriginUrl?: string;
-  timeoutMs: number;
-  signal: AbortSignal;
 }
 
 const NO_WEB = { v6Good: [], v6Bad: [], v4Good: [], v4Bad: [], portDiff: [] };
-const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
+export const trimDot = (name: string) => name.replace(/\.$/, '').toLowerCase();
 /** Bounds against a hostile zone: name servers looked at, and addresses tried per name server. */
 const MAX_NAME_SERVERS = 8;
 const MAX_ADDRESSES = 4;
@@ -99,7 +103,7 @@ const SELF_TEST_MS = 5 * 60_000;
 const selfTests = new Map<string, { at: number; validates: Promise<boolean> }>();
 
 /** Whether the resolver validates: the known signed name comes back with AD (failures are not kept). */
-function resolverValidates(servers: DnsServer[], options: InternetNlOptions, ask: () => Promise<DnsResponse>) {
+function resolverValidates(servers: DnsServer[], options: DnsAsk, ask: () => Promise<DnsResponse>) {
   const key = `${servers.map((s) => `${s.address}:${s.port}`).join(',')} ${options.dnssecProbeName}`;
   const kept = selfTests.get(key);
   if (kept && Date.now() - kept.at < SELF_TEST_MS) return kept.validates;
@@ -117,7 +121,7 @@ function resolverValidates(servers: DnsServer[], options: InternetNlOptions, ask
  * that answers with CD is bogus; NOERROR without AD is insecure only when the resolver validates
  * (a known signed name comes back with AD), else not tested.
  */
-async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlOptions) {
+export async function dnssecOf(host: string, servers: DnsServer[], options: DnsAsk) {
   const question = { servers, dnssecOk: true, timeoutMs: options.timeoutMs, signal: options.signal };
   let response: DnsResponse & { unchecked: boolean };
   try {
@@ -147,7 +151,7 @@ async function dnssecOf(host: string, servers: DnsServer[], options: InternetNlO
   return { state: 'insecure' as const, reason: null, extendedError: null };
 }
 
-async function addresses(name: string, type: 'A' | 'AAAA', servers: DnsServer[], options: InternetNlOptions) {
+export async function addresses(name: string, type: 'A' | 'AAAA', servers: DnsServer[], options: DnsAsk) {
   const response = await queryDnsUnchecked(name, type, {
     servers,
     timeoutMs: options.timeoutMs,
@@ -157,10 +161,10 @@ async function addresses(name: string, type: 'A' | 'AAAA', servers: DnsServer[],
 }
 
 /** IPv4-mapped IPv6 addresses (::ffff:0:0/96) are IPv4 in disguise: internet.nl does not count them. */
-const isRealIpv6 = (address: string) => isIP(address) === 6 && !/^::ffff:/i.test(address);
+export const isRealIpv6 = (address: string) => isIP(address) === 6 && !/^::ffff:/i.test(address);
 
 /** The zone that holds `host`: the closest enclosing name with NS records. */
-async function zoneNameServers(host: string, servers: DnsServer[], options: InternetNlOptions): Promise<string[]> {
+async function zoneNameServers(host: string, servers: DnsServer[], options: DnsAsk): Promise<string[]> {
   const labels = trimDot(host).split('.');
   for (let i = 0; i < labels.length - 1; i++) {
     const response = await queryDnsUnchecked(labels.slice(i).join('.'), 'NS', {
@@ -178,7 +182,7 @@ async function zoneNameServers(host: string, servers: DnsServer[], options: Inte
 }
 
 /** Whether a name server answers a question over UDP at this IPv6 address. */
-async function answersDns(address: string, zone: string, options: InternetNlOptions): Promise<boolean> {
+async function answersDns(address: string, zone: string, options: DnsAsk): Promise<boolean> {
   if (refusalReason(address, options)) return false;
   return queryDns(zone, 'SOA', {
     servers: [{ address, port: options.nameServerPort ?? 53 }],
@@ -190,7 +194,7 @@ async function answersDns(address: string, zone: string, options: InternetNlOpti
   );
 }
 
-function connects(address: string, port: number, timeoutMs: number): Promise<boolean> {
+export function connects(address: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -272,6 +276,21 @@ async function pagesOf(host: string, v4: string, v6: string, options: InternetNl
   };
 }
 
+/** The name servers of the zone that holds `host`, each with its IPv6 addresses and those that answer DNS. */
+export async function nameServersOf(host: string, servers: DnsServer[], options: DnsAsk) {
+  const zone = await zoneNameServers(host, servers, options);
+  return Promise.all(
+    zone.map(async (name) => {
+      const found = (await addresses(name, 'AAAA', servers, options).catch(() => []))
+        .filter(isRealIpv6)
+        .slice(0, MAX_ADDRESSES);
+      const reachable: string[] = [];
+      for (const address of found) if (await answersDns(address, trimDot(host), options)) reachable.push(address);
+      return { name, addresses: found, reachable };
+    }),
+  );
+}
+
 async function ipv6Of(
   host: string,
   servers: DnsServer[],
@@ -279,17 +298,7 @@ async function ipv6Of(
   fetchPage: PageFetcher,
 ): Promise<InternetNlEvidence['ipv6']> {
   try {
-    const zone = await zoneNameServers(host, servers, options);
-    const nameServers = await Promise.all(
-      zone.map(async (name) => {
-        const found = (await addresses(name, 'AAAA', servers, options).catch(() => []))
-          .filter(isRealIpv6)
-          .slice(0, MAX_ADDRESSES);
-        const reachable: string[] = [];
-        for (const address of found) if (await answersDns(address, trimDot(host), options)) reachable.push(address);
-        return { name, addresses: found, reachable };
-      }),
-    );
+    const nameServers = await nameServersOf(host, servers, options);
     const webAddresses = (await addresses(host, 'AAAA', servers, options)).filter(isRealIpv6).slice(0, MAX_ADDRESSES);
     const v4Addresses = (await addresses(host, 'A', servers, options)).slice(0, MAX_ADDRESSES);
     const [six, four] = await Promise.all([connectivity(webAddresses, options), connectivity(v4Addresses, options)]);
@@ -365,26 +374,36 @@ export function daneMatches(
   );
 }
 
-async function daneOf(
-  host: string,
-  servers: DnsServer[],
-  options: InternetNlOptions,
-): Promise<InternetNlEvidence['dane']> {
-  if (options.scheme !== 'https') return null;
-  const name = `_${options.port}._tcp.${trimDot(host)}`;
+/** The TLSA records of a service name (_port._tcp.host), with whether they validated or came back only unchecked. */
+export async function tlsaOf(name: string, servers: DnsServer[], options: DnsAsk) {
   const response = await queryDnsUnchecked(name, 'TLSA', {
     servers,
     dnssecOk: true,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   }).catch(() => null);
-  if (!response || response.answers.length === 0) return { records: [], secure: false, matches: null, bogus: false };
-  const records = response.answers.map((a) => a.data as TlsaRecord);
+  const records = (response?.answers ?? []).map((a) => a.data as TlsaRecord);
   return {
-    records: records.map((r) => `${r.usage} ${r.selector} ${r.matchingType} ${r.certificate.toString('hex')}`),
-    secure: response.authenticated,
-    matches: daneMatches(records, options.chain, options.chainTrusted),
-    bogus: response.unchecked,
+    records,
+    shown: records.map((r) => `${r.usage} ${r.selector} ${r.matchingType} ${r.certificate.toString('hex')}`),
+    secure: response?.authenticated ?? false,
+    bogus: response?.unchecked ?? false,
+  };
+}
+
+async function daneOf(
+  host: string,
+  servers: DnsServer[],
+  options: InternetNlOptions,
+): Promise<InternetNlEvidence['dane']> {
+  if (options.scheme !== 'https') return null;
+  const tlsa = await tlsaOf(`_${options.port}._tcp.${trimDot(host)}`, servers, options);
+  if (tlsa.records.length === 0) return { records: [], secure: false, matches: null, bogus: false };
+  return {
+    records: tlsa.shown,
+    secure: tlsa.secure,
+    matches: daneMatches(tlsa.records, options.chain, options.chainTrusted),
+    bogus: tlsa.bogus,
   };
 }
 

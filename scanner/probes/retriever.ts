@@ -25,6 +25,21 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   internetnl?: InternetNlSettings;
   /** The vulnerability data versions are judged by, with its age; without it the component tests fail. */
   vulnerabilityData?: VulnerabilityDataInUse;
+  /** internet.nl's mail test; left out when absent. */
+  mail?: MailSettings;
+}
+
+export interface MailSettings {
+  /** The domain to test; undefined: the site's registrable domain; null: the test is off for this site. */
+  domain?: string | null;
+  /** The SMTP part runs after the scan (SCANNER_SMTP): the scan marks it pending. */
+  smtp: boolean;
+  dnssecProbeName: string;
+  nameServerPort?: number;
+  /** Where https://mta-sts.<domain>/ is fetched; only an offline lab moves it. */
+  httpsPort?: number;
+  rpkiValidatorUrl?: string;
+  rpkiOriginUrl?: string;
 }
 
 export interface InternetNlSettings {

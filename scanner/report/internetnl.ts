@@ -1,6 +1,7 @@
 import type { FindingType } from '../catalog/index.ts';
 import { INSUFFICIENT_CIPHER_FINDINGS } from '../catalog/ssl-tls.ts';
 import type { InternetNlEvidence } from '../probes/internetnl.ts';
+import type { RpkiRoute } from '../probes/rpki.ts';
 import type { AddressEvidence } from '../types.ts';
 import { INTERNETNL_HSTS_MIN_MAX_AGE } from '../rules/hsts.ts';
 import type { InternetNlCategory } from '../vocabulary.ts';
@@ -20,22 +21,34 @@ export interface InternetNlTest {
   detail: string;
 }
 
+export interface InternetNlCategoryReport {
+  status: InternetNlStatus;
+  score: number | null;
+  tests: InternetNlTest[];
+}
+
 export interface InternetNlReport {
   score: number | null;
-  categories: Record<InternetNlCategory, { status: InternetNlStatus; score: number | null; tests: InternetNlTest[] }>;
+  categories: Record<InternetNlCategory, InternetNlCategoryReport>;
+}
+
+/** The truncated mean of the categories that have a score (ProbeSet.count_probe_reports_score). */
+export function meanScore(categories: readonly InternetNlCategoryReport[]): number | null {
+  const scores = categories.flatMap((c) => (c.score === null ? [] : [c.score]));
+  return scores.length > 0 ? Math.trunc(scores.reduce((sum, s) => sum + s, 0) / scores.length) : null;
 }
 
 /** A subtest's verdict with its points out of `max` (max 0: informational, not in the score). */
-interface Scored extends InternetNlTest {
+export interface Scored extends InternetNlTest {
   points: number;
   max: number;
 }
 
-const FULL = 10;
-const HALF = 5;
-const LESS = 2;
+export const FULL = 10;
+export const HALF = 5;
+export const LESS = 2;
 
-const test = (name: string, status: InternetNlStatus, detail: string, points = 0, max = 0): Scored => ({
+export const test = (name: string, status: InternetNlStatus, detail: string, points = 0, max = 0): Scored => ({
   name,
   status,
   detail,
@@ -49,7 +62,7 @@ const test = (name: string, status: InternetNlStatus, detail: string, points = 0
  * information (our `warning` on a subtest without points) change the verdict only of a category
  * without required subtests. The score truncates.
  */
-function category(tests: Scored[]): InternetNlReport['categories'][InternetNlCategory] {
+export function category(tests: Scored[]): InternetNlCategoryReport {
   const shown = tests.map(({ name, status, detail }) => ({ name, status, detail }));
   if (tests.every((t) => t.status === 'not_tested')) return { status: 'not_tested', score: null, tests: shown };
   const max = tests.reduce((sum, t) => sum + t.max, 0);
@@ -72,7 +85,7 @@ type NameServer = NonNullable<InternetNlEvidence['ipv6']['nameServers']>[number]
  * least two have an AAAA; one name server gets at most 5; else the mean, truncated. Any unreachable
  * IPv6 address fails the subtest (callback: result_bad).
  */
-function nsReach(all: NameServer[]): Scored {
+export function nsReach(all: NameServer[]): Scored {
   const withAaaa = all.filter((ns) => ns.addresses.length > 0);
   const addresses = withAaaa.reduce((n, ns) => n + ns.addresses.length, 0);
   const reachable = withAaaa.reduce((n, ns) => n + ns.reachable.length, 0);
@@ -197,7 +210,7 @@ function ipv6Tests(ipv6: InternetNlEvidence['ipv6']): Scored[] {
   return tests;
 }
 
-const DNSSEC_DETAIL = {
+export const DNSSEC_DETAIL = {
   secure: 'de domeinnaam is ondertekend en de handtekeningen kloppen',
   insecure: 'de domeinnaam is niet ondertekend met DNSSEC',
   bogus: 'de handtekeningen kloppen niet: validerende resolvers geven geen antwoord (bogus)',
@@ -237,7 +250,7 @@ function dnssecTests(dnssec: InternetNlEvidence['dnssec']): Scored[] {
 }
 
 /** internet.nl's HTTPS subtests, each judged by the findings of our own checks that fail it. */
-const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; max: number }> = [
+export const TLS_SUBTESTS: Array<{ name: string; label: string; fails: FindingType[]; max: number }> = [
   {
     name: 'https_forced',
     label: 'HTTP stuurt door naar HTTPS',
@@ -434,41 +447,41 @@ function tlsTests(
  * - valid (10): any invalid route origin, or any route that is not valid (not found), fails with 0;
  *   addresses that are all unrouted are not tested with full points; so are no addresses.
  */
+export function rpkiPart(name: string, routes: RpkiRoute[]): Scored[] {
+  if (routes.some((r) => r.validity === 'error'))
+    return [
+      test(`${name}_exists`, 'error', 'de RPKI-validator of routebron gaf geen antwoord'),
+      test(`${name}_valid`, 'error', 'de RPKI-validator of routebron gaf geen antwoord'),
+    ];
+  const list = (rs: typeof routes) => rs.map((r) => `${r.address} (${r.prefix}, AS${r.asn}: ${r.validity})`).join('; ');
+  if (routes.length === 0)
+    return [
+      test(`${name}_exists`, 'not_tested', 'geen adressen', HALF, HALF),
+      test(`${name}_valid`, 'not_tested', 'geen adressen', FULL, FULL),
+    ];
+  // internet.nl asks the validator for the ROAs of an unannounced address too; our probe does not, so
+  // such an address counts as neither with nor without a ROA (docs/scanner.md, deviations).
+  const withoutRoa = routes.filter((r) => r.validity === 'not_found');
+  const routed = routes.filter((r) => r.validity !== 'not_routed');
+  const invalid = routed.filter((r) => r.validity === 'invalid');
+  const notValid = routed.filter((r) => r.validity === 'not_found');
+  return [
+    withoutRoa.length > 0
+      ? test(`${name}_exists`, 'warning', `zonder ROA: ${list(withoutRoa)}`, 0, HALF)
+      : test(`${name}_exists`, 'passed', 'alle adressen hebben een ROA', HALF, HALF),
+    invalid.length > 0
+      ? test(`${name}_valid`, 'failed', `ongeldig: ${list(invalid)}`, 0, FULL)
+      : notValid.length > 0
+        ? test(`${name}_valid`, 'failed', `niet geldig (geen ROA): ${list(notValid)}`, 0, FULL)
+        : routed.length === 0
+          ? test(`${name}_valid`, 'not_tested', 'geen gerouteerde adressen', FULL, FULL)
+          : test(`${name}_valid`, 'passed', 'alle route-origins zijn geldig', FULL, FULL),
+  ];
+}
+
 function rpkiTests(rpki: InternetNlEvidence['rpki']): Scored[] {
   if (rpki.state === 'not_tested') return [test('rpki', 'not_tested', rpki.reason)];
-  const part = (name: string, routes: typeof rpki.web): Scored[] => {
-    if (routes.some((r) => r.validity === 'error'))
-      return [
-        test(`${name}_exists`, 'error', 'de RPKI-validator of routebron gaf geen antwoord'),
-        test(`${name}_valid`, 'error', 'de RPKI-validator of routebron gaf geen antwoord'),
-      ];
-    const list = (rs: typeof routes) =>
-      rs.map((r) => `${r.address} (${r.prefix}, AS${r.asn}: ${r.validity})`).join('; ');
-    if (routes.length === 0)
-      return [
-        test(`${name}_exists`, 'not_tested', 'geen adressen', HALF, HALF),
-        test(`${name}_valid`, 'not_tested', 'geen adressen', FULL, FULL),
-      ];
-    // internet.nl asks the validator for the ROAs of an unannounced address too; our probe does not, so
-    // such an address counts as neither with nor without a ROA (docs/scanner.md, deviations).
-    const withoutRoa = routes.filter((r) => r.validity === 'not_found');
-    const routed = routes.filter((r) => r.validity !== 'not_routed');
-    const invalid = routed.filter((r) => r.validity === 'invalid');
-    const notValid = routed.filter((r) => r.validity === 'not_found');
-    return [
-      withoutRoa.length > 0
-        ? test(`${name}_exists`, 'warning', `zonder ROA: ${list(withoutRoa)}`, 0, HALF)
-        : test(`${name}_exists`, 'passed', 'alle adressen hebben een ROA', HALF, HALF),
-      invalid.length > 0
-        ? test(`${name}_valid`, 'failed', `ongeldig: ${list(invalid)}`, 0, FULL)
-        : notValid.length > 0
-          ? test(`${name}_valid`, 'failed', `niet geldig (geen ROA): ${list(notValid)}`, 0, FULL)
-          : routed.length === 0
-            ? test(`${name}_valid`, 'not_tested', 'geen gerouteerde adressen', FULL, FULL)
-            : test(`${name}_valid`, 'passed', 'alle route-origins zijn geldig', FULL, FULL),
-    ];
-  };
-  return [...part('web', rpki.web), ...part('ns', rpki.nameServers)];
+  return [...rpkiPart('web', rpki.web), ...rpkiPart('ns', rpki.nameServers)];
 }
 
 /** The internet.nl section of a scan; null when its evidence was not gathered. */
@@ -484,9 +497,5 @@ export function internetNlReport(
     tls: category(tlsTests(findings, evidence.dane, site)),
     rpki: category(rpkiTests(evidence.rpki)),
   };
-  const scores = Object.values(categories).flatMap((c) => (c.score === null ? [] : [c.score]));
-  return {
-    score: scores.length > 0 ? Math.trunc(scores.reduce((sum, s) => sum + s, 0) / scores.length) : null,
-    categories,
-  };
+  return { score: meanScore(Object.values(categories)), categories };
 }

@@ -5,6 +5,7 @@ import { hstsTest } from './hsts.ts';
 import { httpRedirectionTest } from './http-redirection.ts';
 import { httpsTest } from './https.ts';
 import { internetNlTest } from './internetnl.ts';
+import { mailTest } from './mail.ts';
 import { javascriptComponentsTest } from './javascript-components.ts';
 import { nextjsMiddlewareTest } from './nextjs-middleware.ts';
 import { securityHeadersTest } from './security-headers.ts';
@@ -21,6 +22,7 @@ export const TESTS = [
   tlsTest,
   caaTest,
   internetNlTest,
+  mailTest,
   httpRedirectionTest,
   hstsTest,
   securityHeadersTest,

@@ -24,6 +24,7 @@ export type ProbedEvidence = Pick<
   | 'clientCode'
   | 'middleware'
   | 'internetnl'
+  | 'mail'
   | 'libraries'
   | 'wordpress'
 >;

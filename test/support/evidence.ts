@@ -194,6 +194,7 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
           rpki: { state: 'not_tested', reason: '' },
         }
       : null,
+    mail: null,
     libraries: null,
     wordpress: null,
   };

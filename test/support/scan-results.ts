@@ -30,5 +30,6 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     requests_made: 1,
     expiries: [],
     internetnl: null,
+    mail: null,
   };
 }
