@@ -107,7 +107,7 @@ function spfTreeText(node: SpfNode, depth = 0, lines: string[] = []): string[] {
   if (lines.length >= 40) return lines;
   const terms = node.record ? (parseSpf(node.record) ?? []) : [];
   const own = terms.filter(countsAsLookup).length;
-  const what = node.problem ? PROBLEM_TEXT[node.problem] : `"${shown(node.record ?? '', 200)}" (${own} look-ups)`;
+  const what = node.problem ? PROBLEM_TEXT[node.problem] : `"${shown(node.record ?? '', 512)}" (${own} look-ups)`;
   lines.push(`${'  '.repeat(depth)}${node.domain}: ${what}`);
   for (const child of node.children) spfTreeText(child, depth + 1, lines);
   return lines;
@@ -464,20 +464,25 @@ function addressTlsTests(r: SmtpAddressResult, daneTa: boolean, hasTlsa: boolean
 
 const RANK: Record<InternetNlStatus, number> = { error: 0, failed: 1, warning: 2, not_tested: 3, passed: 4 };
 
-/** One row per subtest, the worst address's (its detail names the address). */
-function worstPerSubtest(perAddress: Scored[][]): Scored[] {
+/**
+ * One row per subtest: the worst address's, its detail naming that address; when every address has
+ * the same verdict, the detail names them all.
+ */
+function worstPerSubtest(perAddress: Array<{ address: string; tests: Scored[] }>): Scored[] {
   const rows = new Map<string, Scored>();
-  for (const tests of perAddress)
+  const alike = new Map<string, boolean>();
+  const worse = (t: Scored, kept: Scored) =>
+    RANK[t.status] < RANK[kept.status] || (RANK[t.status] === RANK[kept.status] && t.points < kept.points);
+  for (const { tests } of perAddress)
     for (const t of tests) {
       const kept = rows.get(t.name);
-      if (
-        !kept ||
-        RANK[t.status] < RANK[kept.status] ||
-        (RANK[t.status] === RANK[kept.status] && t.points < kept.points)
-      )
-        rows.set(t.name, t);
+      alike.set(t.name, !kept || (alike.get(t.name) === true && kept.status === t.status && kept.points === t.points));
+      if (!kept || worse(t, kept)) rows.set(t.name, t);
     }
-  return [...rows.values()];
+  const all = perAddress.map((a) => a.address).join(', ');
+  return [...rows.values()].map((t) =>
+    alike.get(t.name) && perAddress.length > 1 ? { ...t, detail: t.detail.replace(/^\S+: /, `${all}: `) } : t,
+  );
 }
 
 function tlsTests(e: MailEvidence, run: MailRun): { tests: Scored[]; score: number | null } {
@@ -488,7 +493,7 @@ function tlsTests(e: MailEvidence, run: MailRun): { tests: Scored[]; score: numb
       tests: [test('starttls_exists', 'not_tested', run.smtp.reason ?? 'het SMTP-deel is niet getest')],
       score: null,
     };
-  const perAddress: Scored[][] = [];
+  const perAddress: Array<{ address: string; tests: Scored[] }> = [];
   const untested: string[] = [];
   for (const mx of e.mx) {
     const host = run.smtp.hosts.find((h) => h.host === mx.host);
@@ -496,7 +501,11 @@ function tlsTests(e: MailEvidence, run: MailRun): { tests: Scored[]; score: numb
     const daneTa = usable && mx.tlsa.records.some((r) => r.startsWith('2 '));
     for (const r of host?.addresses ?? []) {
       if (r.state === 'not_tested') untested.push(`${mx.host} ${r.address}: ${r.reason}`);
-      else perAddress.push(addressTlsTests(r, daneTa, usable && mx.tlsa.records.length > 0));
+      else
+        perAddress.push({
+          address: r.address,
+          tests: addressTlsTests(r, daneTa, usable && mx.tlsa.records.length > 0),
+        });
     }
   }
   if (perAddress.length === 0)
@@ -511,7 +520,7 @@ function tlsTests(e: MailEvidence, run: MailRun): { tests: Scored[]; score: numb
     const max = ts.reduce((sum, t) => sum + t.max, 0);
     return max > 0 ? Math.trunc((100 * ts.reduce((sum, t) => sum + t.points, 0)) / max) : 0;
   };
-  return { tests, score: Math.min(...perAddress.map(scoreOf)) };
+  return { tests, score: Math.min(...perAddress.map((a) => scoreOf(a.tests))) };
 }
 
 // --- extras (what internet.nl leaves out)

@@ -111,8 +111,21 @@ function sign(
   return { signedFile: `${file}.signed`, ds };
 }
 
-/** Starts the lab with these child zones of LAB_PARENT; `parentRecords` go into the parent itself. */
-export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []): Promise<DnsLab> {
+/** A zone outside LAB_PARENT, served unsigned (another organisational domain, e.g. a DMARC report host's). */
+export interface OuterZone {
+  name: string;
+  records: string[];
+}
+
+/**
+ * Starts the lab with these child zones of LAB_PARENT; `parentRecords` go into the parent itself,
+ * `outer` zones are served beside it (unsigned, outside the trust anchor).
+ */
+export async function startDnsLab(
+  zones: LabZone[],
+  parentRecords: string[] = [],
+  outer: OuterZone[] = [],
+): Promise<DnsLab> {
   const dir = mkdtempSync(join(tmpdir(), 'dns-lab-'));
   const [knotPort, unboundPort, deadPort] = [await freeDualPort(), await freeDualPort(), await freeDualPort()];
   const served: Array<{ name: string; file: string }> = [];
@@ -152,6 +165,11 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
   );
   const parent = sign(dir, LAB_PARENT, parentFile);
   served.push({ name: LAB_PARENT, file: parent.signedFile });
+  for (const zone of outer) {
+    const file = `${zone.name}.zone`;
+    writeFileSync(join(dir, file), [`$ORIGIN ${zone.name}.`, SOA(zone.name), ...NS, ...zone.records, ''].join('\n'));
+    served.push({ name: zone.name, file });
+  }
   const anchor = readdirSync(dir).find((f) => f.startsWith(`K${LAB_PARENT}.`) && f.endsWith('.ds'))!;
   writeFileSync(join(dir, 'anchor.ds'), readFileSync(join(dir, anchor), 'utf8'));
 
@@ -205,6 +223,7 @@ export async function startDnsLab(zones: LabZone[], parentRecords: string[] = []
         `  name: "${z.label ? `${z.label}.` : ''}${LAB_PARENT}"`,
         `  stub-addr: 127.0.0.1@${z.unserved ? deadPort : knotPort}`,
       ]),
+      ...outer.flatMap((z) => ['stub-zone:', `  name: "${z.name}"`, `  stub-addr: 127.0.0.1@${knotPort}`]),
       '',
     ].join('\n'),
   );
