@@ -40,6 +40,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site create --tenant T --name N --url URL
   site list --tenant T
   site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
+  site mail --site S --domain D|off        (the domain of the site's mail test, or off)
   site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
   finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK [--reason R]

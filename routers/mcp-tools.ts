@@ -39,6 +39,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'get_scan_sarif', procedure: 'scans.sarif', annotations: READ },
   { name: 'get_scan_changes', procedure: 'scans.changes', annotations: READ },
   { name: 'list_expiries', procedure: 'sites.expiries', annotations: READ },
+  { name: 'get_site_mail', procedure: 'sites.mail', annotations: READ, scanLinks: 'scan_id' },
   { name: 'search_findings', procedure: 'findings.list', annotations: READ, list: true },
   { name: 'get_finding', procedure: 'findings.get', annotations: READ },
   { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },

@@ -6,6 +6,7 @@ import { assertPermission, type Actor } from '../domain/actor.ts';
 import { NotFound } from '../domain/errors.ts';
 import { completeSmtpPart, mailDomainOf, mailReport, type MailRun, type SmtpHostResult } from '../scanner/index.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
+import { smtpSettingsOf } from './scan-settings.ts';
 
 // The mail test around the scan: which domain a site's mail is tested on, the SMTP part as a job
 // after the scan (sharing MX results between tenants), and the latest result of a site.
@@ -55,18 +56,9 @@ export async function smtpJobsSettled(): Promise<void> {
  */
 export function startSmtpPart(deps: ServiceDeps, tenantId: string, scanId: string, run: MailRun): void {
   if (run.smtp.state !== 'pending') return;
-  const { config } = deps;
   const job = completeSmtpPart(
     run,
-    {
-      allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
-      dnsServers: config.SCANNER_DNS_SERVERS,
-      helo: config.SCANNER_SMTP_HELO,
-      probeHost: config.SCANNER_SMTP_PROBE_HOST,
-      timeoutMs: config.SCANNER_REQUEST_TIMEOUT,
-      signal: AbortSignal.timeout(Math.max(config.SCANNER_DEADLINE, 10 * config.SCANNER_REQUEST_TIMEOUT)),
-      now: () => new Date(nowOf(deps)),
-    },
+    smtpSettingsOf(deps.config, () => new Date(nowOf(deps))),
     smtpCache(deps),
   )
     .catch((error: unknown) => {

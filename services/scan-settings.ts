@@ -1,5 +1,6 @@
 import type { Config } from '../infra/config.ts';
 import type { ScanOptions } from '../scanner/scan.ts';
+import type { SmtpSettings } from '../scanner/mail-servers.ts';
 
 /**
  * The scanner's settings from the configuration: one place, so the service and the scan command
@@ -27,4 +28,18 @@ export function scanSettingsOf(config: Config) {
       rpkiOriginUrl: config.SCANNER_RPKI_ORIGIN_URL,
     },
   } satisfies Partial<ScanOptions>;
+}
+
+/** The SMTP part's settings (the mail test's job after a scan), from the same configuration. */
+export function smtpSettingsOf(config: Config, now: () => Date): SmtpSettings & { probeHost?: string } {
+  return {
+    allowPrivateTargets: config.SCANNER_ALLOW_PRIVATE_TARGETS,
+    dnsServers: config.SCANNER_DNS_SERVERS,
+    helo: config.SCANNER_SMTP_HELO,
+    probeHost: config.SCANNER_SMTP_PROBE_HOST,
+    timeoutMs: config.SCANNER_REQUEST_TIMEOUT,
+    // Each address is tested on a few dozen connections: the job gets ten request time-outs at least.
+    signal: AbortSignal.timeout(Math.max(config.SCANNER_DEADLINE, 10 * config.SCANNER_REQUEST_TIMEOUT)),
+    now,
+  };
 }

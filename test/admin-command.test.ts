@@ -14,7 +14,10 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 describe('admin CLI command', () => {
-  it('runs as a command: npm run -s admin prints one JSON object, --help its usage with exit 0', async () => {
+  // Three processes that each compile the sources: on a loaded two-core machine that takes a while.
+  it('runs as a command: npm run -s admin prints one JSON object, --help its usage with exit 0', {
+    timeout: 90_000,
+  }, async () => {
     const env = { ...process.env, ...database.env };
     const { stdout } = await run(
       'npm',

@@ -323,6 +323,7 @@ describe('docs', () => {
         'GET /api/agent/scans/{scan_id}/sarif',
         'GET /api/agent/scans/{scan_id}/changes',
         'GET /api/agent/sites/{site_id}/expiries',
+        'GET /api/agent/sites/{site_id}/mail',
         'GET /api/agent/findings/{finding_id}',
       ].sort(),
     );

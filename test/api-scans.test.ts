@@ -210,6 +210,7 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
         'findings',
         'changes',
         'internetnl',
+        'mail',
         'coverage',
         'unreachable',
       ].sort(),

@@ -156,6 +156,7 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         get_scan_sarif: { scan_id: scanId },
         get_scan_changes: { scan_id: scanId },
         list_expiries: { site_id: owner.siteId },
+        get_site_mail: { site_id: owner.siteId },
         scan_site: { site_id: owner.siteId },
         get_finding: { finding_id: findingId },
       };

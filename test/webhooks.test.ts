@@ -95,6 +95,8 @@ describe('event delivery', () => {
           escalated: 0,
           unverified: 0,
         },
+        // A site at an IP address has no mail domain: the mail test says so.
+        mail: { score: null, status: 'not_applicable' },
       },
     });
     const findings = ofType(all, 'finding_new').map((m) => m.json.data);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
-import { INTERNETNL_CATEGORY_LABELS, type ScanChangeKind } from '../../../domain/vocabulary.ts';
+import { INTERNETNL_CATEGORY_LABELS, MAIL_CATEGORY_LABELS, type ScanChangeKind } from '../../../domain/vocabulary.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
 import { Grade, Severity } from './Grade.tsx';
@@ -219,6 +219,27 @@ const INTERNETNL_STATUS_LABELS = {
 
 type InternetNl = NonNullable<Outputs['scans']['get']['internetnl']>;
 
+type Part = InternetNl['categories']['ipv6'];
+
+/** One part of an internet.nl test: its verdict and score, the subtests folded out. */
+function PartResult({ label, result }: { label: string; result: Part }) {
+  return (
+    <details>
+      <summary>
+        {label}: {INTERNETNL_STATUS_LABELS[result.status]}
+        {result.score === null ? '' : ` (${result.score}%)`}
+      </summary>
+      <ul className="plain small">
+        {result.tests.map((t) => (
+          <li key={t.name}>
+            <strong>{INTERNETNL_STATUS_LABELS[t.status]}</strong>: <span className="pre-line">{t.detail}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /** The latest scan's internet.nl website test: the four parts with their score and subtests. */
 export function InternetNlParts({ report }: { report: InternetNl }) {
   return (
@@ -228,24 +249,72 @@ export function InternetNlParts({ report }: { report: InternetNl }) {
         Score: {report.score === null ? 'niet getest' : `${report.score}%`}{' '}
         <span className="muted">(het gemiddelde van de geteste onderdelen; los van het cijfer hierboven)</span>
       </p>
-      {(Object.keys(INTERNETNL_CATEGORY_LABELS) as Array<keyof typeof INTERNETNL_CATEGORY_LABELS>).map((part) => {
-        const result = report.categories[part];
-        return (
-          <details key={part}>
-            <summary>
-              {INTERNETNL_CATEGORY_LABELS[part]}: {INTERNETNL_STATUS_LABELS[result.status]}
-              {result.score === null ? '' : ` (${result.score}%)`}
-            </summary>
-            <ul className="plain small">
-              {result.tests.map((t) => (
-                <li key={t.name}>
-                  <strong>{INTERNETNL_STATUS_LABELS[t.status]}</strong>: {t.detail}
-                </li>
-              ))}
-            </ul>
-          </details>
-        );
-      })}
+      {(Object.keys(INTERNETNL_CATEGORY_LABELS) as Array<keyof typeof INTERNETNL_CATEGORY_LABELS>).map((part) => (
+        <PartResult key={part} label={INTERNETNL_CATEGORY_LABELS[part]} result={report.categories[part]} />
+      ))}
+    </section>
+  );
+}
+
+type Mail = NonNullable<Outputs['scans']['get']['mail']>;
+
+const SMTP_STATE_LABELS: Record<Mail['smtp']['state'], string> = {
+  tested: 'getest',
+  cached: 'uit de cache van de laatste 24 uur',
+  pending: 'loopt nog',
+  not_tested: 'niet getest',
+};
+
+const EXTRA_LABELS: Record<keyof Mail['extras'], string> = {
+  mta_sts: 'MTA-STS',
+  tls_rpt: 'TLS-rapportage (TLS-RPT)',
+  bimi: 'BIMI (informatief)',
+};
+
+/** The latest scan's internet.nl mail test: five parts, the extras, and the records to publish. */
+export function MailParts({ report }: { report: Mail }) {
+  return (
+    <section aria-labelledby="mail-title" className="card">
+      <h2 id="mail-title">Internet.nl-mailtest van {report.domain}</h2>
+      {report.internetnl === null ? (
+        <p>
+          {report.status === 'not_applicable' ? 'Niet van toepassing' : 'Niet getest'}: {report.reason}
+        </p>
+      ) : (
+        <>
+          <p>
+            Score: {report.internetnl.score === null ? 'niet getest' : `${report.internetnl.score}%`}{' '}
+            <span className="muted">(het gemiddelde van de geteste onderdelen; los van het cijfer hierboven)</span>
+          </p>
+          <p className="small">
+            Mailservers (STARTTLS en DANE): {SMTP_STATE_LABELS[report.smtp.state]}
+            {report.smtp.reason ? `: ${report.smtp.reason}` : ''}
+          </p>
+          {(Object.keys(MAIL_CATEGORY_LABELS) as Array<keyof typeof MAIL_CATEGORY_LABELS>).map((part) => (
+            <PartResult key={part} label={MAIL_CATEGORY_LABELS[part]} result={report.internetnl!.categories[part]} />
+          ))}
+          <ul className="plain small">
+            {(Object.keys(EXTRA_LABELS) as Array<keyof Mail['extras']>).map((extra) => (
+              <li key={extra}>
+                <strong>{EXTRA_LABELS[extra]}</strong>: {INTERNETNL_STATUS_LABELS[report.extras[extra].status]},{' '}
+                {report.extras[extra].detail}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.fixes.length > 0 && (
+        <>
+          <h3>Te publiceren</h3>
+          <ul className="plain small">
+            {report.fixes.map((fix) => (
+              <li key={`${fix.fixes} ${fix.name}`}>
+                {fix.type === 'TXT' ? `TXT-record op ${fix.name}` : `Bestand ${fix.name}`}:<pre>{fix.value}</pre>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

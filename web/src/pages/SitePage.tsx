@@ -8,6 +8,7 @@ import {
   coverageGaps,
   Expiries,
   InternetNlParts,
+  MailParts,
   ScanChanges,
   ScanCoverage,
   Timeline,
@@ -67,6 +68,39 @@ function Schedule({
         {nextScanAt ? `Volgende scan: ${new Date(nextScanAt).toLocaleString('nl-NL')}` : 'Geen geplande scans.'}
       </span>
       {save.isSuccess && <span role="status">Schema opgeslagen.</span>}
+      <ErrorText error={save.error} />
+    </form>
+  );
+}
+
+/** The domain the mail test runs on: the registrable domain by default, another, or none. */
+function MailDomain({ siteId, domain }: { siteId: string; domain: string | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(domain ?? '');
+  useEffect(() => setValue(domain ?? ''), [domain]);
+  const save = useMutation(
+    trpc.sites.update.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.sites.get.queryKey({ site_id: siteId }) }),
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ site_id: siteId, mail_domain: value.trim() === '' ? null : value.trim() });
+  };
+  return (
+    <form onSubmit={submit} className="inline">
+      <label htmlFor="mail-domain">Maildomein</label>
+      <input
+        id="mail-domain"
+        value={value}
+        placeholder="leeg: geen mailtest"
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <button type="submit" className="secondary" disabled={save.isPending}>
+        Maildomein opslaan
+      </button>
+      {save.isSuccess && <span role="status">Maildomein opgeslagen.</span>}
       <ErrorText error={save.error} />
     </form>
   );
@@ -180,10 +214,12 @@ export function SitePage({ siteId }: { siteId: string }) {
         )}
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
+        <MailDomain siteId={siteId} domain={site.data.mail_domain} />
       </section>
       {config.data && <VulnerabilityDataAge sources={config.data.scanner.vulnerability_data} />}
       {latest.data && <ScanCoverage coverage={latest.data.coverage} unreachable={latest.data.unreachable} />}
       {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}
+      {latest.data?.mail && <MailParts report={latest.data.mail} />}
       {latestId && <ScanChanges scanId={latestId} />}
       <section aria-labelledby="history-title">
         <h2 id="history-title">Scoregeschiedenis</h2>
