@@ -334,9 +334,12 @@ function ipv6Tests(e: MailEvidence, run: MailRun): Scored[] {
   }
   const without = e.mx.filter((mx) => !mx.addresses.some((a) => a.includes(':'))).map((mx) => mx.host);
   tests.push(
-    without.length === 0
-      ? test('mx_aaaa', 'passed', 'elke mailserver heeft een IPv6-adres')
-      : test('mx_aaaa', 'failed', `zonder IPv6-adres (AAAA): ${without.join(', ')}`),
+    e.nullMxWithOthers
+      ? // RFC 7505 section 3: a null MX stands alone (internet.nl: null-mx-with-other-mx, a notice).
+        test('mx_aaaa', 'warning', 'een null-MX ("0 .") naast andere MX-records: RFC 7505 staat dat niet toe')
+      : without.length === 0
+        ? test('mx_aaaa', 'passed', 'elke mailserver heeft een IPv6-adres')
+        : test('mx_aaaa', 'failed', `zonder IPv6-adres (AAAA): ${without.join(', ')}`),
   );
   // Reaching port 25 over IPv6 is the SMTP part's: without it the subtest is not tested and, like the
   // TLS category, not in the score (docs/scanner.md).
