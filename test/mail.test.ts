@@ -13,7 +13,13 @@ import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab }
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
 import { HARDENED_HEADERS } from './support/sites.ts';
-import { port25Available, startSmtpFixture, type SmtpFixture } from './support/smtp-servers.ts';
+import {
+  eximAvailable,
+  port25Available,
+  startExim,
+  startSmtpFixture,
+  type SmtpFixture,
+} from './support/smtp-servers.ts';
 
 // internet.nl's mail test against the offline lab of the website test: knot serving signed zones
 // with MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT and TLSA records behind a validating unbound, the
@@ -25,6 +31,8 @@ if (!withLab && process.env.CI) throw new Error('knot, unbound and ldnsutils are
 const withPort25 = withLab && (await port25Available());
 if (withLab && process.env.CI && !withPort25)
   throw new Error('the SMTP tests need port 25 of their own: run them through npm test as root (bin/test.mjs)');
+const withExim = withPort25 && eximAvailable();
+if (withPort25 && process.env.CI && !withExim) throw new Error('exim4-daemon-light is needed (.ci/run installs it)');
 
 const L = 'lab.test';
 const ZONES = [
@@ -42,6 +50,7 @@ const ZONES = [
   'wrongtlsa',
   'plain',
   'busy',
+  'exim',
 ];
 const HOSTS = [...ZONES.flatMap((z) => [`mx.${z}.${L}`, `www.${z}.${L}`, `mta-sts.${z}.${L}`]), `shop.fallback.${L}`];
 const cert = certificate({ hosts: HOSTS });
@@ -213,6 +222,11 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
         },
         { label: 'plain', signed: true, records: ['@ 300 IN MX 10 mx.plain.lab.test.', ...mx('127.0.0.2')] },
         { label: 'busy', signed: true, records: ['@ 300 IN MX 10 mx.busy.lab.test.', ...mx('127.0.0.3')] },
+        {
+          label: 'exim',
+          signed: true,
+          records: ['@ 300 IN MX 10 mx.exim.lab.test.', ...mx('127.0.0.4'), `_25._tcp.mx 300 IN TLSA 3 1 1 ${MATCH}`],
+        },
       ],
       // The organisational domain's DMARC record: sp= applies to its subdomains.
       [dmarc('v=DMARC1; p=reject; sp=quarantine')],
@@ -224,6 +238,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
         startSmtpFixture('::1', 'starttls', cert),
         startSmtpFixture('127.0.0.2', 'plain', cert),
         startSmtpFixture('127.0.0.3', 'busy', cert),
+        ...(withExim ? [startExim('127.0.0.4', cert)] : []),
       ]);
   }, 60_000);
 
@@ -377,6 +392,20 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       expect(testOf(busy, 'tls', 'starttls_exists')).toMatchObject({ status: 'not_tested' });
       expect(testOf(busy, 'tls', 'starttls_exists').detail).toMatch(/421/);
       expect(busy.internetnl!.categories.tls.score).toBeNull();
+    });
+
+    it.runIf(withExim)('tests exim (GnuTLS, a second TLS stack) as it tests any mail server', async () => {
+      const { report } = await smtpReport(`exim.${L}`);
+      expect(testOf(report, 'tls', 'starttls_exists')).toMatchObject({ status: 'passed' });
+      expect(testOf(report, 'tls', 'dane_valid')).toMatchObject({ status: 'passed' });
+      expect(testOf(report, 'tls', 'cert_pubkey')).toMatchObject({ status: 'passed' });
+      // Debian's exim (GnuTLS defaults) still offers TLS 1.0 and 1.1: a warning with full points, the
+      // mail exception; its static-RSA and CBC suites and 1024-bit DH groups cost their points.
+      expect(testOf(report, 'tls', 'tls_version')).toMatchObject({ status: 'warning' });
+      expect(testOf(report, 'tls', 'cipher_suites')).toMatchObject({ status: 'failed' });
+      // 13 required subtests of 10 points (trust and host match count only with DANE-TA), two failed
+      // (cipher_suites, key_exchange): 110 of 130, truncated.
+      expect(report.internetnl!.categories.tls.score).toBe(Math.trunc((100 * 110) / 130));
     });
 
     it('judges DANE on port 25 valid or invalid, from AD-secure records only', async () => {
