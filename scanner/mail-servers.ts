@@ -92,11 +92,12 @@ async function testAddress(mx: MxHost, address: string, settings: SmtpSettings):
     offers = session.offersStartTls;
     closeSmtp(session);
   } catch (error) {
-    if (refusalIn(error)) throw error;
+    // An address the policy refuses (private, loopback, metadata) is never contacted: not tested, with why.
+    const refusal = refusalIn(error);
     return {
       ...base,
       state: 'not_tested',
-      reason: error instanceof SmtpNotTestable ? error.message : 'niet bereikbaar',
+      reason: refusal ? refusal.message : error instanceof SmtpNotTestable ? error.message : 'niet bereikbaar',
     };
   }
   if (!offers) return { ...base, state: 'no_starttls', reason: 'de server biedt geen STARTTLS aan na EHLO' };
@@ -106,10 +107,7 @@ async function testAddress(mx: MxHost, address: string, settings: SmtpSettings):
     ...settings,
     pinnedAddress: address,
     open,
-  }).catch((error: unknown) => {
-    if (refusalIn(error)) throw error;
-    return null;
-  });
+  }).catch(() => null);
   const tls = probed?.tls;
   if (!tls || !Object.values(tls.protocols).some(Boolean))
     // STARTTLS was offered; a handshake that never completes is not "no STARTTLS" but untestable.

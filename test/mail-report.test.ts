@@ -199,7 +199,7 @@ describe('mail scoring', () => {
       evidence({ dmarc: { ...evidence().dmarc, records: ['v=DMARC1; p=reject; x=\u202eevil\u0007'] } }),
     );
     const detail = testOf(report, 'auth', 'dmarc').detail;
-    expect(detail).not.toMatch(/[\u202e\u0007]/);
+    expect(['\u202e', '\u0007'].filter((ch) => detail.includes(ch))).toEqual([]);
     expect(detail).toMatch(/2 onzichtbare tekens verwijderd/);
   });
 });

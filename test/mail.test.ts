@@ -428,6 +428,16 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       expect(cache.rows.has(`mx.busy.${L}`)).toBe(false);
     });
 
+    it('never contacts an MX address the address policy refuses: not tested, with why', async () => {
+      const { run } = await dnsReport(`perfect.${L}`, 'pending');
+      const before = connections();
+      const done = await completeSmtpPart(run, { ...settings(), allowPrivateTargets: false }, memoryCache());
+      const report = mailReport(done)!;
+      expect(testOf(report, 'tls', 'starttls_exists')).toMatchObject({ status: 'not_tested' });
+      expect(testOf(report, 'tls', 'starttls_exists').detail).toMatch(/loopback/);
+      expect(connections()).toBe(before);
+    });
+
     it('connects to no MX when the egress self-test fails', async () => {
       const before = fixtures.map((f) => f.connections);
       const { report } = await smtpReport(`perfect.${L}`, memoryCache(), `mx.busy.${L}`);
@@ -484,6 +494,9 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       const siteId = await siteFor('perfect');
       // By default the registrable domain of the host (here the lab's parent).
       expect((await api.call('GET', `/api/agent/sites/${siteId}`, { key: tenant.key })).body.mail_domain).toBe(L);
+      const empty = await api.call('PATCH', `/api/agent/sites/${siteId}`, { key: tenant.key, body: {} });
+      expect(empty.status).toBe(400);
+      expect(empty.body.error).toMatch(/scan_interval_hours of mail_domain/);
       const bad = await api.call('PATCH', `/api/agent/sites/${siteId}`, {
         key: tenant.key,
         body: { mail_domain: 'niet een domein' },

@@ -615,9 +615,11 @@ const NO_EXTRAS: MailReport['extras'] = {
 /** The mail section of a scan from what was stored; null when the mail test is off for the site. */
 export function mailReport(run: MailRun | null): MailReport | null {
   if (!run) return null;
-  const smtp = { state: run.smtp.state, reason: run.smtp.reason, tested_at: run.smtp.testedAt };
+  // Reasons can carry a server's own words (a greeting): shown sanitised like every detail.
+  const shownReason = (reason: string | null) => (reason === null ? null : displayText(reason, 500));
+  const smtp = { state: run.smtp.state, reason: shownReason(run.smtp.reason), tested_at: run.smtp.testedAt };
   const e = run.evidence;
-  const base = { domain: run.domain, status: run.status, reason: run.reason, smtp };
+  const base = { domain: displayText(run.domain, 255), status: run.status, reason: shownReason(run.reason), smtp };
   if (!e || run.status !== 'tested')
     return { ...base, mx_status: e?.mxStatus ?? null, mx: [], internetnl: null, extras: NO_EXTRAS, fixes: [] };
   const dnssec = dnssecTests(e);
