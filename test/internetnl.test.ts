@@ -8,6 +8,7 @@ import { probeInternetNl } from '../scanner/probes/internetnl.ts';
 import type { InternetNlSettings } from '../scanner/probes/retriever.ts';
 import { internetNlReport } from '../scanner/report/internetnl.ts';
 import { startDnsServer } from './support/dns-server.ts';
+import { startRpkiStandIn } from './support/rpki-server.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
@@ -354,40 +355,20 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl website test in an offlin
   });
 
   it('validates route origins through a Routinator-compatible validator when one is configured', async () => {
-    // A loopback stand-in for RIPEstat's prefix-overview and Routinator's validity API.
-    let verdict = 'valid';
-    const asked: string[] = [];
-    const rpki = http.createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://rpki');
-      asked.push(url.pathname);
-      const body =
-        url.pathname === '/prefix-overview'
-          ? url.searchParams.get('resource') === '127.0.0.1'
-            ? { data: { announced: true, resource: '127.0.0.0/8', asns: [{ asn: 64500 }] } }
-            : { data: { announced: false, resource: url.searchParams.get('resource'), asns: [] } }
-          : {
-              validated_route: {
-                route: { origin_asn: 'AS64500', prefix: '127.0.0.0/8' },
-                validity: { state: verdict },
-              },
-            };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    });
-    await new Promise<void>((resolve) => rpki.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(rpki.address() as { port: number }).port}`;
+    const rpki = await startRpkiStandIn();
     const scanWith = () =>
-      labScan('www.secure.lab.test', port, { rpkiValidatorUrl: base, rpkiOriginUrl: `${base}/prefix-overview` });
+      labScan('www.secure.lab.test', port, { rpkiValidatorUrl: rpki.validatorUrl, rpkiOriginUrl: rpki.originUrl });
     try {
       const valid = (await scanWith()).internetnl!;
       expect(valid.categories.rpki).toMatchObject({ status: 'passed', score: 100 });
       expect(testOf(valid, 'rpki', 'web_valid')).toMatchObject({ status: 'passed' });
-      expect(asked).toContain('/api/v1/validity/AS64500/127.0.0.0/8');
-      verdict = 'invalid';
+      expect(rpki.asked).toContain('/api/v1/validity/AS64500/127.0.0.0/8');
+      rpki.setVerdict('invalid');
       const invalid = (await scanWith()).internetnl!;
       expect(invalid.categories.rpki.status).toBe('failed');
       expect(testOf(invalid, 'rpki', 'web_valid').detail).toMatch(/127\.0\.0\.1 \(127\.0\.0\.0\/8, AS64500: invalid\)/);
     } finally {
-      await new Promise((resolve) => rpki.close(resolve));
+      await rpki.close();
     }
   });
 

@@ -12,6 +12,7 @@ import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.t
 import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
+import { startRpkiStandIn } from './support/rpki-server.ts';
 import { HARDENED_HEADERS } from './support/sites.ts';
 import {
   eximAvailable,
@@ -340,6 +341,30 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       expect(report.extras.mta_sts.detail).toContain(`mx.perfect.${L}`);
       expect(report.extras.tls_rpt.status).toBe('warning');
       expect(report.fixes.map((f) => f.name)).toContain(`_smtp._tls.sts.${L}`);
+    });
+
+    it('validates the route origins of the MX and name-server addresses when RPKI is configured', async () => {
+      const rpki = await startRpkiStandIn();
+      try {
+        const evidence = await probeMailDns(`perfect.${L}`, {
+          ...options(),
+          rpkiValidatorUrl: rpki.validatorUrl,
+          rpkiOriginUrl: rpki.originUrl,
+        });
+        const run: MailRun = {
+          domain: evidence.domain,
+          status: 'tested',
+          reason: null,
+          evidence,
+          smtp: { state: 'not_tested', reason: SMTP_OFF, testedAt: null, hosts: [] },
+        };
+        const report = mailReport(run)!;
+        expect(report.internetnl!.categories.rpki).toMatchObject({ status: 'passed', score: 100 });
+        expect(testOf(report, 'rpki', 'mx_valid').detail).toBe('alle route-origins zijn geldig');
+        expect(rpki.asked).toContain('/api/v1/validity/AS64500/127.0.0.0/8');
+      } finally {
+        await rpki.close();
+      }
     });
 
     it('believes no TLSA record whose signature is bogus', async () => {

@@ -210,8 +210,11 @@ export async function startDnsLab(
       '  module-config: "validator iterator"',
       `  trust-anchor-file: "${join(dir, 'anchor.ds')}"`,
       '  ede: yes',
-      // RFC 6761 names are answered locally by default; the lab lives under test.
-      '  local-zone: "test." nodefault',
+      // RFC 6761's test. is answered here (NXDOMAIN, as the root would answer it): nothing under it
+      // goes out to a root server this machine cannot reach, except the lab's own zones.
+      '  local-zone: "test." static',
+      `  local-zone: "${LAB_PARENT}." transparent`,
+      ...outer.map((z) => `  local-zone: "${z.name}." transparent`),
       '  val-log-level: 0',
       '  harden-dnssec-stripped: yes',
       '  cache-max-ttl: 0',
