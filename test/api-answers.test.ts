@@ -60,7 +60,11 @@ function normalizer() {
       .replace(/sak_[0-9A-Za-z]{46}/g, '<key>')
       .replace(/whsec_[A-Za-z0-9+/=]+/g, '<secret>')
       .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
-      .replace(/over \d+ seconden/g, 'over <n> seconden');
+      .replace(/over \d+ seconden/g, 'over <n> seconden')
+      // The shipped data's age counts from its own date: it grows by one each day the suite runs,
+      // and turns stale after VULNDATA_MAX_AGE_DAYS.
+      .replace(/"age_days":\d+/g, '"age_days":<n>')
+      .replace(/"stale":(true|false)/g, '"stale":<bool>');
 }
 
 /**

@@ -149,6 +149,11 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
       .getByRole('region', { name: 'Internet.nl-websitetest' })
       .getByText(/^Beveiligde verbinding \(HTTPS\)/)
       .waitFor();
+    // The mail test: a site at an IP address has no mail domain, and says so.
+    await page
+      .getByRole('region', { name: /^Internet\.nl-mailtest van / })
+      .getByText(/^Niet van toepassing: een IP-adres/)
+      .waitFor();
     await inspect(page, 'site');
     await page.getByRole('list', { name: 'Deelscores' }).getByText('SSL/TLS').waitFor();
     await page.getByRole('list', { name: 'Deelscores' }).getByText('Beveiligingsheaders').waitFor();
@@ -158,6 +163,15 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByRole('rowheader', { name: 'Na aftrek' }).waitFor();
     await page.getByText(/^Webserver: /).waitFor();
     await fitsPhone(page, 'site');
+    // The next scans test the mail of the domain entered here.
+    await page.getByLabel('Maildomein').fill('winkel.nl');
+    await page.getByRole('button', { name: 'Maildomein opslaan' }).click();
+    await page.getByText('Maildomein opgeslagen.').waitFor();
+    expect((await api.db.selectFrom('sites').select('mail_domain').executeTakeFirstOrThrow()).mail_domain).toBe(
+      'winkel.nl',
+    );
+    // Back to the default: a later scan must not ask DNS about a domain outside the test.
+    await api.db.updateTable('sites').set({ mail_domain: null }).execute();
     await nav(page, 'Overzicht');
     await page.getByRole('link', { name: 'Winkel' }).waitFor();
     await page.getByRole('img', { name: `Scoreverloop: ${scan.score}` }).waitFor();
