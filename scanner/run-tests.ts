@@ -39,7 +39,7 @@ type Outcome = { ran: true; probed: Partial<ProbedEvidence> } | { ran: false; en
 /** A test's gate and probe. A refused address ends the scan, as it would anywhere; any other failure costs this test only. */
 async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureReport): Promise<Outcome> {
   const subject = test.subjectOf(tools.site);
-  if (tools.site.unreachable)
+  if (tools.site.unreachable && !test.withoutSite)
     return {
       ran: false,
       entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable}` },

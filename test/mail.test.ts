@@ -2,6 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../services/admin.ts';
+import { scanSite } from '../scanner/index.ts';
 import { smtpJobsSettled } from '../services/mail.ts';
 import { completeSmtpPart, type SmtpCache } from '../scanner/mail-servers.ts';
 import { probeMailDns } from '../scanner/probes/mail-dns.ts';
@@ -365,6 +366,21 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       } finally {
         await rpki.close();
       }
+    });
+
+    it('tests the mail of a site whose web server does not answer', async () => {
+      const result = await scanSite(`https://www.perfect.${L}:${await freeDualPort()}/`, {
+        allowPrivateTargets: true,
+        dnsServers: [lab.resolver],
+        probeExposures: false,
+        mail: { domain: `perfect.${L}`, smtp: false, dnssecProbeName: L, nameServerPort: lab.nameServerPort },
+      });
+      expect(result.unreachable).toBeTruthy();
+      expect(mailReport(result.mail)).toMatchObject({ status: 'tested', mx_status: 'has_mx' });
+      expect(result.coverage.find((c) => c.test === 'mail')).toMatchObject({
+        subject: `perfect.${L}`,
+        status: 'completed',
+      });
     });
 
     it('believes no TLSA record whose signature is bogus', async () => {

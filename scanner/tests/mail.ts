@@ -15,6 +15,8 @@ export const mailTest = defineTest({
   name: 'mail',
   category: 'SSL_TLS',
   subject: 'domain',
+  // A site whose web server is down still has its mail tested.
+  withoutSite: true,
   produces: [],
   checks: {},
   subjectOf: (site) => mailDomainOf(site.target.hostname).domain,

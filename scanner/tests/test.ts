@@ -58,6 +58,8 @@ export interface ScanTest<C extends Record<string, Check> = Record<string, Check
    * (a gateway whose site is down), the test does not run, since that answer is not the site's page.
    */
   readsPage?: boolean;
+  /** Its subject is not the web server (a domain's DNS and mail servers): it runs when the site does not answer too. */
+  withoutSite?: boolean;
   /** The subject the test is about, from the site as reached (also when the site was not reached). */
   subjectOf(site: SiteContact): string;
   /** Skipped or not applicable before any probe runs (a flag, a missing setting, another platform); null runs it. */
