@@ -109,6 +109,9 @@ async function testAddress(mx: MxHost, address: string, settings: SmtpSettings):
     open,
   }).catch(() => null);
   const tls = probed?.tls;
+  // Handshakes cut off by the job's time limit say nothing about the server: not judged.
+  if (settings.signal.aborted)
+    return { ...base, state: 'not_tested', reason: 'de SMTP-test had geen tijd meer voor dit adres' };
   if (!tls || !Object.values(tls.protocols).some(Boolean))
     // STARTTLS was offered; a handshake that never completes is not "no STARTTLS" but untestable.
     return { ...base, state: 'not_tested', reason: 'STARTTLS aangeboden, maar geen TLS-handshake gelukt' };

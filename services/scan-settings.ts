@@ -38,8 +38,9 @@ export function smtpSettingsOf(config: Config, now: () => Date): SmtpSettings & 
     helo: config.SCANNER_SMTP_HELO,
     probeHost: config.SCANNER_SMTP_PROBE_HOST,
     timeoutMs: config.SCANNER_REQUEST_TIMEOUT,
-    // Each address is tested on a few dozen connections: the job gets ten request time-outs at least.
-    signal: AbortSignal.timeout(Math.max(config.SCANNER_DEADLINE, 10 * config.SCANNER_REQUEST_TIMEOUT)),
+    // Each address is tested on a few dozen connections, and mail servers often pause before their
+    // greeting: the job, which runs after the scan's answer, gets five minutes at least.
+    signal: AbortSignal.timeout(Math.max(5 * 60_000, config.SCANNER_DEADLINE, 30 * config.SCANNER_REQUEST_TIMEOUT)),
     now,
   };
 }
