@@ -92,7 +92,7 @@ function parseCommandLine(args: string[]) {
 const atOrAbove = (result: ScanResult, threshold: Severity) =>
   result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(threshold));
 
-const NO_CACHE: SmtpCache = { get: async () => null, put: async () => {} };
+const NO_CACHE: SmtpCache = { fresh: async () => null, keep: async () => {} };
 
 function render(result: ScanResult, format: (typeof FORMATS)[number], config: ReturnType<typeof loadConfig>): string {
   // The mail test as the API shows it: the report, not the evidence it is computed from.

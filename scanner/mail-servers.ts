@@ -6,7 +6,8 @@ import { refusalIn } from './errors.ts';
 import type { FindingType } from './catalog/index.ts';
 import { daneMatches, type TlsaRecord } from './probes/internetnl.ts';
 import type { MxHost } from './probes/mail-dns.ts';
-import { tlsTest } from './tests/tls.ts';
+import { NOTHING_PROBED } from './run-tests.ts';
+import { tlsFindingTypes } from './tests/tls.ts';
 import type { MailRun, ScanEvidence, SmtpAddressResult, SmtpHostResult, TlsEvidence } from './types.ts';
 
 // The opt-in SMTP part of the mail test (SCANNER_SMTP): per MX address, one connection at a time,
@@ -32,20 +33,9 @@ function judgeTls(tls: TlsEvidence, scannedAt: Date): FindingType[] {
     https: null,
     httpRedirects: [],
     tls,
-    securityTxt: null,
-    caa: null,
-    notFoundBaselines: [],
-    probes: [],
-    clientCode: null,
-    middleware: null,
-    internetnl: null,
-    mail: null,
-    libraries: null,
-    wordpress: null,
+    ...NOTHING_PROBED,
   };
-  return [
-    ...new Set(Object.values(tlsTest.checks).flatMap((check) => check({ evidence, html: null }).map((o) => o.type))),
-  ];
+  return [...new Set(tlsFindingTypes(evidence, tls))];
 }
 
 /** "usage selector matching hex" back into a record; DANE for SMTP uses usages 2 and 3 only (RFC 7672 section 3.1.3). */
@@ -137,7 +127,7 @@ export async function testMailServer(mx: MxHost, settings: SmtpSettings): Promis
  * Whether outbound port 25 works: the probe host must greet with 220. A reason when it does not;
  * null when it does.
  */
-export async function smtpEgressProblem(probeHost: string, settings: SmtpSettings): Promise<string | null> {
+async function smtpEgressProblem(probeHost: string, settings: SmtpSettings): Promise<string | null> {
   try {
     // The self-test host is the operator's setting, not a site's: its addresses are looked up normally.
     const session = await openSmtp(probeHost, '', { ...settings, pinnedAddress: undefined });
@@ -162,10 +152,10 @@ function egressProblem(probeHost: string, settings: SmtpSettings): Promise<strin
   return problem;
 }
 
-/** Where MX results are kept between scans (shared by every tenant); `get` answers fresh results only. */
+/** Where MX results are kept between scans (shared by every tenant); `fresh` answers results within the TTL only. */
 export interface SmtpCache {
-  get(host: string): Promise<SmtpHostResult | null>;
-  put(result: SmtpHostResult): Promise<void>;
+  fresh(host: string): Promise<SmtpHostResult | null>;
+  keep(result: SmtpHostResult): Promise<void>;
 }
 
 /**
@@ -183,7 +173,7 @@ export async function completeSmtpPart(
   let connected = false;
   let checked = false;
   for (const mx of run.evidence.mx) {
-    const cached = await cache.get(mx.host);
+    const cached = await cache.fresh(mx.host);
     if (cached) {
       hosts.push(cached);
       continue;
@@ -192,13 +182,12 @@ export async function completeSmtpPart(
       checked = true;
       const problem = await egressProblem(settings.probeHost, settings);
       // Nothing connects to any MX when egress does not work: untestable, never failed.
-      if (problem) return { ...run, smtp: { state: 'not_tested', reason: problem, testedAt: null, hosts: [] } };
+      if (problem) return { ...run, smtp: { state: 'not_tested', reason: problem, hosts: [] } };
     }
     connected = true;
     const result = await testMailServer(mx, settings);
-    if (result.addresses.some((a) => a.state !== 'not_tested')) await cache.put(result);
+    if (result.addresses.some((a) => a.state !== 'not_tested')) await cache.keep(result);
     hosts.push(result);
   }
-  const oldest = hosts.map((h) => h.testedAt).sort()[0] ?? settings.now().toISOString();
-  return { ...run, smtp: { state: connected ? 'tested' : 'cached', reason: null, testedAt: oldest, hosts } };
+  return { ...run, smtp: { state: connected ? 'tested' : 'cached', reason: null, hosts } };
 }

@@ -12,7 +12,7 @@ import { REASONS, type ProbedEvidence, type ProbeTools, type ScanTest, type Subj
 import type { ScanEvidence, ScanFinding } from './types.ts';
 
 /** The evidence of a test that did not gather any. */
-const NOTHING_PROBED: ProbedEvidence = {
+export const NOTHING_PROBED: ProbedEvidence = {
   securityTxt: null,
   caa: null,
   notFoundBaselines: [],

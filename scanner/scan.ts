@@ -19,7 +19,7 @@ import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
 import type { MailRun, ScanEvidence, ScanFinding } from './types.ts';
 import type { FindingType } from './catalog/index.ts';
-import { tlsTest } from './tests/tls.ts';
+import { tlsFindingTypes } from './tests/tls.ts';
 import { detectServer } from './probes/server-detection.ts';
 import type { VulnerabilityDataInUse } from './vulndata/dataset.ts';
 import { SEVERITIES, type Grade, type ScanStage, type SitePlatform, type WebServer } from './vocabulary.ts';
@@ -98,20 +98,12 @@ function label<T>(name: string, detect: () => T | null, report?: CheckFailureRep
   }
 }
 
-/** Scans one website over the network and scores what it finds; a site that does not answer is a result too. */
-/** The HSTS max-age the site sends over HTTPS, for internet.nl's one-year bar; null without a valid header. */
 /**
  * The TLS findings of every address of the entered name, each judged apart by the TLS test's own
  * checks: a subtest of internet.nl's TLS part fails when any address fails it.
  */
 function tlsOfEveryAddress(evidence: ScanEvidence): FindingType[] {
-  return (evidence.internetnl?.byAddress ?? []).flatMap(({ tls }) =>
-    !tls
-      ? []
-      : Object.values(tlsTest.checks).flatMap((check) =>
-          check({ evidence: { ...evidence, tls }, html: null }).map((o) => o.type),
-        ),
-  );
+  return (evidence.internetnl?.byAddress ?? []).flatMap(({ tls }) => (tls ? tlsFindingTypes(evidence, tls) : []));
 }
 
 /** A mail test that was asked for but gathered nothing (the site did not answer, the test failed): an error, never silence. */
@@ -124,10 +116,11 @@ function mailNotRun(settings: MailSettings | undefined, coverage: Coverage[]): M
     status: 'error',
     reason,
     evidence: null,
-    smtp: { state: 'not_tested', reason, testedAt: null, hosts: [] },
+    smtp: { state: 'not_tested', reason, hosts: [] },
   };
 }
 
+/** Scans one website over the network and scores what it finds; a site that does not answer is a result too. */
 export async function scanSite(url: string, options: ScanOptions = {}): Promise<ScanResult> {
   const target = parseTarget(url);
   const deadline = AbortSignal.timeout(options.deadlineMs ?? SCAN_DEFAULTS.deadlineMs);

@@ -223,8 +223,6 @@ export interface MailRun {
   smtp: {
     state: SmtpState;
     reason: string | null;
-    /** When the oldest MX result was tested (a cached one may predate the scan). */
-    testedAt: string | null;
     hosts: SmtpHostResult[];
   };
 }

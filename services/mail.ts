@@ -32,12 +32,12 @@ export async function storeMailDomain(deps: ServiceDeps, tenantId: string, siteI
 /** The SMTP results every tenant shares, fresh for SCANNER_SMTP_CACHE_TTL. */
 function smtpCache(deps: ServiceDeps) {
   return {
-    get: async (host: string) => {
+    fresh: async (host: string) => {
       const notBefore = new Date(nowOf(deps) - deps.config.SCANNER_SMTP_CACHE_TTL).toISOString();
       const row = await freshSmtpResult(deps.db, host, notBefore);
       return row ? (JSON.parse(row.result) as SmtpHostResult) : null;
     },
-    put: (result: SmtpHostResult) => storeSmtpResult(deps.db, result.host, JSON.stringify(result), result.testedAt),
+    keep: (result: SmtpHostResult) => storeSmtpResult(deps.db, result.host, JSON.stringify(result), result.testedAt),
   };
 }
 
@@ -68,7 +68,6 @@ export function startSmtpPart(deps: ServiceDeps, tenantId: string, scanId: strin
         smtp: {
           state: 'not_tested' as const,
           reason: 'fout bij het testen van de mailservers',
-          testedAt: null,
           hosts: [],
         },
       };

@@ -71,7 +71,7 @@ const reportOf = (e: MailEvidence) => {
     status: 'tested',
     reason: null,
     evidence: e,
-    smtp: { state: 'not_tested', reason: 'uit', testedAt: null, hosts: [] },
+    smtp: { state: 'not_tested', reason: 'uit', hosts: [] },
   };
   return mailReport(run)!;
 };

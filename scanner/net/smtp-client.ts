@@ -73,7 +73,6 @@ function replyReader(socket: net.Socket, options: SmtpOptions) {
       if (ready) return Promise.resolve(ready);
       if (failure) return Promise.reject(failure);
       return new Promise((resolve, reject) => {
-        waiting = { resolve, reject };
         const timer = setTimeout(
           () => fail(new SmtpNotTestable(`time-out na ${options.timeoutMs} ms`)),
           options.timeoutMs,

@@ -194,7 +194,7 @@ async function answersDns(address: string, zone: string, options: DnsAsk): Promi
   );
 }
 
-export function connects(address: string, port: number, timeoutMs: number): Promise<boolean> {
+function connects(address: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -409,23 +409,23 @@ async function daneOf(
 
 /**
  * RPKI needs a validator and a source of route origins; without both it is not tested. With them,
- * the web host's addresses and its name servers' are judged.
+ * the tested hosts' addresses (asked only then) and the name servers' are judged. The website and
+ * mail tests both ask here.
  */
-async function rpkiOf(
-  host: string,
+export async function routeOrigins(
+  hostAddresses: () => Promise<string[]>,
+  nameServers: Array<{ name: string; addresses: string[] }> | null,
   servers: DnsServer[],
-  options: InternetNlOptions,
-  nameServers: InternetNlEvidence['ipv6']['nameServers'],
-): Promise<InternetNlEvidence['rpki']> {
+  options: DnsAsk & { rpkiValidatorUrl?: string; rpkiOriginUrl?: string },
+): Promise<
+  { state: 'not_tested'; reason: string } | { state: 'tested'; hosts: RpkiRoute[]; nameServers: RpkiRoute[] }
+> {
   if (!options.rpkiValidatorUrl || !options.rpkiOriginUrl)
     return {
       state: 'not_tested',
       reason: 'geen RPKI-validator en routebron ingesteld (SCANNER_RPKI_VALIDATOR_URL en SCANNER_RPKI_ORIGIN_URL)',
     };
-  const web = [
-    ...(await addresses(host, 'A', servers, options).catch(() => [])),
-    ...(await addresses(host, 'AAAA', servers, options).catch(() => [])),
-  ];
+  const hosts = await hostAddresses();
   const ns = (
     await Promise.all(
       (nameServers ?? []).map(async (n) => [
@@ -440,8 +440,26 @@ async function rpkiOf(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   };
-  const [webRoutes, nsRoutes] = await Promise.all([validateRoutes(web, sources), validateRoutes(ns, sources)]);
-  return { state: 'tested', web: webRoutes, nameServers: nsRoutes };
+  const [hostRoutes, nsRoutes] = await Promise.all([validateRoutes(hosts, sources), validateRoutes(ns, sources)]);
+  return { state: 'tested', hosts: hostRoutes, nameServers: nsRoutes };
+}
+
+async function rpkiOf(
+  host: string,
+  servers: DnsServer[],
+  options: InternetNlOptions,
+  nameServers: InternetNlEvidence['ipv6']['nameServers'],
+): Promise<InternetNlEvidence['rpki']> {
+  const routes = await routeOrigins(
+    async () => [
+      ...(await addresses(host, 'A', servers, options).catch(() => [])),
+      ...(await addresses(host, 'AAAA', servers, options).catch(() => [])),
+    ],
+    nameServers,
+    servers,
+    options,
+  );
+  return routes.state === 'tested' ? { state: 'tested', web: routes.hosts, nameServers: routes.nameServers } : routes;
 }
 
 /** Gathers the internet.nl evidence for one host; never throws (a failing part says so). */

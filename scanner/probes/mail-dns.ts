@@ -14,13 +14,22 @@ import {
   type MtaStsPolicy,
 } from '../rules/mail-records.ts';
 import type { MxStatus } from '../vocabulary.ts';
-import { addresses, dnssecOf, isRealIpv6, nameServersOf, tlsaOf, trimDot, type DnsAsk } from './internetnl.ts';
-import { validateRoutes, type RpkiRoute } from './rpki.ts';
+import {
+  addresses,
+  dnssecOf,
+  isRealIpv6,
+  nameServersOf,
+  routeOrigins,
+  tlsaOf,
+  trimDot,
+  type DnsAsk,
+} from './internetnl.ts';
+import type { RpkiRoute } from './rpki.ts';
 
 // The DNS part of internet.nl's mail test, asked of the one resolver SCANNER_DNS_SERVERS names:
 // the MX set, SPF with its include tree, DMARC, DKIM, DNSSEC and IPv6 of the domain and its mail
 // servers, TLSA on port 25, RPKI, and the records internet.nl leaves out (MTA-STS, TLS-RPT, BIMI).
-// Nothing here connects to a mail server: that is the opt-in SMTP part (smtp.ts).
+// Nothing here connects to a mail server: that is the opt-in SMTP part (scanner/mail-servers.ts).
 
 type Dnssec = Awaited<ReturnType<typeof dnssecOf>>;
 
@@ -341,33 +350,8 @@ async function rpkiOf(
   servers: DnsServer[],
   options: MailDnsOptions,
 ): Promise<MailEvidence['rpki']> {
-  if (!options.rpkiValidatorUrl || !options.rpkiOriginUrl)
-    return {
-      state: 'not_tested',
-      reason: 'geen RPKI-validator en routebron ingesteld (SCANNER_RPKI_VALIDATOR_URL en SCANNER_RPKI_ORIGIN_URL)',
-    };
-  const ns = (
-    await Promise.all(
-      (nameServers ?? []).map(async (n) => [
-        ...(await addresses(n.name, 'A', servers, options).catch(() => [])),
-        ...n.addresses,
-      ]),
-    )
-  ).flat();
-  const sources = {
-    validatorUrl: options.rpkiValidatorUrl,
-    originUrl: options.rpkiOriginUrl,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-  };
-  const [mxRoutes, nsRoutes] = await Promise.all([
-    validateRoutes(
-      mx.flatMap((m) => m.addresses),
-      sources,
-    ),
-    validateRoutes(ns, sources),
-  ]);
-  return { state: 'tested', mx: mxRoutes, nameServers: nsRoutes };
+  const routes = await routeOrigins(async () => mx.flatMap((m) => m.addresses), nameServers, servers, options);
+  return routes.state === 'tested' ? { state: 'tested', mx: routes.hosts, nameServers: routes.nameServers } : routes;
 }
 
 const NOT_ASKED: Dnssec = { state: 'not_tested', reason: 'niet gevraagd', extendedError: null };

@@ -617,7 +617,9 @@ export function mailReport(run: MailRun | null): MailReport | null {
   if (!run) return null;
   // Reasons can carry a server's own words (a greeting): shown sanitised like every detail.
   const shownReason = (reason: string | null) => (reason === null ? null : displayText(reason, 500));
-  const smtp = { state: run.smtp.state, reason: shownReason(run.smtp.reason), tested_at: run.smtp.testedAt };
+  // When the oldest MX result was tested (a cached one may predate the scan); null before any was.
+  const testedAt = run.smtp.hosts.map((h) => h.testedAt).sort()[0] ?? null;
+  const smtp = { state: run.smtp.state, reason: shownReason(run.smtp.reason), tested_at: testedAt };
   const e = run.evidence;
   const base = { domain: displayText(run.domain, 255), status: run.status, reason: shownReason(run.reason), smtp };
   if (!e || run.status !== 'tested')

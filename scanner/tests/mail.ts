@@ -32,7 +32,7 @@ export const mailTest = defineTest({
     const { domain, notApplicable } = chosen
       ? { domain: chosen, notApplicable: null }
       : mailDomainOf(site.target.hostname);
-    const smtpOff = { state: 'not_tested' as const, testedAt: null, hosts: [] };
+    const smtpOff = { state: 'not_tested' as const, hosts: [] };
     if (notApplicable)
       return {
         mail: {
@@ -56,7 +56,7 @@ export const mailTest = defineTest({
       evidence.error || evidence.mxStatus !== 'has_mx'
         ? { ...smtpOff, reason: evidence.error ? 'de DNS-test mislukte' : 'geen mailservers om te testen' }
         : settings.smtp
-          ? { state: 'pending', reason: 'de mailservers worden na de scan getest', testedAt: null, hosts: [] }
+          ? { state: 'pending', reason: 'de mailservers worden na de scan getest', hosts: [] }
           : { ...smtpOff, reason: SMTP_OFF };
     const mail: MailRun = {
       domain,

@@ -7,6 +7,8 @@ import {
 } from '../checks/tls-guideline.ts';
 import { CERTIFICATE_CHAIN_FINDINGS, TLS_CONFIGURATION_FINDINGS } from '../catalog/ssl-tls.ts';
 import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
+import type { FindingType } from '../catalog/index.ts';
+import type { ScanEvidence, TlsEvidence } from '../types.ts';
 import { defineTest, originOfUrl, REASONS } from './test.ts';
 
 /**
@@ -45,3 +47,13 @@ export const tlsTest = defineTest({
     ];
   },
 });
+
+/**
+ * What the TLS test's checks find in one more handshake beside a scan's evidence: another address
+ * of the site, or a mail server's STARTTLS (the checks read only the TLS evidence and the time).
+ */
+export function tlsFindingTypes(evidence: ScanEvidence, tls: TlsEvidence): FindingType[] {
+  return Object.values(tlsTest.checks).flatMap((check) =>
+    check({ evidence: { ...evidence, tls }, html: null }).map((o) => o.type),
+  );
+}
