@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openMigratedDatabase } from '../db/database.ts';
@@ -42,6 +43,14 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
   site mail --site S --domain D|off        (the domain of the site's mail test, or off)
   site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
+  site verify --site S    (checks the tenant's DNS record, file and meta tag now, as POST /verify does)
+  site verify --site S --operator --reason R [--until DATE]
+                          (vouches for the site as operator: intrusive tests run without the tenant's proof,
+                          until DATE when given; audited with who, why and when)
+  site unverify --site S  (the site becomes unverified: every claim of its tenant on its host goes; audited)
+  tenant token rotate --id T
+                          (a new verification token; every claim is checked again before the next intrusive scan)
+  tenant audit --id T     (what operators did to the tenant's proof of control: who, why, when)
   suggestion review --id S --status approved|rejected|applied [--notes TEXT]
   finding set-status --id F --status OPEN|IN_PROGRESS|RESOLVED|ACCEPTED_RISK [--reason R]
                           [--owner U --expires ISO]  (ACCEPTED_RISK needs a reason of 10+ characters, an
@@ -92,6 +101,8 @@ const OPTIONS = {
   file: { type: 'string' },
   date: { type: 'string' },
   domain: { type: 'string' },
+  operator: { type: 'boolean' },
+  until: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -104,18 +115,18 @@ interface Command {
   schema: z.ZodType;
   /** The flag of each input field. */
   flags: Record<string, keyof Values>;
-  run: (deps: ServiceDeps, input: unknown) => Promise<unknown>;
+  run: (deps: ServiceDeps, input: unknown, env: CliIo['env']) => Promise<unknown>;
 }
 const command = <S extends z.ZodType>(
   schema: S,
   flags: Partial<Record<keyof z.input<S> & string, keyof Values>>,
-  run: (deps: ServiceDeps, input: z.output<S>) => Promise<unknown>,
+  run: (deps: ServiceDeps, input: z.output<S>, env: CliIo['env']) => Promise<unknown>,
 ): Command => ({
   schema,
   flags: Object.fromEntries(
     Object.entries(flags).filter((entry): entry is [string, keyof Values] => entry[1] !== undefined),
   ),
-  run: (deps, input) => run(deps, schema.parse(input)),
+  run: (deps, input, env) => run(deps, schema.parse(input), env),
 });
 
 const UserId = z.object({ user_id: Uuid });
@@ -125,6 +136,9 @@ const SiteScheduleInput = z.object({
 });
 const SiteMailInput = z.object({ site_id: Uuid, mail_domain: SiteUpdateInput.shape.mail_domain.unwrap() });
 const PlanTier = z.object({ name: SignUpInput.shape.organisation, plan: z.enum(PLAN_TIERS).default('free') });
+
+/** Who runs the command, for the audit trail: the login behind sudo, else the account. */
+const operatorName = (env: CliIo['env']) => env.SUDO_USER || env.USER || userInfo().username;
 
 /** Flag text as the field's type: comma lists, numbers, booleans and "24h"/"off" intervals; the schema judges the result. */
 function fieldValue(field: string, raw: string | boolean): unknown {
@@ -182,6 +196,37 @@ const COMMANDS: Record<string, Command> = {
     admin.updateSiteSettings(deps, input),
   ),
   'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, input)),
+  'site verify': command(
+    z
+      .object({
+        site_id: Uuid,
+        operator: z.boolean().default(false),
+        reason: z.string().trim().min(3).max(500).optional(),
+        until: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+      })
+      .refine((input) => !input.operator || input.reason, { message: '--operator needs --reason', path: ['reason'] })
+      .refine((input) => input.operator || (!input.reason && !input.until), {
+        message: '--reason and --until go with --operator',
+        path: ['operator'],
+      }),
+    { site_id: 'site', operator: 'operator', reason: 'reason', until: 'until' },
+    (deps, input, env) =>
+      input.operator
+        ? admin.vouchForSite(deps, {
+            site_id: input.site_id,
+            operator: operatorName(env),
+            reason: input.reason!,
+            until: input.until && new Date(input.until).toISOString(),
+          })
+        : admin.checkSiteProof(deps, { site_id: input.site_id }),
+  ),
+  'site unverify': command(SiteGetInput, { site_id: 'site' }, (deps, input, env) =>
+    admin.unverifySite(deps, { ...input, operator: operatorName(env) }),
+  ),
+  'tenant token rotate': command(TenantInput, { tenant_id: 'id' }, (deps, input, env) =>
+    admin.rotateTenantToken(deps, { ...input, operator: operatorName(env) }),
+  ),
+  'tenant audit': command(TenantInput, { tenant_id: 'id' }, (deps, input) => admin.auditTrailOfTenant(deps, input)),
   'suggestion review': command(ReviewInput, { suggestion_id: 'id', status: 'status', notes: 'notes' }, (deps, input) =>
     admin.review(deps, input),
   ),
@@ -289,7 +334,7 @@ function readable(result: unknown): string {
 export async function runAdmin(args: string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-    const command = positionals.length <= 2 ? positionals.join(' ') : '';
+    const command = positionals.length <= 3 ? positionals.join(' ') : '';
     const run = COMMANDS[command];
     const onFile = FILE_COMMANDS[command];
     if (values.help || (!run && !onFile)) {
@@ -308,7 +353,7 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
     const input = inputOf(run!, values as Values);
     const db = await openMigratedDatabase(databaseLocation(config));
     try {
-      write(await run!.run({ db, config }, input));
+      write(await run!.run({ db, config }, input, io.env));
       return 0;
     } finally {
       await db.destroy();

@@ -151,6 +151,7 @@ export async function recordScan(
     mail: result.mail ? JSON.stringify(result.mail) : null,
     coverage: JSON.stringify(result.coverage),
     unreachable: result.unreachable,
+    passive: result.passive ? 1 : 0,
   };
   await trx.insertInto('scans').values(scan).execute();
   const changed = await applyPlan(trx, scan, plan, await textIdsOf(trx, result.findings.map(textsOf)));
@@ -319,6 +320,7 @@ const SCAN_COLUMNS = [
   'scans.mail',
   'scans.coverage',
   'scans.unreachable',
+  'scans.passive',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

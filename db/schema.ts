@@ -1,6 +1,11 @@
 import type { Generated } from 'kysely';
 import type {
   ActorKind,
+  ClaimStatus,
+  ControlMethod,
+  OperatorAction,
+  ProofOutcome,
+  VerificationMethod,
   Role,
   Category,
   ScanJobStatus,
@@ -49,6 +54,8 @@ export interface TenantsTable {
   plan_id: string;
   suspended_at: string | null;
   created_at: string;
+  /** The token the tenant publishes to prove control of a site (docs/security.md); made on first use. */
+  verification_token: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -162,6 +169,8 @@ export interface ScansTable {
   mail: string | null;
   /** Why the scan reached no page of the site; null when it did. */
   unreachable: string | null;
+  /** 1 when intrusive tests were held back for want of proof of control. */
+  passive: Generated<number>;
 }
 
 export interface FindingsTable {
@@ -394,6 +403,52 @@ export interface Database {
   invites: InvitesTable;
   vulnerability_data: VulnerabilityDataTable;
   smtp_results: SmtpResultsTable;
+  control_claims: ControlClaimsTable;
+  verification_checks: VerificationChecksTable;
+  operator_audit: OperatorAuditTable;
+}
+
+/** A name a tenant has shown control of, by one method; `lost` keeps when and why. */
+export interface ControlClaimsTable {
+  id: string;
+  tenant_id: string;
+  method: VerificationMethod;
+  /** A host name (or IP literal); a DNS claim covers the names below it too. */
+  name: string;
+  /** Where a file or meta claim was shown (scheme, host, port), to check it again there; null for DNS and operators. */
+  origin: string | null;
+  status: ClaimStatus;
+  verified_at: string;
+  /** When the token was last seen in place (or an operator vouched). */
+  confirmed_at: string;
+  checked_at: string;
+  lost_at: string | null;
+  /** The last check's reason; an operator's reason for the operator method. */
+  reason: string | null;
+  /** An operator's claim ends then; null without an end. */
+  until: string | null;
+}
+
+/** The last outcome of each method on one site, for GET /sites/{site_id}/verification. */
+export interface VerificationChecksTable {
+  site_id: string;
+  method: ControlMethod;
+  tenant_id: string;
+  outcome: ProofOutcome;
+  reason: string;
+  checked_at: string;
+}
+
+/** What an operator did to a tenant's proof of control: who, why and when. */
+export interface OperatorAuditTable {
+  id: string;
+  at: string;
+  operator: string;
+  action: OperatorAction;
+  tenant_id: string;
+  site_id: string | null;
+  reason: string | null;
+  until: string | null;
 }
 
 /** One MX host's SMTP result (scanner/types.ts SmtpHostResult as JSON), shared by every tenant. */

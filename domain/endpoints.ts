@@ -16,6 +16,8 @@ export const API_PATHS = {
   site: '/api/agent/sites/{site_id}',
   site_expiries: '/api/agent/sites/{site_id}/expiries',
   site_mail: '/api/agent/sites/{site_id}/mail',
+  site_verification: '/api/agent/sites/{site_id}/verification',
+  site_verify: '/api/agent/sites/{site_id}/verify',
 } as const;
 
 /** The link to one scan (docs/spec.md 2.3 `detail_url`). */

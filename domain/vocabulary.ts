@@ -1,6 +1,9 @@
 // Single source of truth for the API's enumerations (schemas, docs, config endpoint, CLI, database
 // column types). The scanner's own lists live in scanner/vocabulary.ts and are re-exported here.
 export {
+  CONTROL_METHODS,
+  PROOF_OUTCOMES,
+  TEST_REACHES,
   CATEGORIES,
   CATEGORY_SCORES,
   EXPIRY_KINDS,
@@ -12,9 +15,10 @@ export {
   VULNDATA_SOURCES,
   WEB_SERVERS,
 } from '../scanner/vocabulary.ts';
+export type { ControlMethod, ProofOutcome, TestReach } from '../scanner/vocabulary.ts';
 export type { Category, ExpiryKind, Grade, SitePlatform, Severity, WebServer } from '../scanner/vocabulary.ts';
 export type { FindingType } from '../scanner/catalog/index.ts';
-import type { Severity } from '../scanner/vocabulary.ts';
+import { CONTROL_METHODS, type Severity } from '../scanner/vocabulary.ts';
 
 /** The lowercase key of each severity in counts and summaries (docs/spec.md 2.3 `counts`, 4.4 `summary`). */
 export const SEVERITY_COUNT_KEYS = {
@@ -66,6 +70,9 @@ export const WEBHOOK_EVENTS = [
   'risk_acceptance_expiring',
   'risk_acceptance_expired',
   'expiry_warning',
+  // Proof of control (docs/security.md): a site's intrusive tests start or stop.
+  'site_verified',
+  'site_verification_lost',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -141,3 +148,22 @@ export const ROLE_PERMISSIONS = {
   admin: PERMISSIONS,
   member: ['read_scans', 'write_scans', 'read_findings', 'suggest_fixes', 'read_config', 'read_docs'],
 } as const satisfies Record<Role, readonly Permission[]>;
+
+/** How a claim was made: a tenant's proof (dns, file, meta) or an operator's word (admin CLI, audited). */
+export const VERIFICATION_METHODS = [...CONTROL_METHODS, 'operator'] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+
+/** A site's proof of control: shown, never shown, or shown and then lost (removed, or not re-checkable for 7 days). */
+export const VERIFICATION_STATUSES = ['verified', 'unverified', 'lost'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** A stored claim: in force, or lost with the reason. */
+export const CLAIM_STATUSES = ['verified', 'lost'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/** What an operator did to a tenant's proof of control, in the audit trail. */
+export const OPERATOR_ACTIONS = ['site_verify', 'site_unverify', 'token_rotate'] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
+
+/** How long a claim stands between checks, and how long it survives checks that get no answer. */
+export const CLAIM_TIMES = { recheckAfterMs: 24 * 3600_000, unknownForMs: 7 * 24 * 3600_000 } as const;

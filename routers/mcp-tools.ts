@@ -40,6 +40,13 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   { name: 'get_scan_changes', procedure: 'scans.changes', annotations: READ },
   { name: 'list_expiries', procedure: 'sites.expiries', annotations: READ },
   { name: 'get_site_mail', procedure: 'sites.mail', annotations: READ, scanLinks: 'scan_id' },
+  // A coding agent commits the file or tag, deploys, then verifies: the check reaches the site.
+  { name: 'get_site_verification', procedure: 'sites.verification', annotations: READ },
+  {
+    name: 'verify_site',
+    procedure: 'sites.verify',
+    annotations: { ...WRITE, idempotentHint: true, openWorldHint: true },
+  },
   { name: 'search_findings', procedure: 'findings.list', annotations: READ, list: true },
   { name: 'get_finding', procedure: 'findings.get', annotations: READ },
   { name: 'submit_suggestion', procedure: 'suggestions.create', annotations: WRITE },

@@ -29,6 +29,8 @@ const TABLE = {
   'sites.update': sites.updateOperation,
   'sites.expiries': sites.expiriesOperation,
   'sites.mail': sites.mailOperation,
+  'sites.verification': sites.verificationOperation,
+  'sites.verify': sites.verifyOperation,
   'scans.trigger': scans.triggerOperation,
   'scans.list': scans.listOperation,
   'scans.get': scans.getOperation,

@@ -1,6 +1,7 @@
 import { analyze, type CheckFailureReport, type CheckName } from './analyze.ts';
 import type { AnalysisContext } from './checks/context.ts';
 import type { Coverage } from './coverage.ts';
+import { intrusiveRefusal } from './control.ts';
 import { refusalIn } from './errors.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';
@@ -18,6 +19,7 @@ export const NOTHING_PROBED: ProbedEvidence = {
   notFoundBaselines: [],
   probes: [],
   clientCode: null,
+  backends: null,
   middleware: null,
   internetnl: null,
   mail: null,
@@ -32,9 +34,11 @@ export interface TestsRun {
   coverage: Coverage[];
   /** The checks whose findings are missing: they threw, or their test failed on a subject. */
   failedChecks: CheckName[];
+  /** Intrusive tests were held back for want of proof of control: the scan was passive. */
+  passive: boolean;
 }
 
-type Outcome = { ran: true; probed: Partial<ProbedEvidence> } | { ran: false; entry: SubjectCoverage };
+type Outcome = { ran: true; probed: Partial<ProbedEvidence> } | { ran: false; entry: SubjectCoverage; withheld?: true };
 
 /** A test's gate and probe. A refused address ends the scan, as it would anywhere; any other failure costs this test only. */
 async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureReport): Promise<Outcome> {
@@ -44,6 +48,11 @@ async function gather(test: ScanTest, tools: ProbeTools, report?: CheckFailureRe
       ran: false,
       entry: { subject, status: 'failed', reason: `site niet bereikbaar: ${tools.site.unreachable}` },
     };
+  if (test.reach === 'intrusive') {
+    // The one gate: without proof of control of the host it would reach, not one request is sent.
+    const refusal = intrusiveRefusal(tools.options.control, new URL(subject).hostname);
+    if (refusal) return { ran: false, entry: { subject, status: 'skipped', reason: refusal }, withheld: true };
+  }
   const page = tools.site.page;
   if (test.readsPage && page && UNAVAILABLE_STATUSES.has(page.status))
     return { ran: false, entry: { subject, status: 'failed', reason: REASONS.unavailable(page.status) } };
@@ -131,5 +140,6 @@ export async function runTests(
   });
   // Subjects are the site's URLs (a script's src): shown as every text of the site is, and judged so too.
   const shown = coverage.map((entry) => ({ ...entry, subject: displayText(entry.subject) }));
-  return { evidence, ctx, findings, coverage: shown, failedChecks: [...new Set(failedChecks)] };
+  const passive = outcomes.some((o) => !o.ran && o.withheld === true);
+  return { evidence, ctx, findings, coverage: shown, failedChecks: [...new Set(failedChecks)], passive };
 }

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import type { CheckFailureReport, CheckName } from './analyze.ts';
 import type { Coverage } from './coverage.ts';
+import type { ProofOfControl } from './control.ts';
 import { ScanCancelledError } from './errors.ts';
 import { HttpClient } from './net/http-client.ts';
 import { hstsMaxAgeOf } from './net/headers.ts';
@@ -42,6 +43,8 @@ export interface ScanResult {
   coverage: Coverage[];
   /** Why the site gave no page at all (every test then failed); null when it was reached. */
   unreachable: string | null;
+  /** Intrusive tests were skipped for want of proof of control: the scan did what a visitor's browser does. */
+  passive: boolean;
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
   /** When the site's certificates and security.txt end (monitoring's expiry list and warnings). */
@@ -81,6 +84,11 @@ export interface ScanOptions {
   mail?: MailSettings;
   /** The vulnerability data versions are judged by; without it the component tests fail. */
   vulnerabilityData?: VulnerabilityDataInUse;
+  /**
+   * The hosts whose control the tenant has shown: intrusive tests run only there (docs/security.md).
+   * Absent for the operator's own scans (the scan command line), which run every test.
+   */
+  control?: ProofOfControl;
 }
 
 /** The longest certificate subject an expiry carries. */
@@ -139,6 +147,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     internetnl: options.internetnl,
     mail: options.mail,
     vulnerabilityData: options.vulnerabilityData,
+    control: options.control,
   };
   const client = new HttpClient({ ...settings, maxSocketsPerHost: settings.concurrency });
   const cancelled = () => {
@@ -167,6 +176,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       failed_checks: run.failedChecks,
       coverage: run.coverage,
       unreachable: site.unreachable,
+      passive: run.passive,
       requests_made: client.requestCount + site.handshakes,
       internetnl: label(
         'internetnl',

@@ -1,4 +1,4 @@
-import type { ClientCodeEvidence } from './probes/client-code.ts';
+import type { BackendEvidence, ClientCodeEvidence } from './probes/client-code.ts';
 import type { WordPressEvidence } from './probes/wordpress-components.ts';
 import type { VulnerabilityDataInUse } from './vulndata/dataset.ts';
 import type { NextjsContext } from './vulndata/nextjs-applicability.ts';
@@ -149,8 +149,10 @@ export interface ScanEvidence {
   /** Answers to random paths of several shapes on the probed origin (soft-404 detection). */
   notFoundBaselines: FetchedResponse[];
   probes: ProbeEvidence[];
-  /** The page's JavaScript and the backends it talks to; null without an HTML page. */
+  /** The page's JavaScript: credentials, libraries and the backends it talks to; null without an HTML page. */
   clientCode: ClientCodeEvidence | null;
+  /** What those backends let anyone read; null when not asked (no page, or no proof of control). */
+  backends: BackendEvidence | null;
   /** CVE-2025-29927 probes; null unless the site is a Next.js app. */
   middleware: MiddlewareBypassEvidence | null;
   /** internet.nl's DNSSEC, IPv6, DANE and RPKI evidence; null when not gathered. */

@@ -72,6 +72,22 @@ export const COVERAGE_STATUSES = ['completed', 'failed', 'skipped', 'not_applica
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
 
 /**
+ * How far a test reaches (docs/security.md): `passive` does what a visitor's browser, a resolver or
+ * a mail server does for the page; `intrusive` asks for more (guessed paths, backends through their
+ * keys, port 25) and runs only on a host whose control the tenant has proven.
+ */
+export const TEST_REACHES = ['passive', 'intrusive'] as const;
+export type TestReach = (typeof TEST_REACHES)[number];
+
+/** How a tenant proves control of a name: a DNS TXT record, a file under /.well-known/, or a meta tag. */
+export const CONTROL_METHODS = ['dns', 'file', 'meta'] as const;
+export type ControlMethod = (typeof CONTROL_METHODS)[number];
+
+/** What one check of a method found: the token in place, not there (lost at once), or no answer to tell. */
+export const PROOF_OUTCOMES = ['present', 'absent', 'unknown'] as const;
+export type ProofOutcome = (typeof PROOF_OUTCOMES)[number];
+
+/**
  * What a test judges: a host name (DNS), an origin (TLS on a host and port, files on an origin),
  * the page the scan fetched, or the scripts a page runs and the backends they call.
  */

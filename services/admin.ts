@@ -38,6 +38,25 @@ import {
 } from '../domain/vocabulary.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../infra/passwords.ts';
+import {
+  auditOfTenant,
+  claimsOfTenant,
+  deleteClaims,
+  insertAudit,
+  markClaimsDue,
+  putClaim,
+  setTenantToken,
+} from '../db/claims.ts';
+import { claimCovers } from '../scanner/index.ts';
+import {
+  hostOfUrl,
+  newToken,
+  verificationOf,
+  verificationsOfTenant,
+  verifySite,
+  withSiteEvents,
+  type SiteVerification,
+} from './verification.ts';
 
 /** An operator mistake: shown as is, exit code 1. */
 export class AdminError extends Error {}
@@ -108,12 +127,13 @@ export const usersOfTenant: OperatorCommand<
 
 /** The tenant's sites with their latest scan, as the API shows them. */
 export const sitesOfTenant: OperatorCommand<{ tenant_id: string }, ReturnType<typeof siteView>[]> = async (
-  { db },
+  deps,
   { tenant_id },
 ) => {
-  await tenantOrFail(db, tenant_id);
-  const { rows } = await listSites(db, tenant_id, {});
-  return rows.map(siteView);
+  await tenantOrFail(deps.db, tenant_id);
+  const { rows } = await listSites(deps.db, tenant_id, {});
+  const verification = await verificationsOfTenant(deps, tenant_id);
+  return rows.map((row) => siteView(row, verification(row.url)));
 };
 
 export const block: OperatorCommand<{ user_id: string }, { id: string; blocked: true }> = async (deps, { user_id }) => {
@@ -267,4 +287,120 @@ export const scanJobsOfSite: OperatorCommand<{ site_id: string }, Awaited<Return
 ) => {
   if (!(await findSiteAnyTenant(db, site_id))) throw new AdminError(`site ${site_id} not found`);
   return jobsOfSite(db, site_id);
+};
+
+/** The site an operator names, or an operator's error. */
+async function siteOrFail(db: DB, siteId: string) {
+  const site = await findSiteAnyTenant(db, siteId);
+  if (!site) throw new AdminError(`site ${siteId} not found`);
+  return site;
+}
+
+/**
+ * Checks a site's proof of control now, as POST /sites/{site_id}/verify does (without its rate
+ * limit: the operator is on the host), acting as the platform.
+ */
+export const checkSiteProof: OperatorCommand<{ site_id: string }, SiteVerification> = async (deps, { site_id }) => {
+  const site = await siteOrFail(deps.db, site_id);
+  return asOperator(verifySite({ ...deps, counters: undefined }, asSystem(site.tenant_id), { site_id }));
+};
+
+/**
+ * An operator vouches for a site (its own demo, a customer's contract on paper): intrusive tests run
+ * on its host without the tenant's proof, until `until` when given. Audited: who, why and when.
+ */
+export const vouchForSite: OperatorCommand<
+  { site_id: string; operator: string; reason: string; until?: string },
+  SiteVerification
+> = async (deps, input) => {
+  const site = await siteOrFail(deps.db, input.site_id);
+  const now = isoNow(deps);
+  if (input.until !== undefined && Date.parse(input.until) <= nowOf(deps))
+    throw new AdminError('--until must lie in the future');
+  await withSiteEvents(deps, site.tenant_id, async ({ db }) => {
+    await putClaim(db, {
+      tenant_id: site.tenant_id,
+      method: 'operator',
+      name: hostOfUrl(site.url),
+      origin: new URL(site.url).origin,
+      status: 'verified',
+      verified_at: now,
+      confirmed_at: now,
+      checked_at: now,
+      lost_at: null,
+      reason: input.reason,
+      until: input.until ?? null,
+    });
+    await insertAudit(db, {
+      at: now,
+      operator: input.operator,
+      action: 'site_verify',
+      tenant_id: site.tenant_id,
+      site_id: site.id,
+      reason: input.reason,
+      until: input.until ?? null,
+    });
+  });
+  return verificationOf(await claimsOfTenant(deps.db, site.tenant_id), site.url, nowOf(deps));
+};
+
+/** Makes a site unverified: every claim of its tenant that covers its host goes (audited). */
+export const unverifySite: OperatorCommand<{ site_id: string; operator: string }, SiteVerification> = async (
+  deps,
+  input,
+) => {
+  const site = await siteOrFail(deps.db, input.site_id);
+  await withSiteEvents(deps, site.tenant_id, async ({ db }) => {
+    const claims = await claimsOfTenant(db, site.tenant_id);
+    const host = hostOfUrl(site.url);
+    await deleteClaims(
+      db,
+      site.tenant_id,
+      claims.filter((c) => claimCovers(c, host)).map((c) => c.id),
+    );
+    await insertAudit(db, {
+      at: isoNow(deps),
+      operator: input.operator,
+      action: 'site_unverify',
+      tenant_id: site.tenant_id,
+      site_id: site.id,
+      reason: null,
+      until: null,
+    });
+  });
+  return verificationOf(await claimsOfTenant(deps.db, site.tenant_id), site.url, nowOf(deps));
+};
+
+/**
+ * A new verification token for a tenant (audited). Claims stay until checked, and every one is due
+ * now: the next intrusive scan looks for the new token, so the old one verifies nothing.
+ */
+export const rotateTenantToken: OperatorCommand<
+  { tenant_id: string; operator: string },
+  { tenant_id: string; rotated: true }
+> = async (deps, input) => {
+  await tenantOrFail(deps.db, input.tenant_id);
+  await deps.db.transaction().execute(async (db) => {
+    await setTenantToken(db, input.tenant_id, newToken(), false);
+    await markClaimsDue(db, input.tenant_id);
+    await insertAudit(db, {
+      at: isoNow(deps),
+      operator: input.operator,
+      action: 'token_rotate',
+      tenant_id: input.tenant_id,
+      site_id: null,
+      reason: null,
+      until: null,
+    });
+  });
+  return { tenant_id: input.tenant_id, rotated: true };
+};
+
+/** The operators' audit trail of a tenant's proof of control. */
+export const auditTrailOfTenant: OperatorCommand<
+  { tenant_id: string },
+  Awaited<ReturnType<typeof auditOfTenant>>
+> = async ({ db }, { tenant_id }) => {
+  await tenantOrFail(db, tenant_id);
+  return auditOfTenant(db, tenant_id);
 };

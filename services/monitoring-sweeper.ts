@@ -6,6 +6,7 @@ import { enqueueEvents } from '../db/outbox.ts';
 import { latestSightingOnHost } from '../db/scan-changes.ts';
 import { scannedHostOf } from '../domain/finding-lifecycle.ts';
 import { EXPIRY_WARNING_DAYS } from '../domain/vocabulary.ts';
+import { recheckScheduledClaims } from './verification.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
 import { daysLeft, expiryView } from './expiries.ts';
 import type { Logger } from './logger.ts';
@@ -24,6 +25,8 @@ export interface SweepCounts {
   expired: number;
   /** expiry_warning sent. */
   warned: number;
+  /** Tenants whose due proof-of-control claims were checked again. */
+  claimsChecked: number;
 }
 
 /** Sends risk_acceptance_expiring once per acceptance that ends within the notice period. */
@@ -164,7 +167,9 @@ export async function sweepMonitoring(deps: ServiceDeps): Promise<SweepCounts> {
   const noticed = await noticeEndingAcceptances(deps, now);
   const expired = await endExpiredAcceptances(deps, now);
   const warned = await warnOfExpiries(deps, now);
-  return { noticed, expired, warned };
+  // Proof of control stays true only while it is in place: scheduled sites' claims are checked daily.
+  const claimsChecked = await recheckScheduledClaims(deps);
+  return { noticed, expired, warned, claimsChecked };
 }
 
 /** Runs the sweep every RISK_SWEEP_INTERVAL_S seconds. */
@@ -182,6 +187,7 @@ export class MonitoringSweeper extends PollingWorker {
 
   protected async round(): Promise<void> {
     const counts = await sweepMonitoring(this.deps);
-    if (counts.noticed + counts.expired + counts.warned > 0) this.log.info(counts, 'monitoring sweep');
+    if (counts.noticed + counts.expired + counts.warned + counts.claimsChecked > 0)
+      this.log.info(counts, 'monitoring sweep');
   }
 }

@@ -21,6 +21,7 @@ import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
 import { mailReport, scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { vulnerabilityDataInUse } from './vulnerability-data.ts';
+import { proofForScan } from './verification.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
 import type { InternetNlReport } from '../scanner/report/internetnl.ts';
 import type { Coverage } from '../scanner/index.ts';
@@ -80,10 +81,12 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   let result: Awaited<ReturnType<typeof scanSite>>;
   try {
     // Independent look-ups in parallel: on PostgreSQL each is a round trip.
-    const [plan, probeExposures, vulnerabilityData] = await Promise.all([
+    const [plan, probeExposures, vulnerabilityData, control] = await Promise.all([
       planOfTenant(db, tenantId),
       isFeatureEnabled(db, 'exposure_probes', tenantId),
       vulnerabilityDataInUse(deps),
+      // Intrusive tests only on hosts the tenant has shown control of (docs/security.md).
+      proofForScan(deps, tenantId, target),
     ]);
     await consumeQuota(
       db,
@@ -102,6 +105,7 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       mail: { ...settings.mail, domain: mailDomainSetting(site.mail_domain) },
       probeExposures,
       vulnerabilityData,
+      control,
       onCheckFailure: (check, error) => deps.log?.warn({ err: error, check, site_id: site.id }, 'scanner check failed'),
       signal: options.signal,
       onProgress: options.onProgress,
@@ -211,7 +215,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const { previous_scan_id: _previous, internetnl, coverage, mail, ...shown } = scan;
+  const { previous_scan_id: _previous, internetnl, coverage, mail, passive, ...shown } = scan;
   const [rows, changes, unverified] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
@@ -220,6 +224,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   const findings = rows.map(findingView);
   return {
     ...shown,
+    passive: passive === 1,
     internetnl: internetnl === null ? null : (JSON.parse(internetnl) as InternetNlReport),
     mail: mailReportOf(mail),
     // Scans stored before coverage was recorded have none to show.

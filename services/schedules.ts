@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { SiteUpdateInput } from '../routers/sites/schemas.ts';
 import { countScheduleFailure, moveNextScan, setSiteSchedule } from '../db/schedules.ts';
-import { findSite, findSiteWithLatestScan } from '../db/sites.ts';
+import { findSite } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { nowOf, type ServiceDeps } from './deps.ts';
-import { siteView } from './views.ts';
+import { shownSite } from './sites.ts';
 import { storeMailDomain } from './mail.ts';
 
 const HOUR = 3_600_000;
@@ -51,7 +51,7 @@ export async function updateSite(deps: ServiceDeps, actor: Actor, input: z.infer
     await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
   }
   if (mailDomain !== undefined) await storeMailDomain(deps, actor.tenantId, siteId, mailDomain);
-  return siteView((await findSiteWithLatestScan(deps.db, actor.tenantId, siteId))!);
+  return shownSite(deps, actor.tenantId, siteId);
 }
 
 /**

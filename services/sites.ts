@@ -7,12 +7,14 @@ import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { isoNow, type ServiceDeps } from './deps.ts';
 import { pageOf } from './pagination.ts';
 import { siteView } from './views.ts';
+import { verificationsOfTenant } from './verification.ts';
 
 /** A page of the tenant's sites with their latest scan. */
 export async function listSites(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteListInput>) {
   assertPermission(actor, 'read_scans');
   const { rows, total } = await listSiteRows(deps.db, actor.tenantId, { platform: input.platform }, input);
-  return { sites: rows.map(siteView), pagination: pageOf(total, input) };
+  const verification = await verificationsOfTenant(deps, actor.tenantId);
+  return { sites: rows.map((row) => siteView(row, verification(row.url))), pagination: pageOf(total, input) };
 }
 
 /** One site of the tenant; another tenant's site is as absent as a missing one. */
@@ -21,10 +23,11 @@ export async function getSite(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   return shownSite(deps, actor.tenantId, input.site_id);
 }
 
-async function shownSite(deps: ServiceDeps, tenantId: string, siteId: string) {
+/** A site of the tenant as the API shows it, with its verification. */
+export async function shownSite(deps: ServiceDeps, tenantId: string, siteId: string) {
   const site = await findSiteWithLatestScan(deps.db, tenantId, siteId);
   if (!site) throw new NotFound('Site');
-  return siteView(site);
+  return siteView(site, (await verificationsOfTenant(deps, tenantId))(site.url));
 }
 
 /** The dashboard's "add a site": the new site as GET /sites/{site_id} shows it. */

@@ -1,3 +1,4 @@
+import type { SiteVerification } from './verification.ts';
 import type { CheckName } from '../scanner/index.ts';
 import type { FindingRecord, ScanRow } from '../db/scans.ts';
 import type { SiteWithLatestScan } from '../db/sites.ts';
@@ -88,7 +89,7 @@ export const findingEventData = (finding: ReturnType<typeof findingView>, change
 });
 
 /** A site as agents see it: its own fields and its latest scan in one object. */
-export function siteView(row: SiteWithLatestScan) {
+export function siteView(row: SiteWithLatestScan, verification: SiteVerification) {
   const { latest_scan_id: id, latest_score: score, latest_grade: grade, latest_scanned_at: scannedAt } = row;
   return {
     id: row.id,
@@ -103,6 +104,7 @@ export function siteView(row: SiteWithLatestScan) {
     mail_domain: effectiveMailDomain(row),
     scan_interval_hours: row.scan_interval_hours,
     next_scan_at: row.next_scan_at,
+    verification,
   };
 }
 

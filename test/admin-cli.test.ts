@@ -188,6 +188,7 @@ describe('admin CLI', () => {
         failed_checks: [],
         coverage: [],
         unreachable: null,
+        passive: false,
         requests_made: 1,
         expiries: [],
         internetnl: null,

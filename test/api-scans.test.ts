@@ -213,8 +213,10 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
         'mail',
         'coverage',
         'unreachable',
+        'passive',
       ].sort(),
     );
+    expect(body.passive).toBe(false);
     // A WordPress site judged by the shipped excerpt of Wordfence's data: findings, but no all-clear.
     expect(body.failed_checks).toEqual(['wordpress_components']);
     expect(body.findings).toHaveLength(created.findings_count);

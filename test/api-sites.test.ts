@@ -29,6 +29,7 @@ const SITE_KEYS = [
   'next_scan_at',
   'scan_interval_hours',
   'url',
+  'verification',
 ];
 
 describe('GET /api/agent/sites', () => {
@@ -42,6 +43,8 @@ describe('GET /api/agent/sites', () => {
       url: fixture.url,
       latest_scan: null,
       detected_platform: null,
+      // seedTenant's operator vouched for the fixture: its scans run every test.
+      verification: { status: 'verified', method: 'operator', covers: '127.0.0.1', lost_at: null },
     });
 
     const scan = await api.call('POST', '/api/agent/scan', {

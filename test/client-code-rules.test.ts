@@ -203,7 +203,7 @@ describe('verdicts over evidence', () => {
     ) => ({ name, url: `https://db.acme.nl/rest/v1/${name}`, access, rows, columns });
     const ctx = contextFor(
       evidence({
-        clientCode: {
+        backends: {
           supabase: [
             {
               backend: 'https://db.acme.nl',
@@ -234,7 +234,7 @@ describe('verdicts over evidence', () => {
   it('shows site text without invisible characters', () => {
     const ctx = contextFor(
       evidence({
-        clientCode: {
+        backends: {
           firebaseDatabases: [
             {
               url: 'https://x.firebaseio.com/.json?shallow=true',

@@ -157,6 +157,8 @@ describe.each(Object.entries(CLIENTS))('%s', (_name, connect) => {
         get_scan_changes: { scan_id: scanId },
         list_expiries: { site_id: owner.siteId },
         get_site_mail: { site_id: owner.siteId },
+        get_site_verification: { site_id: owner.siteId },
+        verify_site: { site_id: owner.siteId, method: 'file' },
         scan_site: { site_id: owner.siteId },
         get_finding: { finding_id: findingId },
       };

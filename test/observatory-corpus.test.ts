@@ -55,6 +55,7 @@ function evidenceFor(c: CorpusCase): ScanEvidence {
     notFoundBaselines: [],
     probes: [],
     clientCode: null,
+    backends: null,
     middleware: null,
     internetnl: null,
     mail: null,

@@ -252,6 +252,10 @@ export const ScanDetail = ScanListItem.extend({
   unreachable: z.string().nullable().meta({
     description: 'Waarom de scan geen pagina van de site bereikte (alle tests failed); null als de site antwoordde',
   }),
+  passive: z.boolean().meta({
+    description:
+      'true: een passieve scan. Het eigendom van de site was niet aangetoond, dus de ingrijpende tests (blootgestelde paden, backends via hun sleutels, de middleware-bypass, WordPress-bestanden, poort 25) zijn overgeslagen; coverage noemt ze skipped met de reden en hun bevindingen blijven open',
+  }),
   findings: z.array(FindingWithFixes),
   internetnl: InternetNl.nullable(),
   mail: Mail.nullable(),

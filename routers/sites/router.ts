@@ -16,7 +16,11 @@ import {
   SiteListInput,
   SiteListOutput,
   SiteUpdateInput,
+  SiteVerification,
+  SiteVerifyInput,
+  VerificationInstructions,
 } from './schemas.ts';
+import { getVerification, verifySite } from '../../services/verification.ts';
 
 export const listOperation = restOperation({
   meta: {
@@ -101,6 +105,42 @@ export const mailOperation = restOperation({
   output: Mail.extend({ scan_id: Id, scanned_at: Timestamp }),
 });
 
+export const verificationOperation = restOperation({
+  meta: {
+    permission: 'read_config',
+    openapi: {
+      method: 'GET',
+      path: API_PATHS.site_verification,
+      tags: ['sites'],
+      summary: 'Wat te publiceren om het eigendom van een site aan te tonen, en de laatste controle per methode',
+      description:
+        'Zonder aangetoond eigendom doet een scan alleen wat een browser doet (passief). Publiceer één van de drie (DNS-record, bestand of meta-tag) en roep daarna POST .../verify aan.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: SiteGetInput,
+  output: VerificationInstructions,
+});
+
+export const verifyOperation = restOperation({
+  meta: {
+    permission: 'write_config',
+    openapi: {
+      method: 'POST',
+      path: API_PATHS.site_verify,
+      tags: ['sites'],
+      summary: 'Het eigendom van een site nu controleren (alle methoden, of de gegeven)',
+      description:
+        'Vraagt het altijd opnieuw na, nooit uit een cache. Per site beperkt: een snellere aanroep krijgt 429 met Retry-After.',
+      protect: true,
+      errorResponses: [...PROTECTED_ERRORS, 404],
+    },
+  },
+  input: SiteVerifyInput,
+  output: SiteVerification,
+});
+
 export const sitesRouter = router({
   list: operationProcedure(listOperation).query(({ ctx, input }) => listSites(ctx, ctx.actor, input)),
 
@@ -117,6 +157,12 @@ export const sitesRouter = router({
   update: operationProcedure(updateOperation).mutation(({ ctx, input }) => updateSite(ctx, ctx.actor, input)),
 
   mail: operationProcedure(mailOperation).query(({ ctx, input }) => getSiteMail(ctx, ctx.actor, input)),
+
+  verification: operationProcedure(verificationOperation).query(({ ctx, input }) =>
+    getVerification(ctx, ctx.actor, input),
+  ),
+
+  verify: operationProcedure(verifyOperation).mutation(({ ctx, input }) => verifySite(ctx, ctx.actor, input)),
 
   /** Dashboard only: people add sites (agents scan the ones they have). */
   create: userProcedure

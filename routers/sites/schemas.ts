@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { EXPIRY_KINDS, GRADES, SITE_PLATFORMS, SCAN_INTERVAL_HOURS } from '../../domain/vocabulary.ts';
+import {
+  CONTROL_METHODS,
+  EXPIRY_KINDS,
+  GRADES,
+  PROOF_OUTCOMES,
+  SCAN_INTERVAL_HOURS,
+  SITE_PLATFORMS,
+  VERIFICATION_METHODS,
+  VERIFICATION_STATUSES,
+} from '../../domain/vocabulary.ts';
 import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp, webUrl } from '../common.ts';
 
 export const SiteListInput = z
@@ -30,6 +39,77 @@ export const SiteExpiries = z
   })
   .meta({ id: 'SiteExpiries' });
 
+export const SiteVerification = z
+  .object({
+    status: z.enum(VERIFICATION_STATUSES).meta({
+      description:
+        'verified: eigendom aangetoond, de scan mag ingrijpende tests doen; unverified: nooit aangetoond; lost: aangetoond en daarna verloren (weggehaald, of 7 dagen niet te controleren)',
+    }),
+    method: z
+      .enum(VERIFICATION_METHODS)
+      .nullable()
+      .meta({ description: 'dns, file, meta of operator (de beheerder van de dienst)' }),
+    covers: z.string().nullable().meta({
+      description: 'De naam waarvoor het bewijs geldt; bij dns ook elke naam eronder',
+    }),
+    verified_at: Timestamp.nullable(),
+    checked_at: Timestamp.nullable().meta({ description: 'Laatste controle van het bewijs' }),
+    lost_at: Timestamp.nullable(),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'De uitkomst van de laatste controle, of waarom het bewijs verloren ging' }),
+  })
+  .meta({ id: 'SiteVerification' });
+
+const ProofCheckOutcome = z
+  .object({
+    outcome: z.enum(PROOF_OUTCOMES).meta({
+      description:
+        'present: gevonden; absent: niet gevonden; unknown: de site of de naamservers gaven geen uitsluitsel',
+    }),
+    reason: z.string(),
+    checked_at: Timestamp,
+  })
+  .nullable();
+
+export const VerificationInstructions = z
+  .object({
+    token: z.string().meta({
+      description: 'Het token van dit account (minstens 128 willekeurige bits); alleen voor dit account zichtbaar',
+    }),
+    dns: z.object({ name: z.string(), value: z.string() }).meta({
+      description: 'Een TXT-record: naam en waarde. Geldt voor die naam en elke naam eronder',
+    }),
+    file: z.object({ url: z.string(), body: z.string() }).meta({
+      description:
+        'Een tekstbestand (geen HTML, HTTP 200, klein) met het token op een eigen regel. Geldt voor die host, op http en https',
+    }),
+    meta: z.object({ tag: z.string() }).meta({
+      description:
+        'Een meta-tag in de <head> van de HTML van / zoals de server die stuurt (niet door een script geschreven). Geldt voor die host',
+    }),
+    checks: z
+      .object(
+        Object.fromEntries(CONTROL_METHODS.map((m) => [m, ProofCheckOutcome])) as Record<
+          (typeof CONTROL_METHODS)[number],
+          typeof ProofCheckOutcome
+        >,
+      )
+      .meta({
+        description: 'De laatste uitkomst per methode op deze site; null als die methode nog niet is gecontroleerd',
+      }),
+  })
+  .meta({ id: 'VerificationInstructions' });
+
+export const SiteVerifyInput = z.object({
+  site_id: RequiredUuid,
+  method: z
+    .enum(CONTROL_METHODS)
+    .optional()
+    .meta({ description: 'Alleen deze methode controleren; zonder: alle drie' }),
+});
+
 const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 
 export const Site = z
@@ -53,6 +133,7 @@ export const Site = z
     next_scan_at: Timestamp.nullable().meta({
       description: 'Wanneer de volgende geplande scan op zijn vroegst loopt; null zonder schema',
     }),
+    verification: SiteVerification,
   })
   .meta({ id: 'Site' });
 

@@ -29,7 +29,7 @@ export const checkClientSecrets: Check = (ctx) => {
 /** A table anyone with the public key can read rows of: CRITICAL when its columns look personal, else MEDIUM. */
 export const checkSupabaseTables: Check = (ctx) => {
   const found: Observation[] = [];
-  for (const backend of ctx.evidence.clientCode?.supabase ?? []) {
+  for (const backend of ctx.evidence.backends?.supabase ?? []) {
     for (const table of backend.tables) {
       if (table.access !== 'readable' || table.rows === 0) continue;
       const personal = table.columns.filter(looksPersonal);
@@ -55,7 +55,7 @@ export const checkSupabaseTables: Check = (ctx) => {
 };
 
 export const checkFirebase: Check = (ctx) => {
-  const code = ctx.evidence.clientCode;
+  const code = ctx.evidence.backends;
   const found: Observation[] = [];
   for (const database of code?.firebaseDatabases ?? []) {
     if (!database.open) continue;

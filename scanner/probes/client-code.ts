@@ -41,9 +41,8 @@ const MAX_FIREBASE_TARGETS = 3;
 export interface ClientCodeEvidence {
   /** Credentials by the script they were found in, redacted. */
   secrets: Array<{ url: string; secret: RedactedSecret }>;
-  supabase: SupabaseEvidence[];
-  firebaseDatabases: FirebaseDatabaseEvidence[];
-  firebaseStorage: FirebaseStorageEvidence[];
+  /** The backends the scripts call and the public keys beside them (read, never yet asked). */
+  references: BackendReferences[];
   /** Libraries whose versions the scripts' own text gives (with the component index of the scan's data). */
   components: Sighting[];
   /**
@@ -51,6 +50,13 @@ export interface ClientCodeEvidence {
    * could not serve it now (its status), or beyond CLIENT_CODE_LIMITS.
    */
   unread: Array<{ url: string; failure: FetchFailure | 'limit' | number }>;
+}
+
+/** What the backends the scripts call let anyone read with their public keys (counted, never downloaded). */
+export interface BackendEvidence {
+  supabase: SupabaseEvidence[];
+  firebaseDatabases: FirebaseDatabaseEvidence[];
+  firebaseStorage: FirebaseStorageEvidence[];
 }
 
 export interface ClientCodeOptions {
@@ -117,7 +123,7 @@ async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlF
  * redacted secrets and backend references. Order, within CLIENT_CODE_LIMITS: inline scripts; the
  * page's same-site scripts and preloads (the entry chunks); the chunks Next.js's flight data, build
  * manifest and other routes name; then every chunk a script read refers to (imports, Vite's preload
- * lists, webpack's chunk function). Then asks the backends it found what anyone may read.
+ * lists, webpack's chunk function). It only reads: asking the backends is probeBackends's job.
  */
 export async function readClientCode(
   client: HttpClient,
@@ -220,11 +226,24 @@ export async function readClientCode(
   // Workers that find the queue empty stop; a chunk found later is read by a worker still running.
   await Promise.all(Array.from({ length: SCRIPT_CONCURRENCY }, worker));
 
+  return { secrets, references, components, unread };
+}
+
+/**
+ * Asks the Supabase and Firebase backends the scripts call, with the public keys beside them, what
+ * anyone may read: row counts and top-level names, never rows. A visitor's browser does not do this,
+ * so it runs only with proof of control (the client_backends test).
+ */
+export async function probeBackends(
+  client: HttpClient,
+  references: BackendReferences[],
+  options: Pick<ClientCodeOptions, 'firebaseStorageApi'> = {},
+): Promise<BackendEvidence> {
   const [supabase, firebase] = await Promise.all([
     probeSupabaseBackends(client, references),
     probeFirebase(client, references, options.firebaseStorageApi ?? FIREBASE_STORAGE_API),
   ]);
-  return { secrets, supabase, ...firebase, components, unread };
+  return { supabase, ...firebase };
 }
 
 /** A backend the scanner may not reach (the address policy) is left out, not a reason to fail. */

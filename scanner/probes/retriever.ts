@@ -1,3 +1,4 @@
+import type { ProofOfControl } from '../control.ts';
 import { decodeBody } from '../net/charset.ts';
 import { firstHeader } from '../net/headers.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';
@@ -27,6 +28,8 @@ export interface RetrieveOptions extends AddressPolicy, ClientCodeOptions {
   vulnerabilityData?: VulnerabilityDataInUse;
   /** internet.nl's mail test; left out when absent. */
   mail?: MailSettings;
+  /** The hosts intrusive tests may reach (scanner/control.ts); absent for the operator's own scans. */
+  control?: ProofOfControl;
 }
 
 export interface MailSettings {

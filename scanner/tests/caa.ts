@@ -10,6 +10,7 @@ export const caaTest = defineTest({
   name: 'caa',
   category: 'SSL_TLS',
   subject: 'host',
+  reach: 'passive',
   produces: ['caa_missing'],
   checks: { caa: checkCaa },
   subjectOf: (site) => bareHost(site.target.hostname),

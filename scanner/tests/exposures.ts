@@ -13,6 +13,7 @@ export const exposuresTest = defineTest({
   name: 'exposures',
   category: 'EXPOSED_ENDPOINT',
   subject: 'origin',
+  reach: 'intrusive',
   produces: Object.keys(EXPOSURE_RULES) as ExposureType[],
   checks: { exposures: checkExposures },
   subjectOf: probeOrigin,

@@ -10,6 +10,7 @@ export const hstsTest = defineTest({
   name: 'strict_transport_security',
   category: 'SSL_TLS',
   subject: 'origin',
+  reach: 'passive',
   readsPage: true,
   produces: [
     'hsts_missing',

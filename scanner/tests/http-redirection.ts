@@ -8,6 +8,7 @@ export const httpRedirectionTest = defineTest({
   name: 'http_redirection',
   category: 'SSL_TLS',
   subject: 'origin',
+  reach: 'passive',
   produces: REDIRECT_FINDINGS,
   checks: { http_redirection: checkHttpRedirection },
   subjectOf: (site) => originOfUrl(site.httpRedirects[0]?.url ?? sameHost(site.target, 'http:')),

@@ -6,6 +6,7 @@ export const httpsTest = defineTest({
   name: 'https',
   category: 'SSL_TLS',
   subject: 'origin',
+  reach: 'passive',
   produces: ['https_unavailable'],
   checks: { https_available: checkHttpsAvailable },
   subjectOf: (site) => originOfUrl(site.httpsUrl),

@@ -33,6 +33,7 @@ export const internetNlTest = defineTest({
   name: 'internetnl',
   category: 'SSL_TLS',
   subject: 'host',
+  reach: 'passive',
   produces: ['tls_dane_invalid'],
   checks: { dane: checkDane },
   // The name that was entered, as internet.nl tests it (interface/views/shared.py), not the host a

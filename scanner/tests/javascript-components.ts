@@ -28,6 +28,7 @@ export const javascriptComponentsTest = defineTest({
   name: 'javascript_components',
   category: 'EXPOSED_ENDPOINT',
   subject: 'page',
+  reach: 'passive',
   readsPage: true,
   produces: LIBRARY_TYPES,
   checks: { javascript_libraries: checkJavascriptLibraries, nextjs_version: checkNextjsVersion },

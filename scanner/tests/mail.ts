@@ -1,3 +1,4 @@
+import { dnsClaimCovers } from '../control.ts';
 import { mailDomainOf } from '../net/registrable-domain.ts';
 import { probeMailDns } from '../probes/mail-dns.ts';
 import type { MailRun } from '../types.ts';
@@ -15,6 +16,7 @@ export const mailTest = defineTest({
   name: 'mail',
   category: 'SSL_TLS',
   subject: 'domain',
+  reach: 'passive',
   // A site whose web server is down still has its mail tested.
   withoutSite: true,
   produces: [],
@@ -55,9 +57,12 @@ export const mailTest = defineTest({
     const smtp: MailRun['smtp'] =
       evidence.error || evidence.mxStatus !== 'has_mx'
         ? { ...smtpOff, reason: evidence.error ? 'de DNS-test mislukte' : 'geen mailservers om te testen' }
-        : settings.smtp
-          ? { state: 'pending', reason: 'de mailservers worden na de scan getest', hosts: [] }
-          : { ...smtpOff, reason: SMTP_OFF };
+        : !settings.smtp
+          ? { ...smtpOff, reason: SMTP_OFF }
+          : // Port 25 is no visitor's business: only a DNS claim on the mail domain opens it.
+            dnsClaimCovers(options.control, domain)
+            ? { state: 'pending', reason: 'de mailservers worden na de scan getest', hosts: [] }
+            : { ...smtpOff, reason: `eigendom van ${domain} niet aangetoond via DNS` };
     const mail: MailRun = {
       domain,
       status: evidence.error ? 'error' : 'tested',

@@ -8,6 +8,7 @@ export const nextjsMiddlewareTest = defineTest({
   name: 'nextjs_middleware',
   category: 'EXPOSED_ENDPOINT',
   subject: 'page',
+  reach: 'intrusive',
   readsPage: true,
   produces: ['nextjs_middleware_bypass'],
   checks: { nextjs_middleware: checkNextMiddleware },

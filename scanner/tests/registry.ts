@@ -1,5 +1,5 @@
 import { caaTest } from './caa.ts';
-import { clientCodeTest } from './client-code.ts';
+import { clientBackendsTest, clientCodeTest } from './client-code.ts';
 import { exposuresTest } from './exposures.ts';
 import { hstsTest } from './hsts.ts';
 import { httpRedirectionTest } from './http-redirection.ts';
@@ -29,6 +29,7 @@ export const TESTS = [
   securityTxtTest,
   exposuresTest,
   clientCodeTest,
+  clientBackendsTest,
   nextjsMiddlewareTest,
   javascriptComponentsTest,
   wordpressComponentsTest,

@@ -18,6 +18,7 @@ export const securityHeadersTest = defineTest({
   name: 'security_headers',
   category: 'SECURITY_HEADER',
   subject: 'page',
+  reach: 'passive',
   readsPage: true,
   produces: [
     'csp_missing',

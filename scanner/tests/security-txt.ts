@@ -12,6 +12,7 @@ export const securityTxtTest = defineTest({
   name: 'security_txt',
   category: 'SECURITY_HEADER',
   subject: 'origin',
+  reach: 'passive',
   produces: SECURITY_TXT_FINDINGS,
   checks: { security_txt: checkSecurityTxt },
   subjectOf: (site) => originOfUrl(site.httpsUrl),

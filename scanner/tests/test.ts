@@ -4,7 +4,7 @@ import type { FetchFailure, HttpClient } from '../net/http-client.ts';
 import type { ClientCodeEvidence } from '../probes/client-code.ts';
 import type { RetrieveOptions, SiteContact } from '../probes/retriever.ts';
 import type { ScanEvidence } from '../types.ts';
-import type { Category, CoverageStatus, SubjectKind } from '../vocabulary.ts';
+import type { Category, CoverageStatus, SubjectKind, TestReach } from '../vocabulary.ts';
 import { VULNDATA_UNUSABLE_AFTER_DAYS, type VulndataSource, type VulnerabilityDataInUse } from '../vulndata/dataset.ts';
 
 /** What a test did on one subject; the runner adds the test's name. Reasons are short Dutch text. */
@@ -22,6 +22,7 @@ export type ProbedEvidence = Pick<
   | 'notFoundBaselines'
   | 'probes'
   | 'clientCode'
+  | 'backends'
   | 'middleware'
   | 'internetnl'
   | 'mail'
@@ -50,6 +51,11 @@ export interface ScanTest<C extends Record<string, Check> = Record<string, Check
   name: N;
   category: Category;
   subject: SubjectKind;
+  /**
+   * `passive`: only what a visitor's browser, a resolver or a mail server does for the page.
+   * `intrusive`: anything more; the runner skips it, before any probe, on a host without proof of control.
+   */
+  reach: TestReach;
   /** Every finding type the checks may emit; emitting another fails the test in that scan. */
   produces: readonly FindingType[];
   checks: C;

@@ -20,6 +20,7 @@ export const tlsTest = defineTest({
   name: 'tls',
   category: 'SSL_TLS',
   subject: 'origin',
+  reach: 'passive',
   produces: [
     ...CERTIFICATE_CHAIN_FINDINGS,
     ...TLS_CONFIGURATION_FINDINGS,

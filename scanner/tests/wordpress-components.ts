@@ -13,6 +13,7 @@ export const wordpressComponentsTest = defineTest({
   name: 'wordpress_components',
   category: 'EXPOSED_ENDPOINT',
   subject: 'origin',
+  reach: 'intrusive',
   readsPage: true,
   produces: COMPONENT_FINDING_TYPES.filter((type) => type.startsWith('known_vulnerable_wordpress_')),
   checks: { wordpress_components: checkWordPressComponents },

@@ -112,7 +112,16 @@ export interface Tenant {
 export async function seedTenant(
   db: DB,
   siteUrl: string,
-  options: { permissions?: Permission[]; plan?: PlanTier; rateLimit?: number } = {},
+  options: {
+    permissions?: Permission[];
+    plan?: PlanTier;
+    rateLimit?: number;
+    /**
+     * The operator vouches for the site (audited), so its scans run every test; false leaves it
+     * unverified, and its scans passive (docs/security.md).
+     */
+    verified?: boolean;
+  } = {},
 ): Promise<Tenant> {
   const tenant = await admin.createTenant(
     { db, config: TEST_CONFIG },
@@ -145,6 +154,11 @@ export async function seedTenant(
       url: siteUrl,
     },
   );
+  if (options.verified !== false)
+    await admin.vouchForSite(
+      { db, config: TEST_CONFIG },
+      { site_id: site.id, operator: 'test-suite', reason: 'fixture van de testsuite' },
+    );
   return { tenantId: tenant.id, userId: user.id, key: key.key, keyId: key.key_id, siteId: site.id };
 }
 

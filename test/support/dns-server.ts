@@ -1,10 +1,12 @@
 import dgram from 'node:dgram';
 import dnsPacket, { type Answer } from 'dns-packet';
 
-/** Records by lowercase name: A addresses and CAA records as a name server holds them. */
+/** Records by lowercase name: A addresses, TXT and CAA records as a name server holds them. */
 export interface Zone {
   [name: string]: {
     a?: string[];
+    /** TXT records, one string each. */
+    txt?: string[];
     caa?: Array<{
       tag: 'issue' | 'issuewild' | 'iodef';
       value: string;
@@ -66,6 +68,8 @@ export async function startDnsServer(zone: Zone): Promise<DnsServer> {
     const answers: Answer[] = [];
     if (entry && question.type === 'A')
       for (const data of entry.a ?? []) answers.push({ type: 'A', name: question.name, ttl: 60, data });
+    if (entry && question.type === 'TXT')
+      for (const data of entry.txt ?? []) answers.push({ type: 'TXT', name: question.name, ttl: 60, data });
     if (entry && question.type === 'CAA') {
       for (const record of entry.caa ?? [])
         answers.push({

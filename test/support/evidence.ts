@@ -24,6 +24,7 @@ export interface EvidenceOverrides {
   legacySecurityTxt?: (Partial<FetchedResponse> & { text?: string }) | null;
   caa?: ScanEvidence['caa'];
   clientCode?: Partial<NonNullable<ScanEvidence['clientCode']>>;
+  backends?: Partial<NonNullable<ScanEvidence['backends']>>;
   middleware?: ScanEvidence['middleware'];
   scannedAt?: Date;
 }
@@ -171,13 +172,12 @@ export function evidence(o: EvidenceOverrides = {}): ScanEvidence {
     })),
     clientCode: {
       secrets: [],
-      supabase: [],
-      firebaseDatabases: [],
-      firebaseStorage: [],
+      references: [],
       components: [],
       unread: [],
       ...o.clientCode,
     },
+    backends: { supabase: [], firebaseDatabases: [], firebaseStorage: [], ...o.backends },
     middleware: o.middleware ?? null,
     internetnl: o.dane
       ? {
