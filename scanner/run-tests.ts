@@ -1,7 +1,7 @@
 import { analyze, type CheckFailureReport, type CheckName } from './analyze.ts';
 import type { AnalysisContext } from './checks/context.ts';
 import type { Coverage } from './coverage.ts';
-import { intrusiveRefusal } from './control.ts';
+import { intrusiveRefusal } from './checks/proof-of-control.ts';
 import { refusalIn } from './errors.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';

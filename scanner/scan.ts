@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { expiriesOf, type Expiry } from './checks/expiries.ts';
 import type { CheckFailureReport, CheckName } from './analyze.ts';
 import type { Coverage } from './coverage.ts';
-import type { ProofOfControl } from './control.ts';
+import type { ProofOfControl } from './checks/proof-of-control.ts';
 import { ScanCancelledError } from './errors.ts';
 import { HttpClient } from './net/http-client.ts';
 import { hstsMaxAgeOf } from './net/headers.ts';

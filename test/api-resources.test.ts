@@ -324,6 +324,8 @@ describe('docs', () => {
         'GET /api/agent/scans/{scan_id}/changes',
         'GET /api/agent/sites/{site_id}/expiries',
         'GET /api/agent/sites/{site_id}/mail',
+        'GET /api/agent/sites/{site_id}/verification',
+        'POST /api/agent/sites/{site_id}/verify',
         'GET /api/agent/findings/{finding_id}',
       ].sort(),
     );

@@ -1,3 +1,4 @@
+import { PROOF_PLACES } from '../scanner/probes/control-proof.ts';
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +126,19 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     await page.getByLabel('URL').fill(site.url);
     await page.getByRole('button', { name: 'Site toevoegen' }).click();
     await heading(page, 'Winkel');
+    // A new site is unverified: its scans stay passive until the owner publishes the account's token.
+    await page
+      .getByRole('note')
+      .getByText(/^Passieve scans\./)
+      .waitFor();
+    const proof = page.getByRole('region', { name: 'Eigendom aantonen' });
+    await proof.getByText(/^DNS-record/).waitFor();
+    const token = (await proof.locator('.copyable', { hasText: 'Inhoud' }).locator('code').textContent())!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    site.routesRef[PROOF_PLACES.filePath] = { headers: { 'content-type': 'text/plain' }, body: `${token}\n` };
+    await proof.getByRole('button', { name: 'Controleer nu' }).click();
+    await proof.getByText('Eigendom aangetoond.').waitFor();
+    await expect.poll(() => page.getByText(/^Passieve scans\./).count()).toBe(0);
     await page.getByRole('button', { name: 'Scan starten' }).click();
     await page.getByText(/^Scan klaar: cijfer/).waitFor({ timeout: 30_000 });
     const scan = await api.db.selectFrom('scans').select(['grade', 'score', 'trigger']).executeTakeFirstOrThrow();

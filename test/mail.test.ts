@@ -10,6 +10,8 @@ import { mailReport } from '../scanner/report/mail.ts';
 import { SMTP_OFF } from '../scanner/tests/mail.ts';
 import type { MailRun, SmtpHostResult } from '../scanner/types.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+import { setTenantToken } from '../db/claims.ts';
+import { PROOF_PLACES } from '../scanner/probes/control-proof.ts';
 import { dnsLabAvailable, freeDualPort, loopbackIpv6, startDnsLab, type DnsLab } from './support/dns-lab.ts';
 import { certificate, HARDENED_TLS } from './support/fixture-sites.ts';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.ts';
@@ -60,6 +62,9 @@ const spki = new X509Certificate(cert.certPem).publicKey.export({ type: 'spki', 
 const MATCH = createHash('sha256').update(spki).digest('hex');
 const txt = (owner: string, value: string) => `${owner} 300 IN TXT "${value.replace(/"/g, '\\"')}"`;
 const dmarc = (value: string) => txt('_dmarc', value);
+/** A fixed token for the lab's TXT records, set as the API tenants' own (each tenant's is random otherwise). */
+const LAB_TOKEN = 'lab-token-0123456789abcdefghijklmnopqrstuv';
+const CONTROL = txt(PROOF_PLACES.dnsLabel, `${PROOF_PLACES.txtPrefix}${LAB_TOKEN}`);
 const DKIM = txt('sel._domainkey', 'v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=');
 /** A domain whose mail goes to the perfect domain's MX. */
 const toPerfectMx = '@ 300 IN MX 10 mx.perfect.lab.test.';
@@ -129,12 +134,14 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
             txt('_mta-sts', 'v=STSv1; id=20261127'),
             'mta-sts 300 IN A 127.0.0.1',
             txt('_smtp._tls', 'v=TLSRPTv1; rua=mailto:tlsrpt@perfect.lab.test'),
+            // The API tenants' proof of control: port 25 is tested only for a domain they have shown is theirs.
+            CONTROL,
           ],
         },
         {
           label: 'pnone',
           signed: true,
-          records: [toPerfectMx, ...www, txt('@', 'v=spf1 mx -all'), dmarc('v=DMARC1; p=none'), DKIM],
+          records: [toPerfectMx, ...www, txt('@', 'v=spf1 mx -all'), dmarc('v=DMARC1; p=none'), DKIM, CONTROL],
         },
         {
           label: 'twodmarc',
@@ -489,6 +496,11 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       );
       return site.id;
     };
+    /** Shows control of a site's domain by the lab's TXT record (a DNS claim covers the names below it). */
+    const verifyByDns = async (key: string, siteId: string) => {
+      const verified = await api.call('POST', `/api/agent/sites/${siteId}/verify`, { key, body: { method: 'dns' } });
+      expect(verified.body).toMatchObject({ status: 'verified', method: 'dns' });
+    };
     const scan = async (siteId: string) => {
       const created = await api.call('POST', '/api/agent/scan', { key: tenant.key, body: { site_id: siteId } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -505,6 +517,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
         SCANNER_SMTP_HELO: 'scanner.lab.test',
       });
       tenant = await seedTenant(api.db, 'https://example.nl/', { plan: 'enterprise' });
+      await setTenantToken(api.db, tenant.tenantId, LAB_TOKEN, false);
       receiver = await startReceiver();
       await api.call('POST', '/api/agent/webhooks', {
         key: tenant.key,
@@ -519,6 +532,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
 
     it('sets the mail domain per site, tests it in every scan and answers the latest result', async () => {
       const siteId = await siteFor('perfect');
+      await verifyByDns(tenant.key, siteId);
       // By default the registrable domain of the host (here the lab's parent).
       expect((await api.call('GET', `/api/agent/sites/${siteId}`, { key: tenant.key })).body.mail_domain).toBe(L);
       const empty = await api.call('PATCH', `/api/agent/sites/${siteId}`, { key: tenant.key, body: {} });
@@ -559,10 +573,12 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
 
     it.runIf(withPort25)('shares an MX result between tenants: the next site on the same MX is cached', async () => {
       const other = await seedTenant(api.db, 'https://example.nl/', { plan: 'enterprise' });
+      await setTenantToken(api.db, other.tenantId, LAB_TOKEN, false);
       const site = await admin.createSite(
         { db: api.db, config: api.config },
         { tenant_id: other.tenantId, name: 'pnone', url: `https://www.pnone.${L}:${port}/` },
       );
+      await verifyByDns(other.key, site.id);
       await api.call('PATCH', `/api/agent/sites/${site.id}`, { key: other.key, body: { mail_domain: `pnone.${L}` } });
       const before = connections();
       const created = await api.call('POST', '/api/agent/scan', { key: other.key, body: { site_id: site.id } });
@@ -573,6 +589,29 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       expect(connections()).toBe(before);
       // Another tenant's site is as absent as a missing one.
       expect((await api.call('GET', `/api/agent/sites/${site.id}/mail`, { key: tenant.key })).status).toBe(404);
+    });
+
+    it.runIf(withPort25)('connects to port 25 only for a domain the tenant has shown control of by DNS', async () => {
+      // The operator vouched for this tenant's site, which is no DNS claim on the mail domain.
+      const unproven = await seedTenant(api.db, `https://www.perfect.${L}:${port}/`, { plan: 'enterprise' });
+      await api.call('PATCH', `/api/agent/sites/${unproven.siteId}`, {
+        key: unproven.key,
+        body: { mail_domain: `perfect.${L}` },
+      });
+      const before = connections();
+      const created = await api.call('POST', '/api/agent/scan', {
+        key: unproven.key,
+        body: { site_id: unproven.siteId },
+      });
+      expect(created.status).toBe(201);
+      await smtpJobsSettled();
+      const mail = (await api.call('GET', `/api/agent/scans/${created.body.scan_id}`, { key: unproven.key })).body.mail;
+      expect(mail.smtp).toEqual({
+        state: 'not_tested',
+        reason: `eigendom van perfect.${L} niet aangetoond via DNS`,
+        tested_at: null,
+      });
+      expect(connections()).toBe(before);
     });
 
     it('turns the mail test off with null, and the admin CLI sets it too', async () => {

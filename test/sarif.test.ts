@@ -114,6 +114,7 @@ describe('toSarif', () => {
         grade: 'zwak',
         scanned_at: '2026-11-24T10:00:00.000Z',
         unreachable: null,
+        passive: false,
         coverage: [
           { test: 'security_headers', subject: 'https://example.nl', status: 'completed', reason: null },
           {
@@ -157,5 +158,29 @@ describe('toSarif', () => {
         'Test client_code op https://example.nl/app.js: niet voltooid; bevindingen kunnen ontbreken en blijven open (time-out na 10 s).',
       ],
     ]);
+  });
+
+  it('says a passive scan is passive, first among the notifications and in the run properties', () => {
+    const log = toSarif(
+      {
+        url: 'https://example.nl/',
+        score: 80,
+        grade: 'goed',
+        scanned_at: '2026-11-24T10:00:00.000Z',
+        unreachable: null,
+        passive: true,
+        coverage: [
+          { test: 'exposures', subject: 'https://example.nl', status: 'skipped', reason: 'eigendom niet aangetoond' },
+        ],
+        findings: [],
+      },
+      { name: 'Website Security Scanner', version: '0.1.0', informationUri: 'http://127.0.0.1:3000/api/agent/docs' },
+    );
+    expectValidSarif(log);
+    const [first, second] = run0(log).invocations[0].toolExecutionNotifications;
+    expect(first).toMatchObject({ level: 'warning', descriptor: { id: 'passive_scan' } });
+    expect(first.message.text).toMatch(/^Passieve scan/);
+    expect(second.message.text).toContain('eigendom niet aangetoond');
+    expect(run0(log).properties.passive).toBe(true);
   });
 });

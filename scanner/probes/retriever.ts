@@ -1,4 +1,4 @@
-import type { ProofOfControl } from '../control.ts';
+import type { ProofOfControl } from '../checks/proof-of-control.ts';
 import { decodeBody } from '../net/charset.ts';
 import { firstHeader } from '../net/headers.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from './html.ts';

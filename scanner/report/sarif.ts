@@ -38,6 +38,8 @@ export interface SarifScan {
   coverage: ReadonlyArray<{ test: string; subject: string; status: CoverageStatus; reason: string | null }>;
   /** Why the scan reached no page of the site; null when it did. */
   unreachable: string | null;
+  /** Intrusive tests were skipped for want of proof of control. */
+  passive: boolean;
   findings: readonly SarifFinding[];
 }
 
@@ -170,25 +172,38 @@ export function toSarif(scan: SarifScan, tool: SarifTool): SarifLog {
             // A scan that reached no page did not run; one that ran with gaps did, and says where.
             executionSuccessful: scan.unreachable === null,
             endTimeUtc: scan.scanned_at,
-            toolExecutionNotifications: scan.coverage.flatMap((entry) => {
-              const notified = NOTIFIED[entry.status];
-              if (!notified) return [];
-              return [
-                {
-                  level: notified.level,
-                  message: {
-                    text: `Test ${entry.test} op ${entry.subject}: ${notified.said}${entry.reason ? ` (${entry.reason})` : ''}.`,
+            toolExecutionNotifications: [
+              ...(scan.passive
+                ? [
+                    {
+                      level: 'warning' as const,
+                      message: {
+                        text: 'Passieve scan: het eigendom van de site is niet aangetoond, dus de ingrijpende tests zijn overgeslagen en hun bevindingen niet opnieuw gecontroleerd.',
+                      },
+                      descriptor: { id: 'passive_scan' },
+                    },
+                  ]
+                : []),
+              ...scan.coverage.flatMap((entry) => {
+                const notified = NOTIFIED[entry.status];
+                if (!notified) return [];
+                return [
+                  {
+                    level: notified.level,
+                    message: {
+                      text: `Test ${entry.test} op ${entry.subject}: ${notified.said}${entry.reason ? ` (${entry.reason})` : ''}.`,
+                    },
+                    descriptor: { id: entry.test },
+                    locations: [{ logicalLocations: [{ fullyQualifiedName: entry.subject, kind: 'resource' }] }],
+                    properties: { status: entry.status },
                   },
-                  descriptor: { id: entry.test },
-                  locations: [{ logicalLocations: [{ fullyQualifiedName: entry.subject, kind: 'resource' }] }],
-                  properties: { status: entry.status },
-                },
-              ];
-            }),
+                ];
+              }),
+            ],
           },
         ],
         results,
-        properties: { url: scan.url, score: scan.score, grade: scan.grade },
+        properties: { url: scan.url, score: scan.score, grade: scan.grade, passive: scan.passive },
       },
     ],
   };

@@ -1,4 +1,4 @@
-import { dnsClaimCovers } from '../control.ts';
+import { dnsClaimCovers } from '../checks/proof-of-control.ts';
 import { mailDomainOf } from '../net/registrable-domain.ts';
 import { probeMailDns } from '../probes/mail-dns.ts';
 import type { MailRun } from '../types.ts';

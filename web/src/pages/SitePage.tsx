@@ -17,6 +17,7 @@ import {
 import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
+import { PassiveBanner, Verification } from '../components/Verification.tsx';
 
 const INTERVALS = [
   ['', 'Uit'],
@@ -168,6 +169,7 @@ export function SitePage({ siteId }: { siteId: string }) {
     <>
       <h1>{site.data.name}</h1>
       <p className="muted">{site.data.url}</p>
+      <PassiveBanner verification={site.data.verification} />
       <section aria-labelledby="scan-title" className="card">
         <h2 id="scan-title">Laatste scan</h2>
         {site.data.latest_scan ? (
@@ -192,6 +194,9 @@ export function SitePage({ siteId }: { siteId: string }) {
               laag {latest.data.low_count}
             </p>
             <p>Webserver: {latest.data.detected_server ?? 'niet herkend'}</p>
+            {latest.data.passive && (
+              <p>Passieve scan: alleen wat een browser doet; de ingrijpende tests staan onder "Niet gecontroleerd".</p>
+            )}
             <ScoreBreakdown
               breakdown={latest.data.score_breakdown}
               findings={latest.data.findings}
@@ -216,6 +221,7 @@ export function SitePage({ siteId }: { siteId: string }) {
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
         <MailDomain siteId={siteId} domain={site.data.mail_domain} />
       </section>
+      <Verification siteId={siteId} verification={site.data.verification} />
       {config.data && <VulnerabilityDataAge sources={config.data.scanner.vulnerability_data} />}
       {latest.data && <ScanCoverage coverage={latest.data.coverage} unreachable={latest.data.unreachable} />}
       {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}

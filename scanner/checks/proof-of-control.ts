@@ -1,4 +1,4 @@
-import type { ControlMethod } from './vocabulary.ts';
+import type { ControlMethod } from '../vocabulary.ts';
 
 /**
  * A name whose control a tenant has shown: a DNS claim covers the name and every name below it
