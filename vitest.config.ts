@@ -34,6 +34,7 @@ export const ON_BOTH_BACKENDS = [
   'test/sarif.test.ts',
   'test/retention.test.ts',
   'test/monitoring.test.ts',
+  'test/verification.test.ts',
 ];
 
 // Test files in one worker share what they import (isolate: false): no test mocks a module or changes

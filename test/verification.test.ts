@@ -4,6 +4,7 @@ import { auditOfTenant } from '../db/claims.ts';
 import { movableClock } from '../infra/clock.ts';
 import { metaContents, PROOF_PLACES } from '../scanner/probes/control-proof.ts';
 import { proofForScan, verificationOf, verifySite } from '../services/verification.ts';
+import { sweepMonitoring } from '../services/monitoring-sweeper.ts';
 import { systemActor } from '../domain/actor.ts';
 import { findSite } from '../db/sites.ts';
 import { claimsOfTenant } from '../db/claims.ts';
@@ -213,6 +214,61 @@ describe('proof by file', () => {
     shop.routesRef[PROOF_PLACES.filePath] = html(`<!doctype html><html><body>${myToken}</body></html>`);
     expect((await verify(mine, 'file')).body.status).toBe('unverified');
     expect((await verification(mine)).body.checks.file.reason).toContain('HTML');
+  });
+});
+
+describe('checks that keep a claim true', () => {
+  it("calls a CDN's 403 unknown with a reason to use DNS, and a plain 404 absent", async () => {
+    const site = await keep(
+      exposedShop({
+        [PROOF_PLACES.filePath]: {
+          status: 403,
+          headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-mitigated': 'challenge' },
+          body: '<!doctype html><title>Just a moment...</title>',
+        },
+      }),
+    );
+    const tenant = await seedTenant(api.db, site.url, { verified: false });
+    await verify(tenant, 'file');
+    expect((await verification(tenant)).body.checks.file).toMatchObject({
+      outcome: 'unknown',
+      reason: '403 van de CDN (botbescherming): gebruik DNS',
+    });
+    delete site.routesRef[PROOF_PLACES.filePath];
+    await verify(tenant, 'file');
+    expect((await verification(tenant)).body.checks.file).toMatchObject({ outcome: 'absent' });
+  });
+
+  it('checks the claims of scheduled sites daily, and loses one whose file is gone', async () => {
+    const site = await keep(exposedShop());
+    const tenant = await seedTenant(api.db, site.url, { verified: false });
+    const clock = movableClock();
+    const deps = { db: api.db, config: api.config, clock };
+    await post(tenant, '/api/agent/webhooks', {
+      url: 'https://hooks.example.nl/scanner',
+      events: ['site_verified', 'site_verification_lost'],
+    });
+    site.routesRef[PROOF_PLACES.filePath] = text((await verification(tenant)).body.file.body);
+    await verifySite(deps, systemActor(tenant.tenantId, 'test'), { site_id: tenant.siteId, method: 'file' });
+    await api.call('PATCH', `/api/agent/sites/${tenant.siteId}`, {
+      key: tenant.key,
+      body: { scan_interval_hours: 24 },
+    });
+    delete site.routesRef[PROOF_PLACES.filePath];
+    // Within the day nothing is asked; after it, the sweep finds the file gone.
+    clock.advance(23 * 3600_000);
+    expect((await sweepMonitoring(deps)).claimsChecked).toBe(0);
+    clock.advance(2 * 3600_000);
+    expect((await sweepMonitoring(deps)).claimsChecked).toBe(1);
+    const claims = await claimsOfTenant(api.db, tenant.tenantId);
+    expect(claims.map((c) => [c.method, c.status])).toEqual([['file', 'lost']]);
+    const events = await webhookTypes(tenant);
+    expect(events.map((e) => e.type)).toEqual(['site_verified', 'site_verification_lost']);
+    expect(events[1]!.data).toMatchObject({
+      site_id: tenant.siteId,
+      status: 'lost',
+      reason: expect.stringContaining('HTTP 404'),
+    });
   });
 });
 
