@@ -8,7 +8,8 @@
  *   npm run recall:trufflehog -- /path/to/trufflehog/pkg/detectors
  *
  * Values the placeholder filter refuses (`abcd1234…`) and compound values (`id:secret`, which no
- * single position in browser code holds) are counted apart.
+ * single position in browser code holds) are counted apart. The tests' own negatives (`invalidPattern`
+ * literals) go into the same two places; any reported is a false positive.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,7 +48,19 @@ function apiHost(dir: string): string | undefined {
   return undefined;
 }
 
-const totals = { kinds: 0, kindsFound: 0, values: 0, byFormat: 0, byHost: 0, found: 0, placeholders: 0, compound: 0 };
+const totals = {
+  kinds: 0,
+  kindsFound: 0,
+  values: 0,
+  byFormat: 0,
+  byHost: 0,
+  found: 0,
+  placeholders: 0,
+  compound: 0,
+  invalid: 0,
+  invalidReported: 0,
+};
+const reportedInvalid: string[] = [];
 const missed: string[] = [];
 for (const dir of detectorDirs(root)) {
   const wants = readdirSync(dir)
@@ -71,6 +84,30 @@ for (const dir of detectorDirs(root)) {
   const values = [...new Set(wants)].filter((value) => value.length >= 8);
   if (values.length === 0) continue;
   const host = apiHost(dir) ?? 'api.unknown-vendor.dev';
+  // The detector's own negatives: `invalidPattern… = "…"`, one line each, put where the positives go.
+  const invalids = readdirSync(dir)
+    .filter((file) => /(?<!integration)_test\.go$/.test(file))
+    .flatMap((file) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/^\s*invalid\w*\s*:?=\s*("(?:[^"\\\n]|\\.)*")\s*$/gim)].map(
+        (m) => goStrings(m[1]!)[0]!,
+      ),
+    )
+    .filter((value) => value.trim().length >= 8);
+  for (const value of new Set(invalids)) {
+    totals.invalid += 1;
+    const reported = [
+      ...(await findSecrets(`const c=new Xr({apiKey:${JSON.stringify(value)}});`)),
+      ...(await findSecrets(
+        `fetch("https://${host}/v1",{headers:{Authorization:${JSON.stringify(`Bearer ${value}`)}}});`,
+      )),
+    ];
+    if (reported.length > 0) {
+      totals.invalidReported += 1;
+      reportedInvalid.push(
+        `${dir.slice(root.length + 1)} (${host}): ${process.env.RECALL_SHOW ? value : `${value.slice(0, 6)}…`} as ${reported.map((r) => r.kind).join(', ')}`,
+      );
+    }
+  }
   let kindFound = false;
   let counted = 0;
   for (const value of values) {
@@ -107,4 +144,7 @@ console.log(
   `values: ${pct(totals.found, totals.values)} found; by format alone ${pct(totals.byFormat, totals.values)}, beside the API host ${pct(totals.byHost, totals.values)}`,
 );
 console.log(`set apart: ${totals.placeholders} placeholders, ${totals.compound} compound values`);
+console.log(
+  `invalid patterns reported (false positives): ${pct(totals.invalidReported, totals.invalid)}\n${reportedInvalid.join('\n')}`,
+);
 console.log(`missed:\n${missed.join('\n')}`);

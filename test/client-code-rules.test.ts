@@ -80,10 +80,13 @@ describe('what client code reveals', () => {
 });
 
 describe('secrets', () => {
-  it('shows at most the first 8 and the last 4 characters, and less of a short value', () => {
+  it('shows at most the first 8 characters (a quarter of the value) and always its last 4 from 8 characters on', () => {
     expect(redact('sk_live_51abcdefghijklmnopqrstuvwxyz0123')).toBe('sk_live_…0123');
-    expect(redact('abcdefghijkl')).toBe('abc…jkl');
+    expect(redact('abcdefghijkl')).toBe('abc…ijkl');
     expect(redact('AKIAABCDEFGHIJKLMNOP')).toBe('AKIAA…MNOP');
+    expect(redact('Gk29sLq0Xv')).toBe('Gk…q0Xv');
+    expect(redact('s3cr3tpw')).toBe('…3tpw');
+    expect(redact('abcdef')).toBe('…def');
   });
 
   it('ignores documentation examples and placeholders', async () => {

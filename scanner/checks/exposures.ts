@@ -8,14 +8,32 @@ import { observe, type Check } from './context.ts';
  * The body with what varies between two not-found answers removed: the requested path (raw, encoded
  * and its last segment), numbers (timestamps, request ids) and long random tokens (nonces).
  */
+/** Runs of token characters: one greedy class, matched once per run (linear on any text). */
+const TOKEN_RUN = /[A-Za-z0-9+/_=-]+/g;
+const seen = new WeakMap<FetchedResponse, string>();
+
+/**
+ * An answer with what varies per request taken out: the path it echoes, and every token run that
+ * holds a digit or is 16 characters or more (ids, hashes, nonces, timestamps). One pass over at most
+ * 8 KiB, and once per answer: a scan compares every probe with every not-found baseline.
+ */
 function normalized(response: FetchedResponse): string {
+  const known = seen.get(response);
+  if (known !== undefined) return known;
   const path = new URL(response.url).pathname;
-  const variants = [path, decodeURIComponent(path), path.split('/').filter(Boolean).pop() ?? path].filter(
-    (v) => v.length > 1,
-  );
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(path);
+    } catch {
+      return path;
+    }
+  })();
+  const variants = [path, decoded, path.split('/').filter(Boolean).pop() ?? path].filter((v) => v.length > 1);
   let text = response.body.toString('utf8', 0, 8192);
   for (const variant of variants.sort((a, b) => b.length - a.length)) text = text.split(variant).join('');
-  return text.replace(/[A-Za-z0-9+/_-]*\d[A-Za-z0-9+/_-]*/g, '').replace(/[A-Za-z0-9+/_=-]{16,}/g, '');
+  const result = text.replace(TOKEN_RUN, (run) => (run.length >= 16 || /\d/.test(run) ? '' : run));
+  seen.set(response, result);
+  return result;
 }
 
 /** Soft-404 sites and single-page apps answer every path alike; such an answer is "not found". */

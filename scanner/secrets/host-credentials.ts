@@ -17,11 +17,15 @@ const NAME_CHAR = /[\w$-]/;
 
 /** Names that hold public or non-secret values: publishable and site keys, cache and storage keys, CSRF and paging tokens. */
 const NOT_A_CREDENTIAL =
-  /publish|public|pubkey|site_?key|anon|query|cache|storage|primary|foreign|idempot|sort_?key|partition|row_?key|csrf|xsrf|captcha|search|client_?key|session_?key|item_?key|map_?key|dedupe|cursor|page_?token|next_?token|continuation|push_?token|fcm_?token|device_?token|tokeni[sz]|i18n|translation|locale|hash|nonce|tracking|measurement|write_?key|project_?key|sdk_?key|environment_?key|ingest|sentry_?key/i;
+  /publish|public|pubkey|site[-_]?key|anon|query|cache|storage|primary|foreign|idempot|sort[-_]?key|partition|row[-_]?key|csrf|xsrf|captcha|search|client[-_]?key|session[-_]?key|item[-_]?key|map[-_]?key|dedupe|cursor|page[-_]?token|next[-_]?token|continuation|push[-_]?token|fcm[-_]?token|device[-_]?token|tokeni[sz]|i18n|translation|locale|hash|nonce|tracking|measurement|write[-_]?key|project[-_]?key|sdk[-_]?key|environment[-_]?key|ingest|sentry[-_]?key|storefront/i;
 
-/** Values public by design in any position: publishable keys, browser SDK keys, site keys. */
+/**
+ * Values public by design in any position: publishable keys, browser SDK keys, site keys, and the
+ * client keys payment providers make for browsers (Midtrans `Mid-client-`, Xendit `xnd_public_`,
+ * Checkout.com `pk_sbox_`, Adyen's `live_`/`test_` client keys).
+ */
 const PUBLIC_VALUE =
-  /^(?:pk_(?:live|test)_|pk\.|sb_publishable_|phc_|AIza|NRJS-|FLWPUBK|rzp_(?:live|test)_|sq0idp-|pub[0-9a-f]{32}$|client-|6L[\w-]{38}$|0x4AAAA|(?:live|test)_[A-Z0-9]{32}$|G-|UA-|GTM-|pfl_|wg_|production_|sandbox_[a-z0-9]{8}_)/;
+  /^(?:pk_(?:live|test|sbox)_|(?:SB-)?Mid-client-|xnd_public_|pk\.|sb_publishable_|phc_|AIza|NRJS-|FLWPUBK|rzp_(?:live|test)_|sq0idp-|pub[0-9a-f]{32}$|client-|6L[\w-]{38}$|0x4AAAA|(?:live|test)_[A-Z0-9]{32}$|G-|UA-|GTM-|pfl_|wg_|production_|sandbox_[a-z0-9]{8}_)/;
 
 /** Hosts whose keys are public by design (maps, analytics, captcha, search, publishable SDKs), or that are documentation, not an API. */
 const PUBLIC_HOSTS = [
@@ -118,7 +122,8 @@ export interface PositionedCredential {
 
 /** A value with the length, alphabet and entropy of a key, not a placeholder, not public by design. */
 function looksLikeKey(value: string): boolean {
-  if (value.includes('://') || /^[./]/.test(value) || PUBLIC_VALUE.test(value)) return false;
+  // A whole value only: a literal with a character no token has (`?`, `#`, `<`, `>`) is text, not a key.
+  if (value.includes('://') || /^[./]/.test(value) || /[?#<>]/.test(value) || PUBLIC_VALUE.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(value)).length;
   // The placeholder filter holds the value to the entropy a random value of its length reaches.
   if (classes < 2 || !/\d/.test(value) || isPlaceholder(value, value, undefined)) return false;

@@ -32,6 +32,13 @@ export interface SecretRule {
    * credential position (Authorization, x-api-key, apiKey, token, secret) beside one is this kind.
    */
   hosts?: readonly string[];
+  /**
+   * Whole-value shapes of the vendor's credentials that have no prefix of their own (tokens issued
+   * before the current format, the secret half of a key pair): a value in a credential position
+   * beside the vendor's API host or name may have one. Never searched for on their own (a 40-hex
+   * token looks like a commit hash anywhere else).
+   */
+  bareShapes?: readonly RegExp[];
   /** false: a value merely named after this vendor (`ALGOLIA_KEY`) is not its secret (its public keys look alike). */
   byName?: false;
   /**

@@ -215,9 +215,10 @@ export const SECRET_RULES = {
       'sqlserver',
       'clickhouse',
       'cockroachdb',
+      'redshift',
     ],
     patterns: [
-      /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#]{0,512})?/g,
+      /:\/\/(?<=(?<![\w+])(?<scheme>postgres(?:ql)?|redshift|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb)(?:\+\w{1,20})?:\/\/)[^\s:@/"'`\\]{1,128}:(?<body>[^\s@/"'`\\]{1,256})@(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:,[A-Za-z0-9.-]{1,253}(?::\d{1,5})?){0,15}(?:\/[^\s"'`\\?#@]{0,255})?(?:\?[^\s"'`\\#]{0,512})?/g,
     ],
     valid: isRemoteDatabaseUrl,
     entropy: 0,
@@ -321,6 +322,8 @@ export const SECRET_RULES = {
       /(?<![\w-])xapp-\d-[0-9A-Z]{8,14}-\d{8,16}-(?<body>[0-9a-f]{64})(?![\w-])/g,
       /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<body>[A-Za-z0-9+/]{43,120})(?![\w+/-])/g,
     ],
+    // Beside Slack's API, a token must be one of these formats: a placeholder there is no credential.
+    hosts: ['slack.com'],
   },
   algolia: {
     label: 'Algolia admin-API-sleutel',

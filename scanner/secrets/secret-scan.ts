@@ -2,6 +2,7 @@ import { lintSource } from '@secretlint/core';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { hostMatches, positionedCredentials } from './host-credentials.ts';
+import { isPublishedKey } from './published-keys.ts';
 import { isPlaceholder } from './secret-placeholders.ts';
 import type { Near, SecretRule } from './secret-rule.ts';
 import { SECRET_KIND_NAMES, SECRET_RULES, type SecretKind } from './secret-rules.ts';
@@ -159,10 +160,64 @@ function* matchesOf(content: string, pattern: Pattern, positions: Map<string, nu
   }
 }
 
+/** Where a match's credential lies: its `secret` group, else the match and any group read behind it (a look-behind). */
+function credentialSpan(match: RegExpExecArray): [number, number] {
+  const groups = match.indices?.groups ?? {};
+  return (
+    groups.secret ?? [
+      Math.min(match.index, ...Object.values(groups).map((range) => range?.[0] ?? match.index)),
+      match.index + match[0].length,
+    ]
+  );
+}
+
+/** Each row's patterns as whole-value tests (fresh global copies: a value is tested from its start). */
+const WHOLE_VALUE = new Map<SecretKind, RegExp[]>(
+  [...PATTERNS].map(([kind, patterns]) => [kind, patterns.map(({ regex }) => new RegExp(regex.source, 'gd'))]),
+);
+
+/**
+ * Whether a value is a row's credential as a whole: one of the row's patterns spans all of it, and
+ * its checksum and structure hold. A row with no pattern (a vendor known only by its API host)
+ * cannot say; null then.
+ */
+export function fitsRow(kind: SecretKind, value: string): boolean | null {
+  const tests = WHOLE_VALUE.get(kind) ?? [];
+  const rule: SecretRule = SECRET_RULES[kind];
+  if (tests.length === 0 && !rule.bareShapes) return null;
+  if (rule.bareShapes?.some((shape) => shape.test(value))) return true;
+  if (!(rule.issued?.(value) ?? true) || !(rule.valid?.(value) ?? true)) return false;
+  // A row whose credential is the value of a `Name=` pair (AccountKey=…) takes the value alone too.
+  const names = rule.previewBody
+    ? (rule.formats ?? []).flatMap((format) => {
+        const lead = format[0];
+        return typeof lead === 'string' ? [lead] : Array.isArray(lead) ? lead : [];
+      })
+    : [];
+  return [value, ...names.filter((name) => name.endsWith('=')).map((name) => name + value)].some((whole) =>
+    tests.some((regex) => {
+      for (const match of whole.matchAll(regex)) {
+        const [start, end] = credentialSpan(match);
+        if (start === 0 && end === whole.length) return true;
+      }
+      return false;
+    }),
+  );
+}
+
+/**
+ * Characters no token contains and no token stands beside: a format's match that touches one is a
+ * slice of a longer string (`sk_live_…?…`), not a credential. URLs (webhooks, connection strings) go
+ * on into their query and fragment and are judged whole. A tag may follow a token in HTML text.
+ */
+const GLUE = /[?#]/;
+const isSlice = (content: string, start: number, end: number) =>
+  !content.slice(start, end).includes('://') && (GLUE.test(content[end] ?? '') || GLUE.test(content[start - 1] ?? ''));
+
 /** The rows that name API hosts, in table order: the first whose host matches names the credential. */
 const HOST_ROWS = RULES.filter(([, rule]) => rule.hosts);
-const vendorOfHost = (host: string): SecretKind | undefined =>
-  HOST_ROWS.find(([, rule]) => rule.hosts!.some((entry) => hostMatches(host, entry)))?.[0];
+const vendorsOfHost = (host: string): SecretKind[] =>
+  HOST_ROWS.filter(([, rule]) => rule.hosts!.some((entry) => hostMatches(host, entry))).map(([kind]) => kind);
 
 /**
  * The vendor a position's name names (`SPARKPOST_API_KEY`, `okta_token`): the first word of a row's
@@ -170,14 +225,15 @@ const vendorOfHost = (host: string): SecretKind | undefined =>
  * (Algolia's search keys) and rows of no single vendor do not take part.
  */
 const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-const NAME_WORDS = RULES.filter(([, rule]) => rule.byName !== false).flatMap(([kind, rule]) =>
-  [compact(kind.split('_')[0]!), compact(rule.label.split(/[\s(-]/)[0]!)]
-    .filter((word, i, all) => word.length >= 4 && all.indexOf(word) === i)
-    .map((word) => [word, kind] as const),
-);
-const vendorOfName = (name: string): SecretKind | undefined => {
+const NAMED_ROWS = RULES.filter(([, rule]) => rule.byName !== false);
+// A row's own kind word first (`alibaba`), then its label's (`Alibaba DashScope` names Alibaba too).
+const NAME_WORDS = [
+  ...NAMED_ROWS.map(([kind]) => [compact(kind.split('_')[0]!), kind] as const),
+  ...NAMED_ROWS.map(([kind, rule]) => [compact(rule.label.split(/[\s(-]/)[0]!), kind] as const),
+].filter(([word]) => word.length >= 4);
+const vendorsOfName = (name: string): SecretKind[] => {
   const words = compact(name);
-  return NAME_WORDS.find(([word]) => words.includes(word))?.[1];
+  return [...new Set(NAME_WORDS.filter(([word]) => words.includes(word)).map(([, kind]) => kind))];
 };
 
 interface Candidate {
@@ -213,7 +269,12 @@ function* candidates(
   if (rule.keywords && !rule.keywords.some((keyword) => present.has(keyword))) return;
   const judge = (start: number, end: number, body: string | undefined, near: readonly Near[]): Candidate => {
     const secret = undoEscapes(content.slice(start, end));
-    const refused = isPlaceholder(secret, body, rule.entropy) || !(rule.issued?.(secret) ?? true);
+    const refused =
+      isSlice(content, start, end) ||
+      isPublishedKey(secret) ||
+      (body !== undefined && isPublishedKey(undoEscapes(body))) ||
+      isPlaceholder(secret, body, rule.entropy) ||
+      !(rule.issued?.(secret) ?? true);
     const accepted = !refused && (rule.valid?.(secret) ?? true) && hasContext(content, start, end, near);
     const unescaped = body === undefined ? undefined : undoEscapes(body);
     return { kind, start, end, secret, body: unescaped, accepted, refused };
@@ -225,12 +286,7 @@ function* candidates(
       words ? words.some((word) => present.has(word)) : context.test(content);
     if (!near.every(stands)) continue;
     for (const match of matchesOf(content, pattern, positions)) {
-      const groups = match.indices?.groups ?? {};
-      // The credential: the `secret` group, else the match and any group read behind it (a look-behind).
-      const [start, end] = groups.secret ?? [
-        Math.min(match.index, ...Object.values(groups).map((range) => range?.[0] ?? match.index)),
-        match.index + match[0].length,
-      ];
+      const [start, end] = credentialSpan(match);
       yield judge(start, end, match.groups?.body, near);
     }
   }
@@ -241,25 +297,30 @@ function* candidates(
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
   a.start < b.end && b.start < a.end;
 
-/** At most the first 8 and the last 4 characters (fewer of a short value), so at most a third shows. */
+/**
+ * The first characters of a secret, "…", and its last 4: an owner recognises which key to revoke.
+ * At most a quarter of it leads (8 characters at most), so well under half shows of a key of 20 or
+ * more; a secret under 8 characters shows half of itself at its end and nothing at its start.
+ */
 export function redact(secret: string): string {
-  const head = Math.min(8, Math.floor(secret.length / 4));
-  const tail = secret.length >= 16 ? 4 : Math.floor(secret.length / 4);
+  const tail = secret.length >= 8 ? 4 : Math.floor(secret.length / 2);
+  const head = secret.length >= 8 ? Math.min(8, Math.floor(secret.length / 4), secret.length - 2 * tail) : 0;
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
 }
 
 /**
- * What a finding shows of a credential: redact's head and tail, or, for a rule whose credential is
- * its `body` (a connection string's password), the match's scheme and the body's own last 4
- * characters and length.
+ * The one preview of every finding: redact of the secret part and its exact length. The secret part
+ * is the whole token, or, for a rule whose credential is its `body`, that body: the password of a
+ * connection URL, the key of an `AccountKey=` pair. Never a scheme, a key's name, a port or a path.
  */
-function previewOf(kind: SecretKind, secret: string, body: string | undefined): { preview: string; length: number } {
+export function previewOf(
+  kind: SecretKind,
+  secret: string,
+  body: string | undefined,
+): { preview: string; length: number } {
   const rule: SecretRule = SECRET_RULES[kind];
-  if (!rule.previewBody || !body) return { preview: redact(secret), length: secret.length };
-  const scheme = secret.slice(0, Math.min(8, Math.max(0, secret.indexOf('://'))));
-  // As redact: the last 4 characters, fewer of a short password, so at most a quarter of it shows.
-  const tail = body.length >= 16 ? 4 : Math.floor(body.length / 4);
-  return { preview: `${scheme}…${tail > 0 ? body.slice(-tail) : ''}`, length: body.length };
+  const part = rule.previewBody && body ? body : secret;
+  return { preview: redact(part), length: part.length };
 }
 
 /**
@@ -296,13 +357,24 @@ export async function findSecrets(content: string): Promise<RedactedSecret[]> {
   // Last, values no row reports: named after the vendor their name or API host names, else after the host.
   // A value a row matched but could not attribute (a JWT that is no Supabase key) is still a key here;
   // a placeholder or a value whose checksum fails is not.
-  for (const position of positionedCredentials(content, (name) => vendorOfHost(name) !== undefined)) {
+  for (const position of positionedCredentials(content, (name) => vendorsOfHost(name).length > 0)) {
     const { start, end, value, host } = position;
     const taken = (other: Candidate) => overlaps(other, position);
     if (judged.some((other) => other.refused && taken(other)) || reported.some(taken)) continue;
+    // The vendors its name and its host name, in that order. Beside a vendor the table names, the
+    // vendor's own format decides: a value that fits none of theirs is no key of theirs (a truncated
+    // copy, another product's id), and no unnamed credential either.
+    const vendors = [...vendorsOfName(position.name), ...(host && !position.bare ? vendorsOfHost(host) : [])];
     const kind =
-      vendorOfName(position.name) ?? (host && !position.bare ? (vendorOfHost(host) ?? 'api_credential') : undefined);
-    if (kind) reported.push({ kind, start, end, secret: value, accepted: true, ...(host ? { host } : {}) });
+      vendors.length > 0
+        ? vendors.find((vendor) => fitsRow(vendor, value) !== false)
+        : host && !position.bare
+          ? 'api_credential'
+          : undefined;
+    // A key of no vendor the table knows is judged by shape alone: token characters only (a
+    // password with punctuation, an e-mail address or a path beside a host is no API key).
+    if (!kind || isPublishedKey(value) || (kind === 'api_credential' && /[^\w.~+/=:-]/.test(value))) continue;
+    reported.push({ kind, start, end, secret: value, accepted: true, ...(host ? { host } : {}) });
   }
   await checkpoint();
   const found = new Map<string, RedactedSecret>();

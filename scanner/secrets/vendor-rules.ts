@@ -287,8 +287,8 @@ export const VENDOR_RULES = {
     capability: 'ai',
     revokeAt: 'IAM (de service-specifieke inloggegevens van de Bedrock-gebruiker)',
     source: 'https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html',
-    // Long-term keys are "ABSK" and the base64 of "BedrockAPIKey-…".
-    formats: [key('ABSKQmVkcm9ja0FQSUtleS', chars('base64', 40, 200))],
+    // Long-term keys are "ABSK" and the base64 of "BedrockAPIKey-…", padding included.
+    formats: [key('ABSKQmVkcm9ja0FQSUtleS', chars('base64', 40, 200), ['==', '=', ''])],
     hosts: ['bedrock-runtime.', 'bedrock.'],
   }),
   mistral: vendor({
@@ -600,6 +600,8 @@ export const VENDOR_RULES = {
     revokeAt: 'mandrillapp.com (Settings > API Keys)',
     source: 'https://mailchimp.com/developer/transactional/guides/quick-start/',
     formats: [key('md-', chars('base64url', 22))],
+    // Keys before md- (2023): 22 base64url characters.
+    bareShapes: [/^[\w-]{22}$/],
     hosts: ['mandrillapp.com'],
   }),
   smtp2go: vendor({
@@ -702,8 +704,10 @@ export const VENDOR_RULES = {
     capability: 'customer_data',
     revokeAt: 'de Intercom Developer Hub (Authentication)',
     source: 'https://developers.intercom.com/docs/build-an-integration/learn-more/authentication',
-    // "dG9rOi" is base64 of "tok:".
-    formats: [key('dG9rOi', chars('base64', 40, 80), ['==', '=', ''])],
+    // The base64 of "tok:" and a printable character starts "dG9rO" and one of i to n.
+    formats: [
+      key(['dG9rOi', 'dG9rOj', 'dG9rOk', 'dG9rOl', 'dG9rOm', 'dG9rOn'], chars('base64', 40, 80), ['==', '=', '']),
+    ],
     hosts: ['api.intercom.io', 'api.eu.intercom.io'],
   }),
   ably: vendor({
@@ -811,7 +815,11 @@ export const VENDOR_RULES = {
     capability: 'database',
     revokeAt: 'airtable.com/create/tokens',
     source: 'https://airtable.com/developers/web/guides/personal-access-tokens',
-    formats: [key('pat', chars('base62', 14), '.', chars('hex', 64))],
+    formats: [
+      key('pat', chars('base62', 14), '.', chars('hex', 64)),
+      // OAuth access tokens: oaa, an id, ".v1.", a base64url payload and a hex signature.
+      key('oaa', chars('base62', 14), '.v1.', chars('base64url', 40, 400), '.', chars('hex', 32, 64)),
+    ],
     hosts: ['api.airtable.com'],
   }),
   hasura: vendor({
@@ -969,7 +977,8 @@ export const VENDOR_RULES = {
     capability: 'content',
     revokeAt: 'notion.so/my-integrations',
     source: 'https://developers.notion.com/docs/authorization',
-    formats: [key(['secret_', 'ntn_'], chars('base62', 43, 46))],
+    // Integration tokens: secret_ and 43 characters until September 2024, ntn_ and 46 since.
+    formats: [key('secret_', chars('base62', 43)), key('ntn_', chars('base62', 46))],
     hosts: ['api.notion.com'],
   }),
   linear: vendor({
@@ -986,6 +995,8 @@ export const VENDOR_RULES = {
     revokeAt: 'Figma (Settings > Security > Personal access tokens)',
     source: 'https://www.figma.com/developers/api#access-tokens',
     formats: [key(['figd_', 'figu_'], chars('base64url', 40, 50))],
+    // Before figd_ (2023): a user number and a UUID.
+    bareShapes: [/^\d{3,8}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/],
     hosts: ['api.figma.com'],
   }),
   clickup: vendor({
@@ -1163,6 +1174,8 @@ export const VENDOR_RULES = {
     revokeAt: 'vercel.com/account/settings/tokens',
     source: 'https://vercel.com/docs/rest-api#creating-an-access-token',
     formats: [key(['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], chars('base62', 24, 80))],
+    // Tokens before the vc*_ prefixes (2025): 24 letters and digits.
+    bareShapes: [/^[0-9A-Za-z]{24}$/],
     hosts: ['api.vercel.com'],
   }),
   netlify: vendor({
@@ -1179,6 +1192,8 @@ export const VENDOR_RULES = {
     revokeAt: 'dashboard.heroku.com/account (API Key > Regenerate)',
     source: 'https://devcenter.heroku.com/articles/authentication',
     formats: [key('HRKU-AA', chars('base64url', 58))],
+    // Before HRKU- (2024): a UUID.
+    bareShapes: [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i],
     hosts: ['api.heroku.com'],
   }),
   digitalocean: vendor({
@@ -1241,7 +1256,14 @@ export const VENDOR_RULES = {
     capability: 'admin',
     revokeAt: 'Vault (vault token revoke) of HCP Terraform (User settings > Tokens)',
     source: 'https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes',
-    formats: [key(['hvs.', 'hvb.', 'hvr.'], chars('base64url', 24, 300))],
+    formats: [
+      // Vault 1.10+: service and recovery tokens are at least 90 characters after the prefix, batch
+      // tokens 138 (the lengths gitleaks' vault rules hold; shorter copies are cut or made up).
+      key(['hvs.', 'hvr.'], chars('base64url', 90, 300)),
+      key('hvb.', chars('base64url', 138, 300)),
+      // HCP Terraform (Terraform Cloud) user and team tokens.
+      key(chars('base62', 14), '.atlasv1.', chars('base64url', 60, 70)),
+    ],
     hosts: ['app.terraform.io'],
   }),
   vault_legacy: vendor({
@@ -1250,7 +1272,8 @@ export const VENDOR_RULES = {
     revokeAt: 'Vault (vault token revoke)',
     source: 'https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes',
     // Before Vault 1.10: s. and b. tokens, only beside Vault's name.
-    formats: [key(['s.', 'b.'], chars('base64url', 24, 200))],
+    // Before Vault 1.10: service (s.), batch (b.) and recovery (r.) tokens.
+    formats: [key(['s.', 'b.', 'r.'], chars('base64url', 24, 200))],
     near: vendorNear('vault'),
   }),
   azure_devops: vendor({
@@ -1317,6 +1340,8 @@ export const VENDOR_RULES = {
     revokeAt: 'app.circleci.com/settings/user/tokens',
     source: 'https://circleci.com/docs/managing-api-tokens/',
     formats: [key('CCIPAT_', chars('base62', 22), '_', chars('hex', 40))],
+    // Personal and project tokens before CCIPAT_ (2023): 40 hex.
+    bareShapes: [/^[0-9a-f]{40}$/],
     hosts: ['circleci.com'],
   }),
   buildkite: vendor({
@@ -1325,6 +1350,8 @@ export const VENDOR_RULES = {
     revokeAt: 'buildkite.com/user/api-access-tokens',
     source: 'https://buildkite.com/docs/apis/managing-api-tokens',
     formats: [key('bkua_', chars('hex', 40))],
+    // Access tokens before bkua_ (2022): 40 lower-case letters and digits.
+    bareShapes: [/^[0-9a-z]{40}$/],
     hosts: ['api.buildkite.com'],
   }),
   pypi: vendor({
@@ -1386,6 +1413,8 @@ export const VENDOR_RULES = {
     revokeAt: 'de RAM-console van Alibaba Cloud (AccessKey uitschakelen en verwijderen)',
     source: 'https://www.alibabacloud.com/help/en/ram/user-guide/create-an-accesskey-pair',
     formats: [key('LTAI', chars('base62', 12, 24))],
+    // The AccessKey secret beside the id: 30 letters and digits.
+    bareShapes: [/^[0-9A-Za-z]{30}$/],
   }),
   tencent: vendor({
     label: 'Tencent Cloud SecretId',
@@ -1401,6 +1430,8 @@ export const VENDOR_RULES = {
     source: 'https://learn.microsoft.com/en-us/azure/storage/common/storage-configure-connection-string',
     formats: [key('AccountKey=', chars('base64', 86), '==')],
     hosts: ['blob.core.windows.net', 'table.core.windows.net', 'queue.core.windows.net'],
+    // The key is the value of the pair: its preview and length are the 88 characters after AccountKey=.
+    previewBody: true,
   }),
   azure_client_secret: vendor({
     label: 'Microsoft Entra-clientgeheim',

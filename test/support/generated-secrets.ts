@@ -113,7 +113,13 @@ export function formatCases(): GeneratedCase[] {
   });
 }
 
-/** A key of no known format, in each credential position of browser code, beside each host a row names. */
+/** Whether a row knows its vendor's format (patterns or formats): beside its host, only that format is its key. */
+export const knowsFormat = (rule: SecretRule) => Boolean(rule.formats?.length || rule.patterns?.length);
+
+/**
+ * A key of no known format, in each credential position of browser code, beside each host a row
+ * names: the row's vendor's key when the row knows no format, and nothing at all when it does.
+ */
 export function hostCases(): GeneratedCase[] {
   return SECRET_KIND_NAMES.flatMap((kind) => {
     const rule: SecretRule = SECRET_RULES[kind];
@@ -142,6 +148,58 @@ export function hostCases(): GeneratedCase[] {
           what: `${kind} x-api-key beside ${host}`,
         },
       ];
+    });
+  });
+}
+
+/** A character the alphabet lacks that may stand inside a string literal, for a value that is no token. */
+const outsider = (alphabet: string) => ['!', '*', '~', '^', '|'].find((char) => !alphabet.includes(char))!;
+
+/**
+ * Values each format's vendor never issues, each in browser code beside the row's host and context:
+ * its prefix changed, a character outside its alphabet, a `?` inside (a slice of a longer string).
+ * None is that vendor's key, and beside the vendor's host none is an unnamed credential either.
+ */
+export function formatMisfits(): GeneratedCase[] {
+  return SECRET_KIND_NAMES.flatMap((kind) => {
+    const rule: SecretRule = SECRET_RULES[kind];
+    return (rule.formats ?? []).flatMap((format, f) => {
+      const parts = formatParts(format);
+      const [valid] = walkFormat(format);
+      const longest = parts.reduce(
+        (best, part, i) => (part.kind === 'random' && part.length[0] > (parts[best]?.length?.[0] ?? 0) ? i : best),
+        -1,
+      );
+      if (longest < 0 || !valid) return [];
+      // The value with something put in the middle of its longest random part, and that part one longer.
+      const within = (char: string) =>
+        parts
+          .map((part, i) => {
+            if (part.kind === 'literal') return part.choices[0]!;
+            const length = Math.max(part.length[0], 1);
+            if (i !== longest) return randomOf(part.alphabet, length);
+            const half = Math.floor(length / 2);
+            return `${randomOf(part.alphabet, half)}${char}${randomOf(part.alphabet, length - half)}`;
+          })
+          .join('');
+      const cases = [
+        {
+          secret: within(outsider(parts[longest]!.kind === 'random' ? parts[longest]!.alphabet : '')),
+          what: 'a character outside its alphabet',
+        },
+        { secret: within('?'), what: 'a ? inside' },
+      ];
+      const lead = parts[0]!;
+      if (lead.kind === 'literal' && lead.choices[0]!.length >= 2) {
+        const prefix = lead.choices[0]!;
+        cases.push({ secret: `zq${prefix.slice(2)}${valid.slice(prefix.length)}`, what: 'a wrong prefix' });
+      }
+      return cases.map(({ secret, what }) => ({
+        kind,
+        secret,
+        code: inBundle(secret, contextOf(rule)),
+        what: `${kind} format ${f} ${what}`,
+      }));
     });
   });
 }
@@ -177,7 +235,7 @@ export function formatNegatives(): GeneratedCase[] {
         {
           kind,
           secret: short,
-          code: inBundle(short, contextOf(rule, false)),
+          code: inBundle(short, contextOf(rule)),
           what: `${kind} format ${f} one too short`,
         },
       ];
