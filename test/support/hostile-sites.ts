@@ -291,6 +291,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     { expect: 400 },
   ),
   http('20-hop redirect chain', redirectChain(20), READS_PAGE),
+  // Every path answered 200 with a page of letters and no digit: the soft-404 comparison of every
+  // probe with every baseline meets long runs of token characters (quadratic for a backtracking pattern).
+  http(
+    'letters without end on every path',
+    answer(`<!doctype html><html><body><p>${'Lorem'.repeat(1_700)}</p></body></html>`, ['Content-Type: text/html']),
+  ),
   http(
     'relative Location',
     oddLocation(() => 'elders/pagina'),
