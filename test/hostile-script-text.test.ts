@@ -3,6 +3,8 @@ import { readBackendReferences } from '../scanner/probes/backend-references.ts';
 import { chunkReferences } from '../scanner/probes/chunk-references.ts';
 import { findSecrets } from '../scanner/secrets/secret-scan.ts';
 import { resemblesBaseline } from '../scanner/checks/exposures.ts';
+import { EXPOSURE_RULES } from '../scanner/probes/exposure-rules.ts';
+import { looksLikeHtml } from '../scanner/probes/html.ts';
 import type { FetchedResponse } from '../scanner/net/http-evidence.ts';
 
 // A file of its own: the longest suite of the client-code tests runs beside the others.
@@ -108,5 +110,28 @@ describe('answers of a hostile site compared with its not-found pages', () => {
     expect(
       resemblesBaseline(answer('/.env', 'APP_KEY=base64:x\nDB_PASSWORD=y\n'), answer('/nope', '<h1>Not found</h1>')),
     ).toBe(false);
+  }, 30_000);
+});
+
+describe('patterns over what a hostile site answers', () => {
+  it('judges runs of the characters each pattern repeats in linear time', () => {
+    // Each body repeats what a backtracking pattern would try again at every position: 64 KiB of it.
+    const runs = ['\n', ' \n', '<pre>', ' - /', '<!--', '<title> - /', '<html>', 'a', '[core]\n\n'];
+    for (const run of runs) {
+      const body = run.repeat(Math.ceil(65_536 / run.length));
+      expect(looksLikeHtml(body), JSON.stringify(run)).toEqual(expect.any(Boolean));
+      for (const type of ['directory_listing', 'exposed_git_config'] as const)
+        expect(EXPOSURE_RULES[type].confirm(Buffer.from(body), body), `${type} ${JSON.stringify(run)}`).toEqual(
+          expect.any(Boolean),
+        );
+    }
+    // Still right on real answers.
+    const iis =
+      '<html><head><title>www.acme.nl - /backup/</title></head><body><H1>www.acme.nl - /backup/</H1><hr>\n\n<pre><A HREF="/">[To Parent Directory]</A><br><br> 1/2/2024  3:04 PM        &lt;dir&gt; <A HREF="/backup/db/">db</A><br></pre>';
+    expect(EXPOSURE_RULES.directory_listing.confirm(Buffer.from(iis), iis)).toBe(true);
+    const git = '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = git@example.nl:a/b.git\n';
+    expect(EXPOSURE_RULES.exposed_git_config.confirm(Buffer.from(git), git)).toBe(true);
+    expect(looksLikeHtml('<!-- a --> <!-- b -->\n<!doctype html><p>x')).toBe(true);
+    expect(looksLikeHtml('{"html": false}')).toBe(false);
   }, 30_000);
 });

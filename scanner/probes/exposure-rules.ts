@@ -70,8 +70,16 @@ const PHPINFO_ROWS =
 // "[To Parent Directory]" and "&lt;dir&gt;" rows).
 const LISTING_TITLES =
   /<(title|h1)>\s*(Index of \/|Directory listing for \/|Directory Listing For \[\/|Directory: \/|listing directory \/)/i;
-const IIS_LISTING =
-  /<pre>\s*<A HREF="[^"]*">\[To Parent Directory\]<\/A>|<title>[^<]* - \/[^<]*<\/title>[\s\S]*<pre>[\s\S]*(&lt;dir&gt;|\d{1,2}:\d{2} [AP]M\s+\d+ <A HREF=)/i;
+const IIS_PARENT = /<pre>\s*<A HREF="[^"]*">\[To Parent Directory\]<\/A>/i;
+const IIS_TITLE = /<title>[^<]{0,300} - \/[^<]{0,300}<\/title>/i;
+const IIS_ROW = /&lt;dir&gt;|\d{1,2}:\d{2} [AP]M\s+\d+ <A HREF=/i;
+/** IIS directory browsing: the parent link in a <pre>, or its "host - /x/" title with a <pre> of rows after it (found with indexOf: linear). */
+const iisListing = (t: string) => {
+  if (IIS_PARENT.test(t)) return true;
+  const title = IIS_TITLE.exec(t);
+  const pre = title ? t.toLowerCase().indexOf('<pre>', title.index) : -1;
+  return pre >= 0 && IIS_ROW.test(t.slice(pre));
+};
 
 // SQL dumps: the headers of mysqldump, MariaDB, pg_dump, phpMyAdmin, Adminer and sqlite3 .dump, or
 // at least two kinds of statements at the start of a line, as a dump writes them.
@@ -98,7 +106,8 @@ const ACTUATOR_1_SECTIONS = /"(systemProperties|systemEnvironment|servletContext
 const HTPASSWD_LINE = /^[^:\s#]+:(\$apr1\$|\$2[aby]\$|\$[156]\$|\{SHA\}|[./0-9A-Za-z]{13}\s*$)/m;
 
 export const EXPOSURE_RULES = {
-  exposed_git_config: { confirm: (_, t) => /^\s*\[(core|remote "[^"]*"|branch "[^"]*")\]\s*$/m.test(t) },
+  // Blanks within the line only: `\s*` at every line start would cross a run of empty lines again and again.
+  exposed_git_config: { confirm: (_, t) => /^[ \t]*\[(core|remote "[^"\n]*"|branch "[^"\n]*")\][ \t]*\r?$/m.test(t) },
   // A branch ref, or a detached HEAD: a bare SHA-1 or SHA-256 commit id.
   exposed_git_head: {
     confirm: (_, t) => /^ref:\s*refs\/[\w./-]+$/.test(t.trim()) || /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(t.trim()),
@@ -176,7 +185,7 @@ export const EXPOSURE_RULES = {
     confirm: (_, t) => /<title>\s*Swagger UI\s*<\/title>|swagger-ui-bundle\.js/i.test(t),
   },
   graphql_introspection_enabled: { confirm: (_, t) => /"__schema"\s*:\s*\{/.test(t) && /"queryType"/.test(t) },
-  directory_listing: { html: true, confirm: (_, t) => LISTING_TITLES.test(t) || IIS_LISTING.test(t) },
+  directory_listing: { html: true, confirm: (_, t) => LISTING_TITLES.test(t) || iisListing(t) },
   // Source map v3: bundlers put "sources" and "sourcesContent" before "mappings", so a prefix with the
   // version and the sources list is enough.
   exposed_source_map: {

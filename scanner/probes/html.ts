@@ -188,8 +188,20 @@ export function isHtmlContentType(contentType: string | null): boolean {
  */
 export function looksLikeHtml(body: string): boolean {
   const head = body.slice(0, 4096);
-  return (
-    /^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head) ||
-    /<!doctype\s+html[\s>]|<html[\s>][\s\S]*<\/?(head|body)[\s>]/i.test(head)
-  );
+  // Leading comments skipped with indexOf, not a repeated lazy group (quadratic on many "<!--").
+  const blanks = (from: number) => {
+    let i = from;
+    while (i < head.length && /\s/.test(head[i]!)) i++;
+    return i;
+  };
+  let at = blanks(0);
+  while (head.startsWith('<!--', at)) {
+    const end = head.indexOf('-->', at + 4);
+    if (end < 0) break;
+    at = blanks(end + 3);
+  }
+  if (/^(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head.slice(at))) return true;
+  if (/<!doctype\s+html[\s>]/i.test(head)) return true;
+  const html = head.search(/<html[\s>]/i);
+  return html >= 0 && /<\/?(head|body)[\s>]/i.test(head.slice(html));
 }
