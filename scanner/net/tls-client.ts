@@ -28,6 +28,14 @@ export interface TlsProbeOptions extends AddressPolicy {
 const contexts = new Map<string, tls.SecureContext>();
 
 /**
+ * The key-exchange groups every handshake offers, the same on each runtime: OpenSSL 3.0 (Node 20)
+ * and 3.5 (Node 24, 26) have other defaults (3.5 leads with a post-quantum hybrid), and a verdict
+ * must not change with the Node a user runs. The classic curves and the RFC 7919 groups the NCSC
+ * guideline judges; the raw ClientHello probes name their own.
+ */
+export const OFFERED_GROUPS = 'X25519:P-256:P-384:P-521:X448:ffdhe2048:ffdhe3072:ffdhe4096';
+
+/**
  * Secure contexts built once: building one loads the trust store, and twenty scans with several
  * handshakes each would otherwise block the event loop while they are built.
  */
@@ -36,7 +44,7 @@ function contextFor(min: TlsVersion, max: TlsVersion = min, ciphers = 'DEFAULT@S
   let context = contexts.get(key);
   if (!context) {
     // OpenSSL refuses TLS 1.0/1.1 and small keys at its default security level, so lower it to see them.
-    context = tls.createSecureContext({ minVersion: min, maxVersion: max, ciphers });
+    context = tls.createSecureContext({ minVersion: min, maxVersion: max, ciphers, ecdhCurve: OFFERED_GROUPS });
     contexts.set(key, context);
   }
   return context;
