@@ -81,7 +81,8 @@ export interface CipherEvidence {
   /** SignatureSchemes the server signed its key exchange with when offered only SHA-1/MD5, or only SHA-224 ones. */
   weakKeyExchangeSchemes: number[];
   /** TLS 1.3 with TLS_AES_128_CCM_8_SHA256 accepted. */
-  tls13InsufficientSuite: boolean;
+  /** TLS_AES_128_CCM_8_SHA256 accepted; null when the runtime could not offer it (not tested). */
+  tls13InsufficientSuite: boolean | null;
 }
 
 /** Protocol features, from the TLS 1.2 ServerHello and a renegotiation attempt; null where not seen. */

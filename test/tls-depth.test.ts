@@ -1,3 +1,5 @@
+import { tlsCoverage } from '../scanner/tests/tls.ts';
+import { evidence } from './support/evidence.ts';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type tls from 'node:tls';
@@ -242,5 +244,24 @@ describe('raw ClientHello probes for suites OpenSSL no longer implements', () =>
     expect(await serverAccepts('127.0.0.1', silent.port, RC4_SUITES, { ...options, timeoutMs: 300 })).toBe(false);
     expect(Date.now() - began).toBeLessThan(2_000);
     expect(await serverAccepts('127.0.0.1', 1, RC4_SUITES, options)).toBe(false);
+  });
+});
+
+describe('a suite the runtime cannot offer', () => {
+  it('is reported as not tested, never as absent: the TLS findings of the origin stay as they are', () => {
+    const tested = evidence();
+    const untested = evidence();
+    untested.tls!.ciphers!.tls13InsufficientSuite = null;
+    const site = { tlsWorks: true, tlsCut: false, httpsUrl: new URL('https://example.nl/') };
+    expect(tlsCoverage(tested, site, 'https://example.nl')).toEqual([
+      { subject: 'https://example.nl', status: 'completed', reason: null },
+    ]);
+    expect(tlsCoverage(untested, site, 'https://example.nl')).toEqual([
+      {
+        subject: 'https://example.nl',
+        status: 'skipped',
+        reason: 'deze Node.js-versie kan TLS_AES_128_CCM_8_SHA256 niet aanbieden: CCM_8 niet getest',
+      },
+    ]);
   });
 });

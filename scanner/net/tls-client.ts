@@ -184,12 +184,19 @@ function clientRenegotiation(host: string, port: number, options: TlsProbeOption
 }
 
 /**
- * Whether a TLS 1.3 handshake offering only TLS_AES_128_CCM_8_SHA256 succeeds. OpenSSL 3.5 (Node 24
+ * Whether a TLS 1.3 handshake offering only TLS_AES_128_CCM_8_SHA256 succeeds; null when the runtime
+ * cannot offer it. OpenSSL 3.5 (Node 24
  * and 26) offers CCM_8 only at security level 0, OpenSSL 3.0 (Node 20) at any: the level is set here,
  * not left to the runtime, so the verdict is the same on each.
  */
-async function acceptsTls13Suite(host: string, port: number, options: TlsProbeOptions): Promise<boolean> {
-  const context = contextFor('TLSv1.3', 'TLSv1.3', `DEFAULT@SECLEVEL=0:${TLS13_INSUFFICIENT_SUITE.name}`);
+async function acceptsTls13Suite(host: string, port: number, options: TlsProbeOptions): Promise<boolean | null> {
+  let context: tls.SecureContext;
+  try {
+    context = contextFor('TLSv1.3', 'TLSv1.3', `DEFAULT@SECLEVEL=0:${TLS13_INSUFFICIENT_SUITE.name}`);
+  } catch {
+    // A runtime whose TLS library cannot offer the suite at all: not tested, never "not accepted".
+    return null;
+  }
   return (
     (await connectTls(host, port, context, options, (socket, settle) =>
       settle(() => socket.getCipher().standardName === TLS13_INSUFFICIENT_SUITE.name),

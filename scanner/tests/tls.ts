@@ -9,7 +9,31 @@ import { CERTIFICATE_CHAIN_FINDINGS, TLS_CONFIGURATION_FINDINGS } from '../catal
 import { checkCertificate, checkCertificateKeys, checkProtocolVersions } from '../checks/transport.ts';
 import type { FindingType } from '../catalog/index.ts';
 import type { ScanEvidence, TlsEvidence } from '../types.ts';
-import { defineTest, originOfUrl, REASONS } from './test.ts';
+import type { SiteContact } from '../probes/retriever.ts';
+import { defineTest, originOfUrl, REASONS, type SubjectCoverage } from './test.ts';
+
+/**
+ * What the TLS test covered on its origin. A suite this runtime cannot offer was not tested: the
+ * entry is skipped, so the origin's TLS findings stay as they are instead of being resolved.
+ */
+export function tlsCoverage(
+  evidence: ScanEvidence,
+  site: Pick<SiteContact, 'tlsWorks' | 'tlsCut' | 'httpsUrl'>,
+  subject: string,
+): SubjectCoverage[] {
+  if (site.tlsWorks && evidence.tls?.ciphers?.tls13InsufficientSuite === null)
+    return [
+      {
+        subject,
+        status: 'skipped',
+        reason: 'deze Node.js-versie kan TLS_AES_128_CCM_8_SHA256 niet aanbieden: CCM_8 niet getest',
+      },
+    ];
+  if (site.tlsWorks) return [{ subject, status: 'completed', reason: null }];
+  if (site.tlsCut) return [{ subject, status: 'failed', reason: REASONS.deadline }];
+  // No handshake: the https test reports that; there is no certificate or suite to judge.
+  return [{ subject, status: 'not_applicable', reason: `geen TLS-verbinding op poort ${site.httpsUrl.port || '443'}` }];
+}
 
 /**
  * The certificate, protocol versions, cipher suites, key exchange and protocol features on the
@@ -39,14 +63,7 @@ export const tlsTest = defineTest({
     tls_features: checkTlsFeatures,
   },
   subjectOf: (site) => originOfUrl(site.httpsUrl),
-  coverage: (_ctx, { site }, subject) => {
-    if (site.tlsWorks) return [{ subject, status: 'completed', reason: null }];
-    if (site.tlsCut) return [{ subject, status: 'failed', reason: REASONS.deadline }];
-    // No handshake: the https test reports that; there is no certificate or suite to judge.
-    return [
-      { subject, status: 'not_applicable', reason: `geen TLS-verbinding op poort ${site.httpsUrl.port || '443'}` },
-    ];
-  },
+  coverage: (ctx, { site }, subject) => tlsCoverage(ctx.evidence, site, subject),
 });
 
 /**
