@@ -106,34 +106,42 @@ describe('GET /api/agent/scans/{scan_id}/sarif', () => {
 });
 
 describe('toSarif', () => {
+  const TOOL = {
+    name: 'Website Security Scanner',
+    version: '0.1.0',
+    informationUri: 'http://127.0.0.1:3000/api/agent/docs',
+  };
+  /** A scan of example.nl with no findings, as toSarif takes it. */
+  const scanOf = (passive: boolean, coverage: Parameters<typeof toSarif>[0]['coverage']) => ({
+    url: 'https://example.nl/',
+    score: 50,
+    grade: 'zwak',
+    scanned_at: '2026-11-24T10:00:00.000Z',
+    unreachable: null,
+    passive,
+    coverage,
+    findings: [],
+  });
+
   it('reports failed and skipped tests as tool notifications with their subject and reason, completed ones not', () => {
     const log = toSarif(
-      {
-        url: 'https://example.nl/',
-        score: 50,
-        grade: 'zwak',
-        scanned_at: '2026-11-24T10:00:00.000Z',
-        unreachable: null,
-        passive: false,
-        coverage: [
-          { test: 'security_headers', subject: 'https://example.nl', status: 'completed', reason: null },
-          {
-            test: 'exposures',
-            subject: 'https://example.nl',
-            status: 'skipped',
-            reason: 'uitgeschakeld door de beheerder',
-          },
-          { test: 'client_code', subject: 'https://example.nl/app.js', status: 'failed', reason: 'time-out na 10 s' },
-          {
-            test: 'nextjs_middleware',
-            subject: 'https://example.nl',
-            status: 'not_applicable',
-            reason: 'geen Next.js-site',
-          },
-        ],
-        findings: [],
-      },
-      { name: 'Website Security Scanner', version: '0.1.0', informationUri: 'http://127.0.0.1:3000/api/agent/docs' },
+      scanOf(false, [
+        { test: 'security_headers', subject: 'https://example.nl', status: 'completed', reason: null },
+        {
+          test: 'exposures',
+          subject: 'https://example.nl',
+          status: 'skipped',
+          reason: 'uitgeschakeld door de beheerder',
+        },
+        { test: 'client_code', subject: 'https://example.nl/app.js', status: 'failed', reason: 'time-out na 10 s' },
+        {
+          test: 'nextjs_middleware',
+          subject: 'https://example.nl',
+          status: 'not_applicable',
+          reason: 'geen Next.js-site',
+        },
+      ]),
+      TOOL,
     );
     expectValidSarif(log);
     const invocation = run0(log).invocations[0];
@@ -162,19 +170,10 @@ describe('toSarif', () => {
 
   it('says a passive scan is passive, first among the notifications and in the run properties', () => {
     const log = toSarif(
-      {
-        url: 'https://example.nl/',
-        score: 80,
-        grade: 'goed',
-        scanned_at: '2026-11-24T10:00:00.000Z',
-        unreachable: null,
-        passive: true,
-        coverage: [
-          { test: 'exposures', subject: 'https://example.nl', status: 'skipped', reason: 'eigendom niet aangetoond' },
-        ],
-        findings: [],
-      },
-      { name: 'Website Security Scanner', version: '0.1.0', informationUri: 'http://127.0.0.1:3000/api/agent/docs' },
+      scanOf(true, [
+        { test: 'exposures', subject: 'https://example.nl', status: 'skipped', reason: 'eigendom niet aangetoond' },
+      ]),
+      TOOL,
     );
     expectValidSarif(log);
     const [first, second] = run0(log).invocations[0].toolExecutionNotifications;
