@@ -36,6 +36,34 @@ const contexts = new Map<string, tls.SecureContext>();
 export const OFFERED_GROUPS = 'X25519:P-256:P-384:P-521:X448:ffdhe2048:ffdhe3072:ffdhe4096';
 
 /**
+ * The signature algorithms every handshake accepts, the same on each runtime (OpenSSL 3.5 adds
+ * ML-DSA and orders its defaults otherwise): everything a server may still sign with, SHA-1 and DSA
+ * included, so a weak server is reached and judged rather than refused.
+ */
+export const OFFERED_SIGNATURE_ALGORITHMS = [
+  'ecdsa_secp256r1_sha256',
+  'ecdsa_secp384r1_sha384',
+  'ecdsa_secp521r1_sha512',
+  'ed25519',
+  'ed448',
+  'rsa_pss_pss_sha256',
+  'rsa_pss_pss_sha384',
+  'rsa_pss_pss_sha512',
+  'rsa_pss_rsae_sha256',
+  'rsa_pss_rsae_sha384',
+  'rsa_pss_rsae_sha512',
+  'rsa_pkcs1_sha256',
+  'rsa_pkcs1_sha384',
+  'rsa_pkcs1_sha512',
+  'ECDSA+SHA224',
+  'RSA+SHA224',
+  'ECDSA+SHA1',
+  'RSA+SHA1',
+  'DSA+SHA256',
+  'DSA+SHA1',
+].join(':');
+
+/**
  * Secure contexts built once: building one loads the trust store, and twenty scans with several
  * handshakes each would otherwise block the event loop while they are built.
  */
@@ -44,7 +72,13 @@ function contextFor(min: TlsVersion, max: TlsVersion = min, ciphers = 'DEFAULT@S
   let context = contexts.get(key);
   if (!context) {
     // OpenSSL refuses TLS 1.0/1.1 and small keys at its default security level, so lower it to see them.
-    context = tls.createSecureContext({ minVersion: min, maxVersion: max, ciphers, ecdhCurve: OFFERED_GROUPS });
+    context = tls.createSecureContext({
+      minVersion: min,
+      maxVersion: max,
+      ciphers,
+      ecdhCurve: OFFERED_GROUPS,
+      sigalgs: OFFERED_SIGNATURE_ALGORITHMS,
+    });
     contexts.set(key, context);
   }
   return context;
