@@ -15,4 +15,5 @@ export type { MailRun, SmtpHostResult } from './types.ts';
 export { completeSmtpPart } from './mail-servers.ts';
 export { mailReport, type MailReport } from './report/mail.ts';
 export { mailDomainOf } from './net/registrable-domain.ts';
+export { hostKey } from './net/address-policy.ts';
 export { claimCovers, NOT_PROVEN, type ControlClaim, type ProofOfControl } from './checks/proof-of-control.ts';

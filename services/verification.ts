@@ -21,7 +21,7 @@ import {
   type VerificationMethod,
   type VerificationStatus,
 } from '../domain/vocabulary.ts';
-import { claimCovers, NOT_PROVEN, type ProofOfControl } from '../scanner/index.ts';
+import { claimCovers, hostKey, NOT_PROVEN, type ProofOfControl } from '../scanner/index.ts';
 import {
   checkDnsProof,
   checkFileProof,
@@ -33,6 +33,7 @@ import {
 } from '../scanner/probes/control-proof.ts';
 import { siteOf } from '../scanner/net/registrable-domain.ts';
 import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
+import { scanSettingsOf } from './scan-settings.ts';
 
 // Proof of control before intrusive scanning (docs/security.md): a tenant's token, the names it has
 // shown control of, the checks that keep a claim true only while its proof is in place, and the
@@ -63,12 +64,8 @@ const UNVERIFIED: SiteVerification = {
   reason: null,
 };
 
-/** A URL's host as claims name it: lowercase, no brackets, no final dot. */
-export const hostOfUrl = (url: string) =>
-  new URL(url).hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
+/** A URL's host as claims name it. */
+export const hostOfUrl = (url: string) => hostKey(new URL(url).hostname);
 const day = (iso: string) => iso.slice(0, 10);
 
 /** An operator's claim past its end stands as lost from that moment. */
@@ -124,13 +121,8 @@ export async function tokenOfTenant(deps: ServiceDeps, tenantId: string): Promis
 
 export const newToken = () => randomBytes(24).toString('base64url');
 
-function proofSettings(deps: ServiceDeps): ProofSettings {
-  return {
-    allowPrivateTargets: deps.config.SCANNER_ALLOW_PRIVATE_TARGETS,
-    dnsServers: deps.config.SCANNER_DNS_SERVERS,
-    requestTimeoutMs: deps.config.SCANNER_REQUEST_TIMEOUT,
-  };
-}
+/** Verification asks as scans do: the same address policy, resolvers and time-out. */
+const proofSettings = (deps: ServiceDeps): ProofSettings => scanSettingsOf(deps.config);
 
 /** One method's check of a name (DNS) or an origin (file, meta). */
 function check(method: ControlMethod, origin: string, token: string, settings: ProofSettings): Promise<ProofCheck> {

@@ -1,3 +1,4 @@
+import { hostKey } from '../net/address-policy.ts';
 import type { ControlMethod } from '../vocabulary.ts';
 
 /**
@@ -23,16 +24,10 @@ export interface ProofOfControl {
 /** The reason an intrusive test gives on a site whose control was never shown. */
 export const NOT_PROVEN = 'eigendom niet aangetoond';
 
-const bare = (host: string) =>
-  host
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-
 /** Whether a claim speaks for a host (a host name or an IP literal, brackets allowed). */
 export function claimCovers(claim: ControlClaim, host: string): boolean {
-  const name = bare(claim.name);
-  const asked = bare(host);
+  const name = hostKey(claim.name);
+  const asked = hostKey(host);
   return asked === name || (claim.method === 'dns' && asked.endsWith(`.${name}`));
 }
 
@@ -40,7 +35,7 @@ export function claimCovers(claim: ControlClaim, host: string): boolean {
 export function intrusiveRefusal(control: ProofOfControl | undefined, host: string): string | null {
   if (!control || control.claims.some((claim) => claimCovers(claim, host))) return null;
   // The site is covered but the scan landed elsewhere (a redirect to another host): name that host.
-  return control.claims.length > 0 ? `eigendom van ${bare(host)} niet aangetoond` : control.refusal;
+  return control.claims.length > 0 ? `eigendom van ${hostKey(host)} niet aangetoond` : control.refusal;
 }
 
 /** Whether a DNS claim covers a domain: what the port-25 part of the mail test asks for. */

@@ -107,6 +107,9 @@ export function bareHost(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
 
+/** A host as claims of control name it: no brackets, no final dot, lower case. */
+export const hostKey = (hostname: string): string => bareHost(hostname).replace(/\.$/, '').toLowerCase();
+
 /** Literal IP hosts skip DNS look-ups, so they are checked before connecting. */
 export function assertLiteralHostAllowed(hostname: string, policy: AddressPolicy): void {
   const host = bareHost(hostname);

@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { refusalIn } from '../errors.ts';
 import { decodeBody } from '../net/charset.ts';
-import type { AddressPolicy } from '../net/address-policy.ts';
+import { hostKey, type AddressPolicy } from '../net/address-policy.ts';
 import { DnsError, queryDns, serversOf, txtOf } from '../net/dns-client.ts';
 import { firstHeader, headerValues } from '../net/headers.ts';
 import { HttpClient } from '../net/http-client.ts';
@@ -40,11 +40,9 @@ export interface ProofSettings extends AddressPolicy {
   signal?: AbortSignal;
 }
 
-const bare = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
-
 /** What to publish for a host, as data: the record, the file and the tag. */
 export function proofInstructions(origin: string, token: string) {
-  const host = bare(new URL(origin).hostname);
+  const host = hostKey(new URL(origin).hostname);
   // A DNS record speaks for its name and every name below it: the site's own domain covers www and the rest.
   const domain = isIP(host) ? host : siteOf(host);
   return {
@@ -72,7 +70,7 @@ function namesUp(host: string): string[] {
  * included, from a validating resolver), REFUSED or no answer is unknown.
  */
 export async function checkDnsProof(host: string, token: string, settings: ProofSettings): Promise<ProofCheck> {
-  const asked = bare(host).replace(/\.$/, '');
+  const asked = hostKey(host);
   if (isIP(asked))
     return {
       method: 'dns',
@@ -119,7 +117,7 @@ function cdnChallenge(response: FetchedResponse): boolean {
 
 /** A GET that follows redirects within the start URL's registrable domain, each hop through the address policy. */
 async function fetchWithinSite(client: HttpClient, start: string, maxBytes: number): Promise<Fetched> {
-  const site = siteOf(bare(new URL(start).hostname));
+  const site = siteOf(hostKey(new URL(start).hostname));
   let url = start;
   for (let hop = 0; hop <= LIMITS.redirects; hop++) {
     let response: FetchedResponse | null;
@@ -134,7 +132,7 @@ async function fetchWithinSite(client: HttpClient, start: string, maxBytes: numb
     const location = firstHeader(response.headers, 'location');
     if (response.status < 300 || response.status >= 400 || !location) return { response };
     const next = URL.parse(location, url);
-    if (!next || !['http:', 'https:'].includes(next.protocol) || siteOf(bare(next.hostname)) !== site)
+    if (!next || !['http:', 'https:'].includes(next.protocol) || siteOf(hostKey(next.hostname)) !== site)
       return {
         failed: 'absent',
         reason: `doorverwijzing buiten ${site} (${next?.host ?? 'ongeldig'}) wordt niet gevolgd`,
@@ -154,54 +152,63 @@ function notServed(response: FetchedResponse, what: string): { outcome: ProofOut
 }
 
 /**
- * The file under /.well-known/ on an origin: a 200 that is small and no HTML, with the token on a
- * line of its own. It speaks for the origin's host, on both schemes.
+ * A method that reads one path of an origin (redirects within its registrable domain followed): no
+ * answer, a refused address or a redirect elsewhere, then an answer other than 200, are judged alike;
+ * `judge` reads a 200. The outcome speaks for the origin's host.
  */
-export async function checkFileProof(origin: string, token: string, settings: ProofSettings): Promise<ProofCheck> {
-  const name = bare(new URL(origin).hostname);
-  const result = (outcome: ProofOutcome, reason: string): ProofCheck => ({ method: 'file', name, outcome, reason });
-  const fetched = await withClient(settings, (client) =>
-    fetchWithinSite(client, new URL(PROOF_PLACES.filePath, origin).href, LIMITS.fileBytes + 1),
-  );
-  if ('failed' in fetched) return result(fetched.failed, fetched.reason);
-  const { response } = fetched;
-  if (response.status !== 200) {
-    const why = notServed(response, PROOF_PLACES.filePath);
-    return result(why.outcome, why.reason);
-  }
-  const type = firstHeader(response.headers, 'content-type');
-  const text = decodeBody(response.body, type);
-  if ((type !== null && isHtmlContentType(type)) || looksLikeHtml(text))
-    return result('absent', `${PROOF_PLACES.filePath} is een HTML-pagina, geen tekstbestand`);
-  if (response.body.length > LIMITS.fileBytes)
-    return result('absent', `${PROOF_PLACES.filePath} is groter dan ${LIMITS.fileBytes} bytes`);
-  return text.split(/\r?\n/).some((line) => line.trim() === token)
-    ? result('present', `${PROOF_PLACES.filePath} bevat het token`)
-    : result('absent', `${PROOF_PLACES.filePath} bevat het token van dit account niet op een eigen regel`);
+async function servedProof(
+  method: 'file' | 'meta',
+  origin: string,
+  path: string,
+  maxBytes: number,
+  settings: ProofSettings,
+  judge: (response: FetchedResponse) => { outcome: ProofOutcome; reason: string },
+): Promise<ProofCheck> {
+  const name = hostKey(new URL(origin).hostname);
+  const fetched = await withClient(settings, (client) => fetchWithinSite(client, new URL(path, origin).href, maxBytes));
+  const why =
+    'failed' in fetched
+      ? { outcome: fetched.failed, reason: fetched.reason }
+      : fetched.response.status !== 200
+        ? notServed(fetched.response, path)
+        : judge(fetched.response);
+  return { method, name, ...why };
 }
 
 /**
- * The meta tag in the head of the served HTML of `/` of an origin (redirects within its registrable
- * domain followed). Not one in the body, not one a script writes (scripts do not run here): it
- * speaks for the origin's host.
+ * The file under /.well-known/ on an origin: a 200 that is small and no HTML, with the token on a
+ * line of its own. It speaks for the origin's host, on both schemes.
  */
-export async function checkMetaProof(origin: string, token: string, settings: ProofSettings): Promise<ProofCheck> {
-  const name = bare(new URL(origin).hostname);
-  const result = (outcome: ProofOutcome, reason: string): ProofCheck => ({ method: 'meta', name, outcome, reason });
-  const fetched = await withClient(settings, (client) =>
-    fetchWithinSite(client, new URL('/', origin).href, LIMITS.pageBytes),
-  );
-  if ('failed' in fetched) return result(fetched.failed, fetched.reason);
-  const { response } = fetched;
-  if (response.status !== 200) {
-    const why = notServed(response, '/');
-    return result(why.outcome, why.reason);
-  }
-  const found = metaContents(decodeBody(response.body, firstHeader(response.headers, 'content-type')));
-  if (found.head.includes(token)) return result('present', 'meta-tag in de <head> van / gevonden');
-  if (found.elsewhere.includes(token))
-    return result('absent', 'de meta-tag staat niet in de <head> van de pagina (maar in de <body>)');
-  return result('absent', `geen meta-tag "${PROOF_PLACES.metaName}" met het token van dit account in de <head> van /`);
+export function checkFileProof(origin: string, token: string, settings: ProofSettings): Promise<ProofCheck> {
+  const path = PROOF_PLACES.filePath;
+  return servedProof('file', origin, path, LIMITS.fileBytes + 1, settings, (response) => {
+    const type = firstHeader(response.headers, 'content-type');
+    const text = decodeBody(response.body, type);
+    if ((type !== null && isHtmlContentType(type)) || looksLikeHtml(text))
+      return { outcome: 'absent', reason: `${path} is een HTML-pagina, geen tekstbestand` };
+    if (response.body.length > LIMITS.fileBytes)
+      return { outcome: 'absent', reason: `${path} is groter dan ${LIMITS.fileBytes} bytes` };
+    return text.split(/\r?\n/).some((line) => line.trim() === token)
+      ? { outcome: 'present', reason: `${path} bevat het token` }
+      : { outcome: 'absent', reason: `${path} bevat het token van dit account niet op een eigen regel` };
+  });
+}
+
+/**
+ * The meta tag in the head of the served HTML of `/` of an origin. Not one in the body, not one a
+ * script writes (scripts do not run here): it speaks for the origin's host.
+ */
+export function checkMetaProof(origin: string, token: string, settings: ProofSettings): Promise<ProofCheck> {
+  return servedProof('meta', origin, '/', LIMITS.pageBytes, settings, (response) => {
+    const found = metaContents(decodeBody(response.body, firstHeader(response.headers, 'content-type')));
+    if (found.head.includes(token)) return { outcome: 'present', reason: 'meta-tag in de <head> van / gevonden' };
+    if (found.elsewhere.includes(token))
+      return { outcome: 'absent', reason: 'de meta-tag staat niet in de <head> van de pagina (maar in de <body>)' };
+    return {
+      outcome: 'absent',
+      reason: `geen meta-tag "${PROOF_PLACES.metaName}" met het token van dit account in de <head> van /`,
+    };
+  });
 }
 
 /** The origin a site's `/` lands on after redirects within its registrable domain: its probes run there. */

@@ -313,11 +313,7 @@ export function redact(secret: string): string {
  * is the whole token, or, for a rule whose credential is its `body`, that body: the password of a
  * connection URL, the key of an `AccountKey=` pair. Never a scheme, a key's name, a port or a path.
  */
-export function previewOf(
-  kind: SecretKind,
-  secret: string,
-  body: string | undefined,
-): { preview: string; length: number } {
+function previewOf(kind: SecretKind, secret: string, body: string | undefined): { preview: string; length: number } {
   const rule: SecretRule = SECRET_RULES[kind];
   const part = rule.previewBody && body ? body : secret;
   return { preview: redact(part), length: part.length };

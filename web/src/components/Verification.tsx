@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTRPC, type Outputs } from '../trpc.ts';
+import { CopyButton } from './CopyButton.tsx';
 import { ErrorText } from './ErrorText.tsx';
 
 type Site = Outputs['sites']['get'];
@@ -25,18 +25,10 @@ export function PassiveBanner({ verification }: { verification: Site['verificati
 }
 
 function Copyable({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(value);
-    setCopied(true);
-  };
   return (
     <div className="copyable">
       <span className="muted">{label}</span> <code>{value}</code>{' '}
-      <button type="button" className="secondary" onClick={() => void copy()} aria-label={`${label} kopiëren`}>
-        Kopiëren
-      </button>
-      {copied && <span role="status">Gekopieerd.</span>}
+      <CopyButton value={value} label={`${label} kopiëren`} />
     </div>
   );
 }
