@@ -10,6 +10,7 @@ import {
 import type { DB } from './database.ts';
 import { isPostgres } from './dialect.ts';
 import { preparedQuery } from './prepared-query.ts';
+import { isPageLevel } from '../scanner/crawl/page-findings.ts';
 
 export interface FindingFilters {
   severity?: Severity;
@@ -168,21 +169,29 @@ export async function listFindings(
 
 /** The findings one scan observed, with the value that scan saw. */
 export async function findingsOfScan(db: DB, tenantId: string, scanId: string) {
-  return db
-    .selectFrom('scan_findings')
-    .innerJoin('findings', 'findings.id', 'scan_findings.finding_id')
-    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
-    .innerJoin('sites', 'sites.id', 'findings.site_id')
-    .select([
-      ...FINDING_COLUMNS.filter((c) => c !== 'findings.scan_id' && c !== 'findings.actual_value'),
-      'scan_findings.scan_id',
-      'scan_findings.actual_value',
-    ])
-    .where('scan_findings.scan_id', '=', scanId)
-    .where('findings.tenant_id', '=', tenantId)
-    .orderBy('findings.severity_rank', 'asc')
-    .orderBy('findings.finding_type', 'asc')
-    .execute();
+  return (
+    db
+      .selectFrom('scan_findings')
+      .innerJoin('findings', 'findings.id', 'scan_findings.finding_id')
+      .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+      .innerJoin('sites', 'sites.id', 'findings.site_id')
+      .select([
+        ...FINDING_COLUMNS.filter(
+          (c) => c !== 'findings.scan_id' && c !== 'findings.actual_value' && c !== 'findings.endpoint',
+        ),
+        'scan_findings.scan_id',
+        'scan_findings.actual_value',
+        'scan_findings.affected_urls',
+        'scan_findings.affected_count',
+      ])
+      // Where this scan saw it: a page-level finding's first page may have moved since.
+      .select((eb) => eb.fn.coalesce('scan_findings.endpoint', 'findings.endpoint').as('endpoint'))
+      .where('scan_findings.scan_id', '=', scanId)
+      .where('findings.tenant_id', '=', tenantId)
+      .orderBy('findings.severity_rank', 'asc')
+      .orderBy('findings.finding_type', 'asc')
+      .execute()
+  );
 }
 
 export async function findFinding(db: DB, id: string) {
@@ -214,4 +223,24 @@ export async function scansOfFinding(db: DB, tenantId: string, findingId: string
     .orderBy('scans.scanned_at', 'desc')
     .limit(limit)
     .execute();
+}
+
+/**
+ * The pages where a site's open page-level findings were last seen (their affected URLs, else their
+ * endpoint), in the order the findings were found: a crawl visits them again to confirm a fix.
+ */
+export async function pagesOfOpenFindings(db: DB, tenantId: string, siteId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('findings')
+    .select(['finding_type', 'endpoint', 'affected_urls'])
+    .where('tenant_id', '=', tenantId)
+    .where('site_id', '=', siteId)
+    .where('status', 'in', ['OPEN', 'IN_PROGRESS'])
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  const pages = rows
+    .filter((row) => isPageLevel(row.finding_type))
+    .flatMap((row) => (row.affected_urls ? (JSON.parse(row.affected_urls) as string[]) : [row.endpoint]));
+  return [...new Set(pages)];
 }

@@ -13,6 +13,7 @@ import {
 } from '../domain/vocabulary.ts';
 import { recheckedBy, type ScanFinding, type ScanResult } from '../scanner/index.ts';
 import { computeScores } from '../scanner/report/scoring.ts';
+import { problemKey } from '../scanner/crawl/page-findings.ts';
 import type { DB } from './database.ts';
 import { preparedQuery } from './prepared-query.ts';
 import { uuidv7 } from './ids.ts';
@@ -76,6 +77,10 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 }
 
 type SiteFinding = FindingRecord;
+
+/** The pages a per-page finding occurs on, as stored; null for what is judged once. */
+const affectedOf = (f: ScanFinding) => (f.affected_urls ? JSON.stringify(f.affected_urls) : null);
+
 type Plan = ScanPlan<SiteFinding, ScanFinding>;
 
 /** The site's findings with their texts: what a scan's plan is made against. */
@@ -127,7 +132,13 @@ export async function recordScan(
     .execute();
   const before = await latestScanId(trx, tenantId, siteId);
   const previous = await siteFindings(trx, siteId);
-  const plan: Plan = planFindings(previous, result.findings, recheckedBy(result.coverage), uuidv7);
+  const plan: Plan = planFindings(
+    previous,
+    result.findings,
+    recheckedBy(result.coverage, result.examined),
+    uuidv7,
+    problemKey,
+  );
   const counts = severityCounts(result.findings.map((f) => [f.severity, 1] as const));
   const scan: ScanRow = {
     id: uuidv7(),
@@ -152,6 +163,8 @@ export async function recordScan(
     coverage: JSON.stringify(result.coverage),
     unreachable: result.unreachable,
     passive: result.passive ? 1 : 0,
+    crawl: JSON.stringify(result.crawl),
+    pages: JSON.stringify(result.pages),
   };
   await trx.insertInto('scans').values(scan).execute();
   const changed = await applyPlan(trx, scan, plan, await textIdsOf(trx, result.findings.map(textsOf)));
@@ -189,6 +202,9 @@ async function applyPlan(trx: DB, scan: ScanRow, plan: Plan, textIds: Map<string
     severity_rank: SEVERITIES.indexOf(f.severity),
     text_id: textIds.get(textKey(textsOf(f)))!,
     actual_value: f.actual_value,
+    // A page-level finding is one per site: its first page moves with the pages that show it.
+    endpoint: f.endpoint,
+    affected_urls: affectedOf(f),
   });
   const seenNow = { scan_id: scan.id, last_seen_at: scan.scanned_at };
   const inserted: Selectable<FindingsTable>[] = plan.open.map(({ id, observed }) => ({
@@ -196,7 +212,6 @@ async function applyPlan(trx: DB, scan: ScanRow, plan: Plan, textIds: Map<string
     tenant_id: scan.tenant_id,
     site_id: scan.site_id,
     finding_type: observed.finding_type,
-    endpoint: observed.endpoint,
     status: 'OPEN',
     created_at: scan.scanned_at,
     resolved_at: null,
@@ -230,13 +245,17 @@ async function applyPlan(trx: DB, scan: ScanRow, plan: Plan, textIds: Map<string
     stillSeen.map(({ previous }) => previous.id),
     (ids) => trx.updateTable('findings').set(seenNow).where('id', 'in', ids).execute(),
   );
+  const sighting = (finding_id: string, observed: ScanFinding) => ({
+    finding_id,
+    actual_value: observed.actual_value,
+    severity: observed.severity,
+    endpoint: observed.endpoint,
+    affected_urls: affectedOf(observed),
+    affected_count: observed.affected_count ?? null,
+  });
   const sightings = [
-    ...inserted.map((row) => ({ finding_id: row.id, actual_value: row.actual_value, severity: row.severity })),
-    ...stillSeen.map(({ previous, observed }) => ({
-      finding_id: previous.id,
-      actual_value: observed.actual_value,
-      severity: observed.severity,
-    })),
+    ...plan.open.map(({ id, observed }) => sighting(id, observed)),
+    ...stillSeen.map(({ previous, observed }) => sighting(previous.id, observed)),
   ].map((row) => ({ ...row, scan_id: scan.id }));
   await inChunks(sightings, (rows) => trx.insertInto('scan_findings').values(rows).execute());
   const closed = (previous: SiteFinding, kind: 'resolved' | 'escalated'): ChangedFinding => ({
@@ -321,6 +340,8 @@ const SCAN_COLUMNS = [
   'scans.coverage',
   'scans.unreachable',
   'scans.passive',
+  'scans.crawl',
+  'scans.pages',
 ] as const;
 
 const dayOf = (moment: string) => moment.slice(0, 10);

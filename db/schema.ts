@@ -39,6 +39,8 @@ export interface PlansTable {
   max_scans_per_month: number;
   features: string;
   min_scan_interval_hours: Generated<number>;
+  /** The most pages one scan may examine (a crawl's max_pages). */
+  max_pages_per_scan: Generated<number>;
 }
 
 export interface FeatureFlagsTable {
@@ -135,6 +137,11 @@ export interface SitesTable {
   scan_failures: Generated<number>;
   /** The mail test's domain: null for the registrable domain of the site's host, '' when the test is off. */
   mail_domain: Generated<string | null>;
+  /** Pages a scan examines when the request does not say (1: the start page alone). */
+  max_pages: Generated<number>;
+  /** JSON arrays of path patterns (robots.txt syntax) a crawl keeps to and leaves out. */
+  include_paths: Generated<string>;
+  exclude_paths: Generated<string>;
 }
 
 export interface ScansTable {
@@ -171,6 +178,9 @@ export interface ScansTable {
   unreachable: string | null;
   /** 1 when intrusive tests were held back for want of proof of control. */
   passive: Generated<number>;
+  /** The crawl's summary and the pages visited, as JSON (scanner/scan.ts); null for scans stored before crawling. */
+  crawl: string | null;
+  pages: string | null;
 }
 
 export interface FindingsTable {
@@ -192,6 +202,8 @@ export interface FindingsTable {
   created_at: string;
   last_seen_at: string;
   resolved_at: string | null;
+  /** JSON array of the pages where the latest scan saw a per-page finding; null for what is judged once. */
+  affected_urls: Generated<string | null>;
 }
 
 export interface FindingTextsTable {
@@ -221,6 +233,11 @@ export interface ScanFindingsTable {
   actual_value: string | null;
   /** The severity this scan saw; null in scans stored before it was kept. */
   severity: Severity | null;
+  /** Where this scan saw it (a page-level finding's first page moves); null: the finding's endpoint. */
+  endpoint: Generated<string | null>;
+  /** JSON array of the pages (at most 20) and their count; null for what is judged once. */
+  affected_urls: Generated<string | null>;
+  affected_count: Generated<number | null>;
 }
 
 /** How one scan changed one of its site's findings (docs/monitoring.md). */

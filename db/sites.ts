@@ -50,6 +50,9 @@ function sitesWithLatestScan(db: DB, tenantId: string) {
       'sites.scan_interval_hours',
       'sites.next_scan_at',
       'sites.mail_domain',
+      'sites.max_pages',
+      'sites.include_paths',
+      'sites.exclude_paths',
     ])
     .select((eb) => {
       const latest = () =>
@@ -97,3 +100,19 @@ export async function findSiteWithLatestScan(db: DB, tenantId: string, siteId: s
 }
 
 export type SiteWithLatestScan = NonNullable<Awaited<ReturnType<typeof findSiteWithLatestScan>>>;
+
+/** A site's crawl settings; a field left out stays as it is. */
+export async function setSiteCrawl(
+  db: DB,
+  tenantId: string,
+  siteId: string,
+  settings: { max_pages?: number; include_paths?: string[]; exclude_paths?: string[] },
+): Promise<void> {
+  const changes = {
+    ...(settings.max_pages !== undefined ? { max_pages: settings.max_pages } : {}),
+    ...(settings.include_paths !== undefined ? { include_paths: JSON.stringify(settings.include_paths) } : {}),
+    ...(settings.exclude_paths !== undefined ? { exclude_paths: JSON.stringify(settings.exclude_paths) } : {}),
+  };
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('sites').set(changes).where('tenant_id', '=', tenantId).where('id', '=', siteId).execute();
+}

@@ -43,7 +43,8 @@ export interface ScanPlan<P extends KnownFinding, O extends ObservedFinding> {
   severityChanged: Array<Pair<P, O>>;
 }
 
-const identity = (f: FindingIdentity) => `${f.finding_type}\n${f.endpoint}`;
+/** A finding's place by default: its endpoint. */
+const byEndpoint = (f: FindingIdentity) => `${f.finding_type}\n${f.endpoint}`;
 
 /** Statuses a rescan may resolve; an accepted risk stays accepted when it disappears. */
 const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(['OPEN', 'IN_PROGRESS']);
@@ -56,10 +57,18 @@ const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(['OPEN', 'IN_PROGRESS']);
 export function planFindings<P extends KnownFinding, O extends ObservedFinding>(
   previous: readonly P[],
   observed: readonly O[],
-  rechecked: (finding: FindingIdentity) => boolean,
+  rechecked: (finding: P) => boolean,
   newId: () => string,
+  identity: (finding: FindingIdentity) => string = byEndpoint,
 ): ScanPlan<P, O> {
-  const known = new Map(previous.map((f) => [identity(f), f]));
+  // Two stored findings with one identity (a page-level finding seen at two start pages before
+  // crawling): the one still open, else the latest, is the finding; the other stands alone.
+  const known = new Map<string, P>();
+  const ranked = [...previous].sort((a, b) => Number(a.status === 'RESOLVED') - Number(b.status === 'RESOLVED'));
+  for (const f of ranked) {
+    const key = identity(f);
+    known.set(known.has(key) ? `${key}\n${f.id}` : key, f);
+  }
   const plan: ScanPlan<P, O> = {
     open: [],
     keep: [],

@@ -3,14 +3,17 @@ import type { AnalysisContext } from './checks/context.ts';
 import type { Coverage } from './coverage.ts';
 import { intrusiveRefusal } from './checks/proof-of-control.ts';
 import { refusalIn } from './errors.ts';
+import { decodeBody } from './net/charset.ts';
+import { firstHeader } from './net/headers.ts';
 import { displayText } from './report/display-text.ts';
 import type { HttpClient } from './net/http-client.ts';
 import { UNAVAILABLE_STATUSES } from './net/http-evidence.ts';
-import { readClientCode, type ClientCodeEvidence } from './probes/client-code.ts';
+import { readClientCode, type ScriptLedger, type ClientCodeEvidence } from './probes/client-code.ts';
 import type { RetrieveOptions, SiteContact } from './probes/retriever.ts';
 import { TESTS, type TestName } from './tests/registry.ts';
 import { REASONS, type ProbedEvidence, type ProbeTools, type ScanTest, type SubjectCoverage } from './tests/test.ts';
-import type { ScanEvidence, ScanFinding } from './types.ts';
+import type { FetchedResponse, ScanEvidence, ScanFinding } from './types.ts';
+import type { HtmlFacts } from './probes/html.ts';
 
 /** The evidence of a test that did not gather any. */
 export const NOTHING_PROBED: ProbedEvidence = {
@@ -79,16 +82,19 @@ export async function runTests(
   options: RetrieveOptions,
   report?: CheckFailureReport,
   tests: readonly ScanTest[] = TESTS,
+  crawl: { ledger?: ScriptLedger; crawled?: boolean } = {},
 ): Promise<TestsRun> {
   let reading: Promise<ClientCodeEvidence> | null = null;
   const tools: ProbeTools = {
     client,
     site,
     options,
+    crawled: crawl.crawled,
     clientCode: () =>
       (reading ??= readClientCode(client, site.page!.url, site.facts!, {
         ...options,
         componentIndex: options.vulnerabilityData?.data.retire?.index,
+        ledger: crawl.ledger,
       })),
   };
   const outcomes = await Promise.all(tests.map((test) => gather(test, tools, report)));
@@ -142,4 +148,36 @@ export async function runTests(
   const shown = coverage.map((entry) => ({ ...entry, subject: displayText(entry.subject) }));
   const passive = outcomes.some((o) => !o.ran && o.withheld === true);
   return { evidence, ctx, findings, coverage: shown, failedChecks: [...new Set(failedChecks)], passive };
+}
+
+/** The tests a crawl runs on every page it reads. */
+export const PAGE_TESTS = TESTS.filter((test) => test.crawl !== undefined);
+
+/**
+ * Runs the per-page tests on one more page of a crawl: the page stands in for the start page, the
+ * page's URL is each test's subject, and scripts already read for an earlier page are not read again.
+ */
+export function runPageTests(
+  site: SiteContact,
+  page: { url: string; response: FetchedResponse; facts: HtmlFacts },
+  client: HttpClient,
+  options: RetrieveOptions,
+  ledger: ScriptLedger,
+  report?: CheckFailureReport,
+): Promise<TestsRun> {
+  const { response } = page;
+  const contact: SiteContact = {
+    ...site,
+    page: {
+      url: page.url,
+      status: response.status,
+      headers: response.headers,
+      html: decodeBody(response.body, firstHeader(response.headers, 'content-type')),
+      requestOrigin: '',
+    },
+    pageResponse: response,
+    facts: page.facts,
+  };
+  const tests = PAGE_TESTS.map((test) => ({ ...test, subjectOf: () => page.url }));
+  return runTests(contact, client, options, report, tests, { ledger, crawled: true });
 }

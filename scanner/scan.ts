@@ -14,7 +14,9 @@ import {
   type MailSettings,
   type RetrieveOptions,
 } from './probes/retriever.ts';
-import { runTests } from './run-tests.ts';
+import { examinePages } from './examine-pages.ts';
+import { ONE_PAGE, type CrawledPage, type CrawlRequest, type CrawlSummary } from './crawl/crawl.ts';
+import type { CrawlLimit } from './vocabulary.ts';
 import { internetNlReport, type InternetNlReport } from './report/internetnl.ts';
 import { displayText } from './report/display-text.ts';
 import { computeScores } from './report/scoring.ts';
@@ -47,6 +49,15 @@ export interface ScanResult {
   passive: boolean;
   /** Number of network requests and handshakes the scan made. */
   requests_made: number;
+  /** How many pages the scan examined and why it stopped or left pages (docs/scanner.md, "Pages"). */
+  crawl: CrawlReport;
+  /** The pages visited, the start page first, in crawl order. */
+  pages: PageReport[];
+  /**
+   * The URLs whose page-level findings this scan re-checked: each page the per-page tests completed
+   * on (as asked for and as landed on), and pages that are gone (404, 410). Not shown; for the lifecycle.
+   */
+  examined: string[];
   /** When the site's certificates and security.txt end (monitoring's expiry list and warnings). */
   expiries: Expiry[];
   /** internet.nl's website test (IPv6, DNSSEC, TLS, RPKI); null when not asked for or not gathered. */
@@ -89,10 +100,23 @@ export interface ScanOptions {
    * Absent for the operator's own scans (the scan command line), which run every test.
    */
   control?: ProofOfControl;
+  /** The pages to examine beyond the start page; without it (or with max_pages 1) the start page alone. */
+  crawl?: CrawlRequest & { limitedBy?: CrawlLimit | null };
 }
+
+/** A scan's `crawl`: its bounds and what became of the URLs it found. */
+export interface CrawlReport extends CrawlSummary {
+  /** Why max_pages is lower than asked: the site's control is not proven, or the plan's cap; null when it is not. */
+  limited_by: CrawlLimit | null;
+}
+
+/** A page the scan visited, as its `pages` list shows it (site text shown sanitised). */
+export type PageReport = Pick<CrawledPage, 'url' | 'source' | 'status' | 'content_type' | 'robots'>;
 
 /** The longest certificate subject an expiry carries. */
 const MAX_SUBJECT = 300;
+/** The longest Content-Type a page of the crawl is listed with. */
+const MAX_CONTENT_TYPE = 200;
 
 export const SCAN_DEFAULTS = { requestTimeoutMs: 10_000, deadlineMs: 60_000, concurrency: 8 } as const;
 
@@ -149,6 +173,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     vulnerabilityData: options.vulnerabilityData,
     control: options.control,
   };
+  const request = options.crawl ?? ONE_PAGE;
   const client = new HttpClient({ ...settings, maxSocketsPerHost: settings.concurrency });
   const cancelled = () => {
     // Stopped by the caller (a cancelled tool call, a client that went away): no result to score.
@@ -158,7 +183,7 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
     const site = await reachSite(target, client, settings);
     cancelled();
     options.onProgress?.('probes');
-    const run = await runTests(site, client, settings, options.onCheckFailure);
+    const { run, crawl, pages } = await examinePages(site, client, settings, request, options.onCheckFailure);
     cancelled();
     const { evidence, ctx } = run;
     const findings = [...run.findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
@@ -178,6 +203,15 @@ export async function scanSite(url: string, options: ScanOptions = {}): Promise<
       unreachable: site.unreachable,
       passive: run.passive,
       requests_made: client.requestCount + site.handshakes,
+      crawl: { ...crawl.summary, limited_by: crawl.limitedBy },
+      pages: pages.map(({ url, source, status, content_type, robots }) => ({
+        url: displayText(url),
+        source,
+        status,
+        content_type: content_type === null ? null : displayText(content_type, MAX_CONTENT_TYPE),
+        robots,
+      })),
+      examined: run.examined,
       internetnl: label(
         'internetnl',
         () =>

@@ -192,7 +192,12 @@ export interface Observation {
 
 /** A finding as the scanner reports it: the catalog's texts plus what was observed. */
 export type ScanFinding = { finding_type: FindingType } & Omit<CatalogEntry, 'observatory' | 'ncsc'> &
-  Omit<Observation, 'type'>;
+  Omit<Observation, 'type'> & {
+    /** The pages where a per-page test saw it, in crawl order (at most 20); absent for what is judged once. */
+    affected_urls?: string[];
+    /** How many pages show it; absent for what is judged once. */
+    affected_count?: number;
+  };
 
 /** What the SMTP part found at one address of an MX host. */
 export interface SmtpAddressResult {

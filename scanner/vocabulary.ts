@@ -139,3 +139,30 @@ export const CATEGORY_SCORES = {
   EXPOSED_ENDPOINT: { field: 'endpoints_score', label: 'Blootgestelde endpoints' },
 } as const satisfies Record<Category, { field: string; label: string }>;
 export type CategoryScoreField = (typeof CATEGORY_SCORES)[Category]['field'];
+
+/** Where the crawl found a page it examined (a scan's `pages[].source`), in the order it looks. */
+export const PAGE_SOURCES = ['start', 'given', 'previous', 'sitemap', 'link'] as const;
+export type PageSource = (typeof PAGE_SOURCES)[number];
+
+/** Why a crawl ended before it ran out of pages (`crawl.stopped_by`; null: it did). */
+export const CRAWL_STOPS = ['max_pages', 'bytes', 'time', 'deadline'] as const;
+export type CrawlStop = (typeof CRAWL_STOPS)[number];
+
+/** Why the crawl left a URL it found (`crawl.skipped`, a count each). */
+export const CRAWL_SKIPS = ['robots', 'off_origin', 'not_html', 'template_duplicate', 'excluded'] as const;
+export type CrawlSkip = (typeof CRAWL_SKIPS)[number];
+
+/** What robots.txt says of a visited page; null when it was not consulted (a one-page scan). */
+export const ROBOTS_VERDICTS = ['allowed', 'disallowed'] as const;
+export type RobotsVerdict = (typeof ROBOTS_VERDICTS)[number];
+
+/**
+ * How a test runs when a scan examines several pages: `page` on each page, its findings one per
+ * type on the site; `scripts` on each page's scripts, each script read once per scan; absent once.
+ */
+export const CRAWL_SCOPES = ['page', 'scripts'] as const;
+export type CrawlScope = (typeof CRAWL_SCOPES)[number];
+
+/** Why a scan examined fewer pages than asked: no proof of control (one page), or the plan's cap. */
+export const CRAWL_LIMITS_BY = ['unverified', 'plan'] as const;
+export type CrawlLimit = (typeof CRAWL_LIMITS_BY)[number];

@@ -18,7 +18,17 @@ import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
 import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
-import { mailReport, scanSite, ScanCancelledError, ScanError } from '../scanner/index.ts';
+import {
+  mailReport,
+  scanSite,
+  ScanCancelledError,
+  ScanError,
+  type ScanOptions,
+  type ScanResult,
+} from '../scanner/index.ts';
+import { intrusiveRefusal, type ProofOfControl } from '../scanner/checks/proof-of-control.ts';
+import { pagesOfOpenFindings } from '../db/findings.ts';
+import { MAX_AFFECTED_URLS } from '../scanner/crawl/page-findings.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { vulnerabilityDataInUse } from './vulnerability-data.ts';
 import { proofForScan } from './verification.ts';
@@ -65,6 +75,49 @@ export function scanTargetFor(siteUrl: string, override: string | undefined): st
 }
 
 /**
+ * A page the caller names, on the site's host (either scheme, the site's port) or the scanned host;
+ * anything else is a 400. The crawl moves it to the origin the start page lands on.
+ */
+function pageOnSite(siteUrl: string, target: string, raw: string): string {
+  const page = new URL(raw);
+  const hosts = new Set([new URL(siteUrl).host, new URL(target).host]);
+  const hostOnly = (url: URL) => (url.port === '' ? url.hostname : url.host);
+  if (!hosts.has(page.host) && !hosts.has(hostOnly(page)))
+    throw new Invalid(`pages: ${raw.slice(0, 200)} ligt niet op de origin van de site (${new URL(siteUrl).origin}).`);
+  page.hash = '';
+  return page.href;
+}
+
+/**
+ * The crawl of one scan: `max_pages` as asked, else the site's setting (raised to hold the named
+ * pages), within the plan's cap; one page without proof of control; the pages of the site's open
+ * page-level findings, so a fix on them is seen.
+ */
+async function crawlRequestFor(
+  deps: ServiceDeps,
+  site: { id: string; tenant_id: string; max_pages: number; include_paths: string; exclude_paths: string },
+  target: string,
+  input: { max_pages?: number; pages: string[] },
+  cap: number,
+  control: ProofOfControl,
+): Promise<NonNullable<ScanOptions['crawl']>> {
+  const given = input.pages;
+  const asked = input.max_pages ?? Math.max(site.max_pages, given.length > 0 ? 1 + given.length : 1);
+  const verified = intrusiveRefusal(control, new URL(target).hostname) === null;
+  const maxPages = verified ? Math.min(asked, cap) : 1;
+  const limitedBy = asked > 1 && !verified ? 'unverified' : asked > cap ? 'plan' : null;
+  return {
+    maxPages,
+    limitedBy,
+    given,
+    previous: maxPages > 1 ? await pagesOfOpenFindings(deps.db, site.tenant_id, site.id) : [],
+    includePaths: JSON.parse(site.include_paths) as string[],
+    excludePaths: JSON.parse(site.exclude_paths) as string[],
+    now: () => nowOf(deps),
+  };
+}
+
+/**
  * Runs a scan of one of the tenant's sites and stores it with its findings and events. The same
  * function serves agents, the dashboard and scheduled scans: only the actor differs.
  */
@@ -81,6 +134,8 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
   let result: Awaited<ReturnType<typeof scanSite>>;
   try {
     // Independent look-ups in parallel: on PostgreSQL each is a round trip.
+    // Named pages are judged before anything is spent: another origin is a 400.
+    const pages = (input.pages ?? []).map((page) => pageOnSite(site.url, target, page));
     const [plan, probeExposures, vulnerabilityData, control] = await Promise.all([
       planOfTenant(db, tenantId),
       isFeatureEnabled(db, 'exposure_probes', tenantId),
@@ -88,6 +143,10 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       // Intrusive tests only on hosts the tenant has shown control of (docs/security.md).
       proofForScan(deps, tenantId, target),
     ]);
+    if (pages.length > 0 && intrusiveRefusal(control, new URL(target).hostname) !== null)
+      throw new Invalid(
+        "pages: het eigendom van deze site is niet aangetoond, dus de scan onderzoekt alleen de startpagina. Toon het eigendom aan (GET /api/agent/sites/{site_id}/verification) om pagina's te noemen.",
+      );
     await consumeQuota(
       db,
       tenantId,
@@ -99,8 +158,10 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       'scans',
       new Date(nowOf(deps)),
     );
+    const crawl = await crawlRequestFor(deps, site, target, { ...input, pages }, plan.max_pages_per_scan, control);
     const settings = scanSettingsOf(config);
     result = await scanSite(target, {
+      crawl,
       ...settings,
       mail: { ...settings.mail, domain: mailDomainSetting(site.mail_domain) },
       probeExposures,
@@ -215,7 +276,7 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
   assertPermission(actor, 'read_scans');
   const scan = await findScan(deps.db, actor.tenantId, input.scan_id);
   if (!scan) throw new NotFound('Scan');
-  const { previous_scan_id: _previous, internetnl, coverage, mail, passive, ...shown } = scan;
+  const { previous_scan_id: _previous, internetnl, coverage, mail, passive, crawl, pages, ...shown } = scan;
   const [rows, changes, unverified] = await Promise.all([
     findingsOfScan(deps.db, actor.tenantId, scan.id),
     changesOf(deps.db, { ...scan, tenant_id: actor.tenantId }),
@@ -242,9 +303,32 @@ export async function getScan(deps: ServiceDeps, actor: Actor, input: z.infer<ty
       })),
     ]),
     failed_checks: failedChecksOf(scan),
-    findings: findings.map((finding) => ({
+    findings: findings.map((finding, i) => ({
       ...finding,
       fixes: fixesFor(finding.finding_type, scan.detected_server, scan.detected_platform, finding.actual_value),
+      ...affectedView(rows[i]!),
     })),
+    ...crawlView(scan.url, crawl, pages),
+  };
+}
+
+/** Where a scan saw a finding: its pages (the first MAX_AFFECTED_URLS) and their count; null for what is judged once. */
+function affectedView(row: { affected_urls: string | null; affected_count: number | null }) {
+  const urls = row.affected_urls === null ? null : (JSON.parse(row.affected_urls) as string[]);
+  return { affected_urls: urls?.slice(0, MAX_AFFECTED_URLS) ?? null, affected_count: row.affected_count };
+}
+
+/** A scan's crawl and pages; a scan stored before crawling examined its start page alone. */
+function crawlView(url: string, crawl: string | null, pages: string | null): Pick<ScanResult, 'crawl' | 'pages'> {
+  if (crawl !== null && pages !== null) return { crawl: JSON.parse(crawl), pages: JSON.parse(pages) };
+  return {
+    crawl: {
+      max_pages: 1,
+      visited: 1,
+      stopped_by: 'max_pages',
+      skipped: { robots: 0, off_origin: 0, not_html: 0, template_duplicate: 0, excluded: 0 },
+      limited_by: null,
+    },
+    pages: [{ url, source: 'start', status: null, content_type: null, robots: null }],
   };
 }

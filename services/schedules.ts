@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SiteUpdateInput } from '../routers/sites/schemas.ts';
 import { countScheduleFailure, moveNextScan, setSiteSchedule } from '../db/schedules.ts';
-import { findSite } from '../db/sites.ts';
+import { findSite, setSiteCrawl } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
@@ -27,22 +27,26 @@ function firstScanAt(now: number, intervalHours: number, random = Math.random): 
 
 /**
  * Changes a site's settings: its scan schedule (every `scan_interval_hours`, or off with null; the
- * plan may require a longer interval; a change starts the failure count again) and its mail domain
- * (a domain, or null for off). A field left out stays as it is.
+ * plan may require a longer interval; a change starts the failure count again), its mail domain
+ * (a domain, or null for off) and its crawl (`max_pages` within the plan's cap, include and exclude
+ * paths). A field left out stays as it is.
  */
 export async function updateSite(deps: ServiceDeps, actor: Actor, input: z.infer<typeof SiteUpdateInput>) {
   const { site_id: siteId, scan_interval_hours: intervalHours, mail_domain: mailDomain } = input;
   assertPermission(actor, 'write_config');
   const site = await findSite(deps.db, actor.tenantId, siteId);
   if (!site) throw new NotFound('Site');
-  if (intervalHours !== undefined && intervalHours !== null) {
-    const plan = await planOfTenant(deps.db, actor.tenantId);
-    if (intervalHours < plan.min_scan_interval_hours) {
-      throw new Invalid(
-        `scan_interval_hours: het ${plan.tier}-abonnement staat minimaal elke ${plan.min_scan_interval_hours} uur een geplande scan toe.`,
-      );
-    }
+  // Every setting is judged before any is stored: a refused request changes nothing.
+  const plan = await planOfTenant(deps.db, actor.tenantId);
+  if (intervalHours !== undefined && intervalHours !== null && intervalHours < plan.min_scan_interval_hours) {
+    throw new Invalid(
+      `scan_interval_hours: het ${plan.tier}-abonnement staat minimaal elke ${plan.min_scan_interval_hours} uur een geplande scan toe.`,
+    );
   }
+  if (input.max_pages !== undefined && input.max_pages > plan.max_pages_per_scan)
+    throw new Invalid(
+      `max_pages: het ${plan.tier}-abonnement staat hoogstens ${plan.max_pages_per_scan} pagina's per scan toe.`,
+    );
   if (intervalHours !== undefined) {
     const unchanged =
       intervalHours !== null && site.scan_interval_hours === intervalHours && site.next_scan_at !== null;
@@ -51,6 +55,7 @@ export async function updateSite(deps: ServiceDeps, actor: Actor, input: z.infer
     await setSiteSchedule(deps.db, actor.tenantId, siteId, intervalHours, nextScanAt);
   }
   if (mailDomain !== undefined) await storeMailDomain(deps, actor.tenantId, siteId, mailDomain);
+  await setSiteCrawl(deps.db, actor.tenantId, siteId, input);
   return shownSite(deps, actor.tenantId, siteId);
 }
 

@@ -35,7 +35,7 @@ export function failedChecksOf(scan: Pick<ScanRow, 'failed_checks'>): CheckName[
 /** A finding row with the site it belongs to. */
 export type FindingViewRow = Omit<
   FindingRecord,
-  'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at'
+  'tenant_id' | 'severity_rank' | 'text_id' | 'last_seen_at' | 'resolved_at' | 'affected_urls'
 > & { site_name: string; site_url: string };
 
 /** The finding object of docs/spec.md 2.4 (list items, scan detail, finding_new and finding_resolved data). */
@@ -105,6 +105,9 @@ export function siteView(row: SiteWithLatestScan, verification: SiteVerification
     scan_interval_hours: row.scan_interval_hours,
     next_scan_at: row.next_scan_at,
     verification,
+    max_pages: row.max_pages,
+    include_paths: JSON.parse(row.include_paths) as string[],
+    exclude_paths: JSON.parse(row.exclude_paths) as string[],
   };
 }
 

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { CHECK_NAMES, COVERAGE_STATUSES, TEST_NAMES } from '../../scanner/index.ts';
 import { INTERNETNL_STATUSES } from '../../scanner/report/internetnl.ts';
+import { CRAWL_LIMITS } from '../../scanner/crawl/crawl.ts';
+import { MAX_AFFECTED_URLS } from '../../scanner/crawl/page-findings.ts';
+import { MaxPages } from '../sites/schemas.ts';
 import {
+  CRAWL_LIMITS_BY,
+  CRAWL_SKIPS,
+  CRAWL_STOPS,
+  PAGE_SOURCES,
+  ROBOTS_VERDICTS,
+  type CrawlSkip,
   CATEGORY_SCORES,
   INTERNETNL_CATEGORIES,
   MAIL_CATEGORIES,
@@ -33,6 +42,16 @@ export const ScanTriggerInput = z.object({
   url: webUrl()
     .optional()
     .meta({ description: 'Overschrijft de URL van de site; moet op dezelfde host of een subdomein liggen' }),
+  max_pages: MaxPages.optional().meta({
+    description: `Hoeveel pagina's de scan onderzoekt, de startpagina meegeteld (1-${CRAWL_LIMITS.maxPages}, begrensd door het abonnement); standaard de instelling van de site. Een site waarvan het eigendom niet is aangetoond krijgt er 1`,
+  }),
+  pages: z
+    .array(webUrl())
+    .max(CRAWL_LIMITS.givenPages)
+    .optional()
+    .meta({
+      description: `Pagina's op de origin van de site die de scan zeker onderzoekt (hoogstens ${CRAWL_LIMITS.givenPages}), ook als robots.txt ze uitsluit; alleen voor een site waarvan het eigendom is aangetoond`,
+    }),
 });
 
 const FailedChecks = z.array(z.enum(CHECK_NAMES)).meta({
@@ -240,6 +259,55 @@ const Coverage = z.array(CoverageEntry).meta({
     'Wat de scan heeft gecontroleerd: per test en onderwerp completed, failed, skipped of not_applicable met de reden. Een bevinding wordt alleen opgelost door een test die op haar plek completed is. Leeg voor scans van voor deze registratie.',
 });
 
+const ScanDetailFinding = FindingWithFixes.extend({
+  affected_urls: z
+    .array(z.string())
+    .nullable()
+    .meta({
+      description: `De pagina's waar de scan deze bevinding zag, in crawlvolgorde (hoogstens ${MAX_AFFECTED_URLS}); null voor wat eenmaal per site wordt beoordeeld (TLS, blootgestelde paden)`,
+    }),
+  affected_count: z.number().int().min(0).nullable().meta({
+    description: "Op hoeveel pagina's de scan deze bevinding zag; null zoals affected_urls",
+  }),
+}).meta({ id: 'ScanDetailFinding' });
+
+const Crawl = z
+  .object({
+    max_pages: z.number().int().min(1).meta({ description: "Hoeveel pagina's de scan mocht onderzoeken" }),
+    visited: Count.meta({ description: "Hoeveel pagina's de scan bezocht, de startpagina meegeteld" }),
+    stopped_by: z.enum(CRAWL_STOPS).nullable().meta({
+      description:
+        "Waarom de crawl stopte voordat hij alle gevonden pagina's had bezocht: max_pages, bytes (8 MiB HTML), time (de eigen tijdslimiet) of deadline (die van de scan); null als er niets meer te bezoeken was",
+    }),
+    skipped: z
+      .object(Object.fromEntries(CRAWL_SKIPS.map((cause) => [cause, Count])) as Record<CrawlSkip, typeof Count>)
+      .meta({
+        description:
+          "Gevonden URL's die niet zijn bezocht, per oorzaak: robots (robots.txt), off_origin (andere origin), not_html (geen HTML), template_duplicate (al twee pagina's van hetzelfde sjabloon), excluded (querystring, uitlog- of verwijderlink, of de paden van de site)",
+      }),
+    limited_by: z.enum(CRAWL_LIMITS_BY).nullable().meta({
+      description:
+        'Waarom max_pages lager is dan gevraagd: unverified (eigendom niet aangetoond: alleen de startpagina) of plan (het maximum van het abonnement); null als dat niet zo is',
+    }),
+  })
+  .meta({ id: 'Crawl' });
+
+const CrawledPage = z
+  .object({
+    url: z.string(),
+    source: z.enum(PAGE_SOURCES).meta({
+      description:
+        'start (de startpagina), given (genoemd in het verzoek), previous (waar open bevindingen eerder zijn gezien), sitemap of link',
+    }),
+    status: z.number().int().nullable().meta({ description: 'De HTTP-status; null zonder antwoord' }),
+    content_type: z.string().nullable(),
+    robots: z.enum(ROBOTS_VERDICTS).nullable().meta({
+      description:
+        'Wat robots.txt over de pagina zegt; een genoemde pagina wordt ook bij disallowed onderzocht. Null als robots.txt niet is gelezen (een scan van één pagina)',
+    }),
+  })
+  .meta({ id: 'CrawledPage' });
+
 export const ScanDetail = ScanListItem.extend({
   url: z.string(),
   detected_server: z.enum(WEB_SERVERS).nullable().meta({
@@ -256,7 +324,9 @@ export const ScanDetail = ScanListItem.extend({
     description:
       'true: een passieve scan. Het eigendom van de site was niet aangetoond, dus de ingrijpende tests (blootgestelde paden, backends via hun sleutels, de middleware-bypass, WordPress-bestanden, poort 25) zijn overgeslagen; coverage noemt ze skipped met de reden en hun bevindingen blijven open',
   }),
-  findings: z.array(FindingWithFixes),
+  findings: z.array(ScanDetailFinding),
+  crawl: Crawl,
+  pages: z.array(CrawledPage).meta({ description: "De bezochte pagina's, de startpagina eerst, in crawlvolgorde" }),
   internetnl: InternetNl.nullable(),
   mail: Mail.nullable(),
   changes: ScanChanges.meta({ description: 'Wat deze scan veranderde ten opzichte van de vorige scan van de site' }),

@@ -9,6 +9,7 @@ import {
   VERIFICATION_METHODS,
   VERIFICATION_STATUSES,
 } from '../../domain/vocabulary.ts';
+import { CRAWL_LIMITS } from '../../scanner/crawl/crawl.ts';
 import { Id, pageParams, Pagination, RequiredUuid, Score, text, Timestamp, webUrl } from '../common.ts';
 
 export const SiteListInput = z
@@ -112,6 +113,17 @@ export const SiteVerifyInput = z.object({
 
 const ScanInterval = z.number().int().min(SCAN_INTERVAL_HOURS.min).max(SCAN_INTERVAL_HOURS.max);
 
+/** Pages per scan: the start page alone (1) up to the highest plan cap. */
+export const MaxPages = z.number().int().min(1).max(CRAWL_LIMITS.maxPages);
+
+/** A path pattern as robots.txt writes one: from the root, with `*` and a closing `$`. */
+const PathPattern = text()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^\/[^\s]*$/, { message: 'een pad begint met / en bevat geen spaties, bijvoorbeeld /blog/ of /*.pdf$' });
+export const PathPatterns = z.array(PathPattern).max(20);
+
 export const Site = z
   .object({
     id: Id,
@@ -134,6 +146,14 @@ export const Site = z
       description: 'Wanneer de volgende geplande scan op zijn vroegst loopt; null zonder schema',
     }),
     verification: SiteVerification,
+    max_pages: MaxPages.meta({
+      description:
+        "Pagina's die een scan onderzoekt als het verzoek geen max_pages noemt (1: alleen de startpagina). Meer dan 1 alleen voor een site waarvan het eigendom is aangetoond",
+    }),
+    include_paths: PathPatterns.meta({
+      description: 'Paden (robots.txt-patronen met * en $) waartoe een crawl zich beperkt; leeg: de hele site',
+    }),
+    exclude_paths: PathPatterns.meta({ description: 'Paden (robots.txt-patronen) die een crawl overslaat' }),
   })
   .meta({ id: 'Site' });
 
@@ -148,6 +168,9 @@ export const MailDomain = z
   })
   .transform((domain) => domain.replace(/\.$/, ''));
 
+/** The settings PATCH /sites/{site_id} changes. */
+const SITE_SETTINGS = ['scan_interval_hours', 'mail_domain', 'max_pages', 'include_paths', 'exclude_paths'] as const;
+
 export const SiteUpdateInput = z
   .object({
     site_id: RequiredUuid,
@@ -160,9 +183,18 @@ export const SiteUpdateInput = z
       description:
         'Het domein waarop de mailtest loopt (een domeinnaam), of null om de mailtest uit te zetten; weglaten laat het zoals het is',
     }),
+    max_pages: MaxPages.optional().meta({
+      description: `Pagina's per scan als het verzoek niets noemt (1-${CRAWL_LIMITS.maxPages}, begrensd door het abonnement); weglaten laat het zoals het is`,
+    }),
+    include_paths: PathPatterns.optional().meta({
+      description: 'Paden waartoe een crawl zich beperkt (robots.txt-patronen), hoogstens 20; [] voor de hele site',
+    }),
+    exclude_paths: PathPatterns.optional().meta({
+      description: 'Paden die een crawl overslaat (robots.txt-patronen), hoogstens 20',
+    }),
   })
-  .refine((input) => input.scan_interval_hours !== undefined || input.mail_domain !== undefined, {
-    message: 'Geef scan_interval_hours of mail_domain mee.',
+  .refine((input) => SITE_SETTINGS.some((field) => input[field] !== undefined), {
+    message: `Geef ten minste een van ${SITE_SETTINGS.join(', ')} mee.`,
   });
 
 export const SiteListOutput = z.object({ sites: z.array(Site), pagination: Pagination });

@@ -486,6 +486,17 @@ export const SECURITY_HEADER_CATALOG = {
     'Een formulier met een wachtwoordveld op de HTTPS-pagina verstuurt zijn gegevens naar een http://-adres.',
     'Wachtwoorden gaan onversleuteld over het netwerk en zijn af te luisteren; browsers waarschuwen bezoekers bij het versturen.',
   ),
+  password_field_insecure_page: {
+    severity: 'HIGH',
+    title: 'Wachtwoordveld op een pagina zonder HTTPS',
+    description: 'De pagina vraagt om een wachtwoord, maar wordt zelf via http:// geladen.',
+    impact:
+      'Een aanvaller op het netwerk kan de pagina aanpassen voordat die de bezoeker bereikt en zo het wachtwoord onderscheppen, ook als het formulier naar https:// verstuurt; browsers waarschuwen bij het invullen.',
+    remediation:
+      'Bied de pagina alleen via HTTPS aan: stuur http:// door naar https:// en zet HSTS aan, zodat het wachtwoord nooit op een onversleutelde pagina wordt ingevuld.',
+    expected_value: "Wachtwoordvelden alleen op HTTPS-pagina's",
+    reference_url: REF.mixedContent,
+  },
   mixed_content_active: mixed(
     'MEDIUM',
     'Actieve gemengde inhoud op een HTTPS-pagina',

@@ -43,3 +43,10 @@ export const checkMixedContent: Check = (ctx) => {
     ),
   );
 };
+
+/** A password field on a page served over http://: whatever its form's action, the page itself can be changed in transit. */
+export const checkPasswordOverHttp: Check = (ctx) => {
+  const page = ctx.evidence.page;
+  if (!page || !ctx.html?.passwordField || new URL(page.url).protocol !== 'http:') return [];
+  return [observe('password_field_insecure_page', page.url)];
+};

@@ -32,6 +32,7 @@ export const NO_CONFIGURATION_FIX: Partial<Record<FindingType, string>> = {
   script_protocol_relative: 'the page writes //host URLs: they become https:// where the page is built',
   mixed_content_script: 'the page loads http:// resources: the URLs are changed where the page is built',
   mixed_content_password_form: 'the form posts to http://: its action is changed where the page is built',
+  password_field_insecure_page: 'the page is served over http://: the site redirects to https:// where it is hosted',
   mixed_content_active: 'the page loads http:// resources: the URLs are changed where the page is built',
   mixed_content_passive: 'the page loads http:// resources: the URLs are changed where the page is built',
   graphql_introspection_enabled: "the GraphQL server's own setting (introspection off in production)",

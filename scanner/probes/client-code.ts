@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { decodeBody } from '../net/charset.ts';
 import { refusalIn } from '../errors.ts';
 import { firstHeader } from '../net/headers.ts';
@@ -64,6 +65,53 @@ export interface ClientCodeOptions {
   firebaseStorageApi?: string;
   /** The vulnerability data's library patterns: every script read is matched against them too. */
   componentIndex?: ComponentIndex;
+  /** What the scan has read so far, when it reads several pages: each script once, one budget. */
+  ledger?: ScriptLedger;
+}
+
+/**
+ * The scripts one scan has read over all its pages, and the budget they share: a script (by URL, or
+ * by its text) is read for the first page that loads it; the later pages that load it are noted.
+ */
+export class ScriptLedger {
+  /** Same-site script URLs queued or read. */
+  readonly urls = new Set<string>();
+  /** Digests of the texts read (inline scripts and fetched ones), with the URL they were found at. */
+  readonly texts = new Map<string, string>();
+  /** Pages that load each script (by the URL its findings are reported at). */
+  readonly pagesOf = new Map<string, string[]>();
+  rscRoutes = 0;
+  fetched = 0;
+  /** Bytes read so far, and bytes promised to reads in flight: together never above totalBytes. */
+  used = 0;
+  reserved = 0;
+  private waiting: Array<() => void> = [];
+
+  /** Notes that `page` loads the script reported at `url`. */
+  loads(url: string, page: string): void {
+    const pages = this.pagesOf.get(url) ?? [];
+    if (!pages.includes(page)) this.pagesOf.set(url, [...pages, page]);
+  }
+
+  /** The URL a text was first found at, or null after recording it at `url`. */
+  readBefore(text: string, url: string): string | null {
+    const digest = createHash('sha256').update(text).digest('base64');
+    const first = this.texts.get(digest);
+    if (first !== undefined) return first;
+    this.texts.set(digest, url);
+    return null;
+  }
+
+  /** Waits until reads in flight give back what they reserved. */
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const wake = this.waiting;
+    this.waiting = [];
+    for (const resolve of wake) resolve();
+  }
 }
 
 /** Script types a browser runs as JavaScript, plus JSON data islands such as __NEXT_DATA__. */
@@ -100,8 +148,16 @@ function sameSiteScripts(urls: string[], pageUrl: string): string[] {
  * The app router's RSC payloads of up to `rscRoutes` same-origin links (GET with `RSC: 1`, as the
  * router fetches them on navigation): data every visitor receives, and the chunks those routes load.
  */
-async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlFacts) {
-  const routes = linkedPaths(pageUrl, facts, CLIENT_CODE_LIMITS.rscRoutes).map((path) => new URL(path, pageUrl).href);
+async function readOtherRoutes(client: HttpClient, pageUrl: string, facts: HtmlFacts, ledger: ScriptLedger) {
+  const routes = linkedPaths(pageUrl, facts, CLIENT_CODE_LIMITS.rscRoutes)
+    .map((path) => `rsc ${new URL(path, pageUrl).href}`)
+    .filter((key) => !ledger.urls.has(key))
+    .slice(0, CLIENT_CODE_LIMITS.rscRoutes - ledger.rscRoutes)
+    .map((key) => {
+      ledger.urls.add(key);
+      return key.slice(4);
+    });
+  ledger.rscRoutes += routes.length;
   const read: Array<{ url: string; text: string }> = [];
   for (let i = 0; i < routes.length; i += SCRIPT_CONCURRENCY) {
     const answers = await Promise.all(
@@ -131,6 +187,7 @@ export async function readClientCode(
   facts: HtmlFacts,
   options: ClientCodeOptions = {},
 ): Promise<ClientCodeEvidence> {
+  const ledger = options.ledger ?? new ScriptLedger();
   const secrets: ClientCodeEvidence['secrets'] = [];
   const references: BackendReferences[] = [];
   const components: Sighting[] = [];
@@ -145,11 +202,14 @@ export async function readClientCode(
   let appRouter = false;
   for (const script of facts.inlineScripts) {
     if (!READ_TYPES.has(script.type) || !script.text.trim()) continue;
-    record(pageUrl, await look(script.text, pageUrl));
     if (FLIGHT_DATA.test(script.text)) {
       appRouter = true;
       manifests.push(...nextChunks(script.text, pageUrl));
     }
+    // The same inline script on another page was judged where it was first read.
+    const before = ledger.readBefore(script.text, pageUrl);
+    ledger.loads(before ?? pageUrl, pageUrl);
+    if (before === null) record(pageUrl, await look(script.text, pageUrl));
   }
   const entries = sameSiteScripts([...facts.scripts.map((s) => s.src), ...facts.scriptPreloads], pageUrl);
   const nextData =
@@ -157,50 +217,41 @@ export async function readClientCode(
   const buildManifest = nextBuildManifest(pageUrl, entries, nextData);
   if (buildManifest) manifests.push(buildManifest);
   if (appRouter) {
-    for (const route of await readOtherRoutes(client, pageUrl, facts)) {
+    for (const route of await readOtherRoutes(client, pageUrl, facts, ledger)) {
       record(route.url, await look(route.text, route.url));
       manifests.push(...nextChunks(route.text, pageUrl));
     }
   }
 
-  const queue = sameSiteScripts([...entries, ...manifests], pageUrl);
-  const seen = new Set(queue);
+  for (const url of entries) ledger.loads(url, pageUrl);
+  const queue = sameSiteScripts([...entries, ...manifests], pageUrl).filter((url) => !ledger.urls.has(url));
+  for (const url of queue) ledger.urls.add(url);
   // A webpack runtime names how chunks are loaded, other scripts which ids they load: either may come first.
   const webpack = { templates: [] as WebpackChunkTemplate[], ids: new Set<string>() };
   const unread: ClientCodeEvidence['unread'] = [];
-  let fetched = 0;
-  // Bytes read so far, and bytes promised to reads in flight: together never above totalBytes.
-  let used = 0;
-  let reserved = 0;
-  let waiting: Array<() => void> = [];
-  const release = () => {
-    const wake = waiting;
-    waiting = [];
-    for (const resolve of wake) resolve();
-  };
   const worker = async () => {
     while (queue.length > 0) {
-      const room = CLIENT_CODE_LIMITS.totalBytes - used - reserved;
-      if (fetched >= CLIENT_CODE_LIMITS.scripts || (room <= 0 && reserved === 0)) {
+      const room = CLIENT_CODE_LIMITS.totalBytes - ledger.used - ledger.reserved;
+      if (ledger.fetched >= CLIENT_CODE_LIMITS.scripts || (room <= 0 && ledger.reserved === 0)) {
         for (const url of queue) unread.push({ url, failure: 'limit' });
         queue.length = 0;
         return;
       }
       if (room <= 0) {
         // Reads in flight hold the rest of the budget; what they leave unused comes back when they end.
-        await new Promise<void>((resolve) => waiting.push(resolve));
+        await ledger.wait();
         continue;
       }
       const url = queue.shift()!;
-      fetched += 1;
+      ledger.fetched += 1;
       const maxBytes = Math.min(CLIENT_CODE_LIMITS.scriptBytes, room);
-      reserved += maxBytes;
+      ledger.reserved += maxBytes;
       const answer = await client.fetch(url, { maxBytes }).finally(() => {
-        reserved -= maxBytes;
+        ledger.reserved -= maxBytes;
       });
       const body = answer?.body;
-      used += body?.length ?? 0;
-      release();
+      ledger.used += body?.length ?? 0;
+      ledger.release();
       const failure =
         client.failureOf(url) ?? (answer && UNAVAILABLE_STATUSES.has(answer.status) ? answer.status : undefined);
       if (failure !== undefined) unread.push({ url, failure });
@@ -208,6 +259,12 @@ export async function readClientCode(
       // A missing chunk answered with the app's HTML shell is no script.
       if (answer?.status !== 200 || !body || /html/i.test(contentType ?? '')) continue;
       const text = decodeBody(body, contentType);
+      // The same file under another URL (a cache-busting query) was judged where it was first read.
+      const before = ledger.readBefore(text, url);
+      if (before !== null) {
+        ledger.loads(before, pageUrl);
+        continue;
+      }
       record(url, await look(text, url));
       await nextTurn();
       const found = chunkReferences(text, url);
@@ -217,8 +274,8 @@ export async function readClientCode(
         .flatMap((template) => [...webpack.ids].map((id) => webpackChunkUrl(template, id)))
         .filter((u): u is string => u !== null);
       for (const chunk of sameSiteScripts([...found.urls, ...webpackUrls], pageUrl)) {
-        if (seen.has(chunk)) continue;
-        seen.add(chunk);
+        if (ledger.urls.has(chunk)) continue;
+        ledger.urls.add(chunk);
         queue.push(chunk);
       }
     }

@@ -41,6 +41,10 @@ export interface HtmlFacts {
   elementIds: Set<string>;
   /** URLs the page loads or submits to, by how browsers block them as mixed content. */
   subresources: Subresource[];
+  /** <a href> targets in document order; `nav` when inside <nav> or <header> (the site's navigation). */
+  links: Array<{ href: string; nav: boolean }>;
+  /** The page has an <input type=password>, in a form or not. */
+  passwordField: boolean;
 }
 
 /** Element attributes that load a URL, and the kind of content (the Mixed Content spec's blockable and upgradeable). */
@@ -85,7 +89,10 @@ export function parseHtml(html: string): HtmlFacts {
     attributeNames: new Set(),
     elementIds: new Set(),
     subresources: [],
+    links: [],
+    passwordField: false,
   };
+  let navDepth = 0;
   let form: Subresource | null = null;
   let inline: InlineScript | null = null;
   const push = (bucket: Record<string, string[]>, key: string, value: string) => {
@@ -131,13 +138,19 @@ export function parseHtml(html: string): HtmlFacts {
           form = { kind: 'form', source: 'form[action]', url: (attrs.action ?? '').trim(), password: false };
           facts.subresources.push(form);
         }
-        if (name === 'input' && form && (attrs.type ?? '').toLowerCase() === 'password') form.password = true;
+        if (name === 'nav' || name === 'header') navDepth++;
+        if (name === 'a' && attrs.href?.trim()) facts.links.push({ href: attrs.href.trim(), nav: navDepth > 0 });
+        if (name === 'input' && (attrs.type ?? '').toLowerCase() === 'password') {
+          facts.passwordField = true;
+          if (form) form.password = true;
+        }
       },
       ontext(text) {
         if (inline) inline.text += text;
       },
       onclosetag(name) {
         if (name === 'form') form = null;
+        if ((name === 'nav' || name === 'header') && navDepth > 0) navDepth--;
         if (name === 'script' && inline) {
           facts.inlineScripts.push(inline);
           inline = null;

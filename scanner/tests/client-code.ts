@@ -36,6 +36,7 @@ export const clientCodeTest = defineTest({
   category: 'EXPOSED_ENDPOINT',
   subject: 'script',
   reach: 'passive',
+  crawl: 'scripts',
   readsPage: true,
   produces: SECRET_KIND_NAMES.map(secretFindingType),
   checks: { client_secrets: checkClientSecrets },
@@ -54,6 +55,7 @@ export const clientBackendsTest = defineTest({
   category: 'EXPOSED_ENDPOINT',
   subject: 'script',
   reach: 'intrusive',
+  crawl: 'scripts',
   readsPage: true,
   produces: [
     'supabase_table_personal_data_readable',

@@ -29,6 +29,7 @@ export const javascriptComponentsTest = defineTest({
   category: 'EXPOSED_ENDPOINT',
   subject: 'page',
   reach: 'passive',
+  crawl: 'scripts',
   readsPage: true,
   produces: LIBRARY_TYPES,
   checks: { javascript_libraries: checkJavascriptLibraries, nextjs_version: checkNextjsVersion },
@@ -39,7 +40,7 @@ export const javascriptComponentsTest = defineTest({
       : options.vulnerabilityData
         ? null
         : { status: 'skipped', reason: NO_DATA },
-  probe: async ({ client, site, options, clientCode }) => {
+  probe: async ({ client, site, options, clientCode, crawled }) => {
     const data = options.vulnerabilityData;
     const index = data?.data.retire?.index;
     const page = site.page!;
@@ -49,7 +50,8 @@ export const javascriptComponentsTest = defineTest({
       .filter((url): url is string => url !== null);
     const [code, nextjs] = await Promise.all([
       clientCode(),
-      detectSitePlatform(page, facts) === 'nextjs' ? probeNextjsContext(client, page, facts) : null,
+      // Next.js's build is the origin's: its context is asked once, on the start page.
+      !crawled && detectSitePlatform(page, facts) === 'nextjs' ? probeNextjsContext(client, page, facts) : null,
     ]);
     return {
       libraries: {

@@ -1,5 +1,6 @@
 import { caaTest } from './caa.ts';
 import { clientBackendsTest, clientCodeTest } from './client-code.ts';
+import { corsTest } from './cors.ts';
 import { exposuresTest } from './exposures.ts';
 import { hstsTest } from './hsts.ts';
 import { httpRedirectionTest } from './http-redirection.ts';
@@ -26,6 +27,7 @@ export const TESTS = [
   httpRedirectionTest,
   hstsTest,
   securityHeadersTest,
+  corsTest,
   securityTxtTest,
   exposuresTest,
   clientCodeTest,

@@ -1,9 +1,8 @@
 import { checkCookies } from '../checks/cookies.ts';
-import { checkCors } from '../checks/cors.ts';
 import { checkEmbedderPolicy, checkOpenerPolicy, checkResourcePolicy } from '../checks/cross-origin-policies.ts';
 import { checkContentSecurityPolicy } from '../checks/csp.ts';
 import { checkFrameOptions } from '../checks/framing.ts';
-import { checkMixedContent } from '../checks/mixed-content.ts';
+import { checkMixedContent, checkPasswordOverHttp } from '../checks/mixed-content.ts';
 import {
   checkContentTypeOptions,
   checkPermissionsPolicy,
@@ -13,12 +12,16 @@ import {
 import { checkSubresourceIntegrity } from '../checks/subresource-integrity.ts';
 import { defineTest, pageOriginOf } from './test.ts';
 
-/** The page's own headers and HTML: what the Observatory judges of a response. */
+/**
+ * The page's own headers and HTML: what the Observatory judges of a response. A crawl judges every
+ * page it reads; each problem is one finding on the site with the pages where it occurs.
+ */
 export const securityHeadersTest = defineTest({
   name: 'security_headers',
   category: 'SECURITY_HEADER',
   subject: 'page',
   reach: 'passive',
+  crawl: 'page',
   readsPage: true,
   produces: [
     'csp_missing',
@@ -56,10 +59,6 @@ export const securityHeadersTest = defineTest({
     'csrf_cookie_missing_samesite',
     'cookie_missing_samesite',
     'cookie_prefix_invalid',
-    'cors_reflected_origin_with_credentials',
-    'cors_reflected_origin',
-    'cors_wildcard_with_credentials',
-    'cors_null_origin_with_credentials',
     'sri_missing',
     'external_script_insecure',
     'script_protocol_relative',
@@ -69,6 +68,7 @@ export const securityHeadersTest = defineTest({
     'mixed_content_password_form',
     'mixed_content_active',
     'mixed_content_passive',
+    'password_field_insecure_page',
   ],
   checks: {
     content_security_policy: checkContentSecurityPolicy,
@@ -80,9 +80,9 @@ export const securityHeadersTest = defineTest({
     cross_origin_embedder_policy: checkEmbedderPolicy,
     cross_origin_resource_policy: checkResourcePolicy,
     cookies: checkCookies,
-    cors: checkCors,
     subresource_integrity: checkSubresourceIntegrity,
     mixed_content: checkMixedContent,
+    password_over_http: checkPasswordOverHttp,
     version_disclosure: checkVersionDisclosure,
   },
   subjectOf: pageOriginOf,

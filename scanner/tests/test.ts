@@ -4,7 +4,7 @@ import type { FetchFailure, HttpClient } from '../net/http-client.ts';
 import type { ClientCodeEvidence } from '../probes/client-code.ts';
 import type { RetrieveOptions, SiteContact } from '../probes/retriever.ts';
 import type { ScanEvidence } from '../types.ts';
-import type { Category, CoverageStatus, SubjectKind, TestReach } from '../vocabulary.ts';
+import type { Category, CoverageStatus, CrawlScope, SubjectKind, TestReach } from '../vocabulary.ts';
 import { VULNDATA_UNUSABLE_AFTER_DAYS, type VulndataSource, type VulnerabilityDataInUse } from '../vulndata/dataset.ts';
 
 /** What a test did on one subject; the runner adds the test's name. Reasons are short Dutch text. */
@@ -40,6 +40,8 @@ export interface ProbeTools {
    * versions): the first call starts the reading, later calls share it. Only for a page with HTML.
    */
   clientCode(): Promise<ClientCodeEvidence>;
+  /** A page of a crawl other than the start page: what is judged once per origin is left to the start page. */
+  crawled?: boolean;
 }
 
 /**
@@ -56,6 +58,11 @@ export interface ScanTest<C extends Record<string, Check> = Record<string, Check
    * `intrusive`: anything more; the runner skips it, before any probe, on a host without proof of control.
    */
   reach: TestReach;
+  /**
+   * When a scan reads several pages: `page` runs on each (its findings one per type on the site),
+   * `scripts` on each page's scripts not read before; absent runs once, on the start page.
+   */
+  crawl?: CrawlScope;
   /** Every finding type the checks may emit; emitting another fails the test in that scan. */
   produces: readonly FindingType[];
   checks: C;

@@ -14,6 +14,21 @@ export function completeCoverage(url: string): Coverage[] {
   }));
 }
 
+/** What a one-page scan of the URL reports of its pages: the start page, examined. */
+export function onePage(url: string): Pick<ScanResult, 'crawl' | 'pages' | 'examined'> {
+  return {
+    crawl: {
+      max_pages: 1,
+      visited: 1,
+      stopped_by: 'max_pages',
+      skipped: { robots: 0, off_origin: 0, not_html: 0, template_duplicate: 0, excluded: 0 },
+      limited_by: null,
+    },
+    pages: [{ url, source: 'start', status: 200, content_type: 'text/html', robots: null }],
+    examined: [url],
+  };
+}
+
 /** A scan result as the scanner would give it, with these findings, for storing without a scan. */
 export function scanResult(url: string, findings: Array<[FindingType, string]>, scannedAt = new Date()): ScanResult {
   const scanFindings = findings.map(([type, endpoint]) => toFinding({ type, endpoint, actual_value: null }));
@@ -32,5 +47,6 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     expiries: [],
     internetnl: null,
     mail: null,
+    ...onePage(url),
   };
 }
