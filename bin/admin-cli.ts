@@ -42,6 +42,9 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   site list --tenant T
   site schedule --site S --every 24h|off   (scheduled scans every 1h to 168h, or off)
   site mail --site S --domain D|off        (the domain of the site's mail test, or off)
+  site crawl --site S [--max-pages N] [--include /a/,/b/] [--exclude /c/]
+                          (pages per scan, within the plan's cap, and the paths a crawl keeps to or leaves out;
+                          an empty --include "" is the whole site)
   site jobs --site S      (latest scheduled runs, with why one was skipped or failed)
   site verify --site S    (checks the tenant's DNS record, file and meta tag now, as POST /verify does)
   site verify --site S --operator --reason R [--until DATE]
@@ -103,6 +106,9 @@ const OPTIONS = {
   domain: { type: 'string' },
   operator: { type: 'boolean' },
   until: { type: 'string' },
+  'max-pages': { type: 'string' },
+  include: { type: 'string' },
+  exclude: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -135,6 +141,14 @@ const SiteScheduleInput = z.object({
   scan_interval_hours: SiteUpdateInput.shape.scan_interval_hours.unwrap(),
 });
 const SiteMailInput = z.object({ site_id: Uuid, mail_domain: SiteUpdateInput.shape.mail_domain.unwrap() });
+const SiteCrawlInput = z
+  .object({
+    site_id: Uuid,
+    max_pages: SiteUpdateInput.shape.max_pages,
+    include_paths: SiteUpdateInput.shape.include_paths,
+    exclude_paths: SiteUpdateInput.shape.exclude_paths,
+  })
+  .refine((input) => Object.keys(input).length > 1, { message: '--max-pages, --include or --exclude is needed' });
 const PlanTier = z.object({ name: SignUpInput.shape.organisation, plan: z.enum(PLAN_TIERS).default('free') });
 
 /** Who runs the command, for the audit trail: the login behind sudo, else the account. */
@@ -150,9 +164,14 @@ function fieldValue(field: string, raw: string | boolean): unknown {
       .filter(Boolean);
   if (field === 'enabled') return raw === 'true' ? true : raw === 'false' ? false : raw;
   if (field === 'mail_domain') return raw === 'off' ? null : raw;
+  if (field === 'include_paths' || field === 'exclude_paths')
+    return raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
   if (field === 'scan_interval_hours')
     return raw === 'off' ? null : /^\d+h$/.test(raw) ? Number(raw.slice(0, -1)) : raw;
-  if (['rate_limit', 'rollout'].includes(field))
+  if (['rate_limit', 'rollout', 'max_pages'].includes(field))
     return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
   return raw;
 }
@@ -194,6 +213,11 @@ const COMMANDS: Record<string, Command> = {
   ),
   'site mail': command(SiteMailInput, { site_id: 'site', mail_domain: 'domain' }, (deps, input) =>
     admin.updateSiteSettings(deps, input),
+  ),
+  'site crawl': command(
+    SiteCrawlInput,
+    { site_id: 'site', max_pages: 'max-pages', include_paths: 'include', exclude_paths: 'exclude' },
+    (deps, input) => admin.updateSiteSettings(deps, input),
   ),
   'site jobs': command(SiteGetInput, { site_id: 'site' }, (deps, input) => admin.scanJobsOfSite(deps, input)),
   'site verify': command(

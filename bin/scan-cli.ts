@@ -10,6 +10,7 @@ import {
   type ScanResult,
 } from '../scanner/index.ts';
 import { toSarif } from '../scanner/report/sarif.ts';
+import { CRAWL_LIMITS, ONE_PAGE } from '../scanner/crawl/crawl.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Severity } from '../scanner/vocabulary.ts';
 import { scanSettingsOf, smtpSettingsOf } from '../services/scan-settings.ts';
@@ -21,10 +22,13 @@ const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = SEVERITIES.map((s) => s.toLowerCase());
 
 const USAGE = `Usage: npm run -s scan -- <url> [--json] [--format text|json|sarif] [--fail-on ${FAIL_ON.join('|')}]
+       [--max-pages N] [--page URL]...
 
 Scans one website (SSL/TLS, security headers, exposed endpoints) and prints the report: readable
 text, the result object as JSON (--json is --format json), or a SARIF 2.1.0 log for code scanning.
---fail-on makes the exit code a CI gate.
+--fail-on makes the exit code a CI gate. --max-pages (1-${CRAWL_LIMITS.maxPages}, default 1) examines
+that many pages of the site, the start page included, found through robots.txt, sitemaps and links;
+--page (up to ${CRAWL_LIMITS.givenPages} times) names a page to examine in any case.
 
 Exit codes: 0 a result (with --fail-on: and no finding at or above that severity); 1 with --fail-on
 a finding at or above that severity, without it the scan could not run; 2 wrong usage, or with
@@ -45,6 +49,7 @@ function report(result: ScanResult): string {
     `Cijfer: ${result.grade}   Score: ${result.score}/100`,
     `  SSL/TLS ${result.ssl_score}   Headers ${result.headers_score}   Endpoints ${result.endpoints_score}`,
     `Platform: ${result.detected_platform ?? 'niet herkend'}   Verzoeken: ${result.requests_made}`,
+    ...(result.crawl.visited > 1 ? [`Pagina's: ${result.pages.map((p) => p.url).join(', ')}`] : []),
     '',
   ];
   for (const severity of SEVERITIES) {
@@ -72,6 +77,8 @@ function parseCommandLine(args: string[]) {
       format: { type: 'string' },
       'fail-on': { type: 'string' },
       help: { type: 'boolean', default: false },
+      'max-pages': { type: 'string' },
+      page: { type: 'string', multiple: true },
     },
   });
   const format = values.format ?? (values.json ? 'json' : 'text');
@@ -80,7 +87,16 @@ function parseCommandLine(args: string[]) {
   const failOn = values['fail-on'];
   if (failOn !== undefined && !FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}`);
   if (!values.help && positionals.length !== 1) throw new UsageError('one URL is needed');
+  const pages = values.page ?? [];
+  if (pages.length > CRAWL_LIMITS.givenPages)
+    throw new UsageError(`--page takes at most ${CRAWL_LIMITS.givenPages} pages`);
+  const rawMax = values['max-pages'];
+  const maxPages = rawMax === undefined ? Math.max(1, pages.length > 0 ? 1 + pages.length : 1) : Number(rawMax);
+  if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > CRAWL_LIMITS.maxPages)
+    throw new UsageError(`--max-pages takes a whole number from 1 to ${CRAWL_LIMITS.maxPages}`);
   return {
+    maxPages: Math.min(maxPages, CRAWL_LIMITS.maxPages),
+    pages,
     help: values.help,
     url: positionals[0]!,
     format: format as (typeof FORMATS)[number],
@@ -138,6 +154,7 @@ export async function runScan(args: string[], io: CliIo): Promise<number> {
       // The command line has no database: it judges versions by the snapshot shipped with the code.
       vulnerabilityData: inUseAt(shippedData(), Date.now()),
       onProgress: (stage) => io.stderr.write(`… ${SCAN_STAGE_LABELS[stage]}\n`),
+      crawl: { ...ONE_PAGE, maxPages: options.maxPages, given: options.pages },
     });
     // The command line waits for the SMTP part (SCANNER_SMTP) instead of leaving it pending; it has no cache.
     if (result.mail?.smtp.state === 'pending')

@@ -270,9 +270,16 @@ export const deliveriesOfWebhook: OperatorCommand<
   return attemptsOfWebhook(db, webhook_id);
 };
 
-/** Sets a site's scan schedule or mail domain (null: off) through the same service as the API, acting as the platform. */
+/** Sets a site's scan schedule, mail domain (null: off) or crawl through the same service as the API, acting as the platform. */
 export const updateSiteSettings: OperatorCommand<
-  { site_id: string; scan_interval_hours?: number | null; mail_domain?: string | null },
+  {
+    site_id: string;
+    scan_interval_hours?: number | null;
+    mail_domain?: string | null;
+    max_pages?: number;
+    include_paths?: string[];
+    exclude_paths?: string[];
+  },
   unknown
 > = async (deps, input) => {
   const site = await findSiteAnyTenant(deps.db, input.site_id);

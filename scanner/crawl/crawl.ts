@@ -207,7 +207,8 @@ export async function crawlSite(
     skipped[cause] += 1;
   };
   const offer = (candidate: Candidate) => {
-    if (seen.has(candidate.url) || considered >= CRAWL_LIMITS.urls) return;
+    // A page of an open finding read already is still a candidate: the selection may reach it.
+    if ((seen.has(candidate.url) && !unclaimed.has(candidate.url)) || considered >= CRAWL_LIMITS.urls) return;
     const known = candidates.get(candidate.url);
     if (known) {
       // A page in the sitemap and linked keeps its first place and the sitemap's priority.
@@ -308,6 +309,14 @@ export async function crawlSite(
     return null;
   };
 
+  /**
+   * The pages the selection has taken, as a crawl without a past would: the start page, the given
+   * ones and what selectPages chose. The pages of open findings are read first but join this list
+   * only when the selection reaches them, so a rescan examines the same pages as the scan before.
+   */
+  const natural: string[] = [start.url];
+  const unclaimed = new Map<string, CrawledPage>();
+
   /** Visits a batch, CRAWL_LIMITS.inFlight at a time, and lists the pages in the batch's order. */
   const visitAll = async (batch: Array<{ url: string; source: PageSource; robots: RobotsVerdict }>) => {
     const results: Array<CrawledPage | null> = new Array(batch.length).fill(null);
@@ -330,8 +339,11 @@ export async function crawlSite(
       }
       seen.add(page.url).add(page.requested);
       pages.push(page);
-      offerLinks(page);
+      if (page.source === 'previous') unclaimed.set(page.url, page);
+      else natural.push(page.url);
     }
+    // Links once the whole batch is listed: a page of the batch is not offered again by another.
+    for (const page of results) if (page && natural.includes(page.url)) offerLinks(page);
   };
 
   // A page named on the site's host lands where the start page did (http to https, apex to www).
@@ -344,29 +356,24 @@ export async function crawlSite(
   };
   // The pages asked for and the pages of open findings come first, in that order.
   const firsts: Array<{ url: string; source: PageSource; robots: RobotsVerdict }> = [];
+  const listed = (url: string) => seen.has(url) || firsts.some((f) => f.url === url);
   for (const raw of given) {
     const url = onOrigin(raw);
     if (url === null) countSkip('off_origin');
-    else if (!seen.has(url) && !firsts.some((f) => f.url === url))
+    else if (!listed(url))
       firsts.push({ url, source: 'given', robots: allowed(new URL(url)) ? 'allowed' : 'disallowed' });
   }
   for (const raw of request.previous) {
-    const url = onOrigin(raw);
-    if (url === null) {
-      countSkip('off_origin');
-      continue;
-    }
-    if (seen.has(url) || firsts.some((f) => f.url === url)) continue;
-    if (!allowed(new URL(url))) {
-      countSkip('robots');
-      continue;
-    }
-    firsts.push({ url, source: 'previous', robots: 'allowed' });
+    const found = candidateUrl(onOrigin(raw) ?? raw, origin, scope);
+    if (found && 'skip' in found) countSkip(found.skip);
+    if (!found || 'skip' in found || listed(found.url)) continue;
+    if (allowed(new URL(found.url))) firsts.push({ url: found.url, source: 'previous', robots: 'allowed' });
+    else countSkip('robots');
   }
   offerLinks(start);
   await visitAll(firsts.slice(0, maxPages - pages.length));
 
-  if (!stop && !robots.disallowAll && pages.length < maxPages) {
+  if (!stop && !robots.disallowAll) {
     const sitemaps = await readSitemaps(client, origin, robots, scope);
     sitemaps.skips.forEach(countSkip);
     // The sitemap's pages are found before the links of the pages read: they come first.
@@ -376,16 +383,27 @@ export async function crawlSite(
     for (const entry of [...sitemaps.entries, ...links]) offer(entry);
   }
 
-  while (!stop && pages.length < maxPages && !robots.disallowAll) {
-    const chosen = selectPages(
-      [...candidates.values()],
-      pages.map((p) => p.url),
-      maxPages - pages.length,
-      allowed,
-    );
-    if (chosen.length === 0) break;
-    for (const candidate of chosen) candidates.delete(candidate.url);
-    await visitAll(chosen.map((c) => ({ url: c.url, source: c.source, robots: 'allowed' as const })));
+  while (!stop && !robots.disallowAll) {
+    const room = maxPages - pages.length;
+    const chosen = selectPages([...candidates.values()], natural, room + unclaimed.size, allowed);
+    const fetch: Candidate[] = [];
+    let claimed = 0;
+    for (const candidate of chosen) {
+      const read = unclaimed.get(candidate.url);
+      if (read) {
+        // Read already as a page of an open finding: it costs nothing more.
+        candidates.delete(candidate.url);
+        unclaimed.delete(candidate.url);
+        natural.push(read.url);
+        offerLinks(read);
+        claimed += 1;
+      } else if (fetch.length < room) {
+        candidates.delete(candidate.url);
+        fetch.push(candidate);
+      }
+    }
+    if (fetch.length === 0 && claimed === 0) break;
+    await visitAll(fetch.map((c) => ({ url: c.url, source: c.source, robots: 'allowed' as const })));
   }
   stop ??= limitReached() === 'deadline' ? 'deadline' : null;
   const visitedUrls = pages.map((p) => p.url);

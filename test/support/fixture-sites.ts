@@ -63,6 +63,8 @@ export interface FixtureSite {
   port: number;
   /** Requests seen, as "METHOD path". */
   requests: string[];
+  /** Requests seen as sent, query string included: "METHOD /path?query". */
+  targets: string[];
   /** TCP connections accepted so far. */
   readonly connections: number;
   /** The live route table: tests change a site between scans through it. */
@@ -90,7 +92,9 @@ const NOT_FOUND: Reply = {
 /** Starts a website on 127.0.0.1 with an ephemeral port. */
 export async function startSite(definition: SiteDefinition): Promise<FixtureSite> {
   const requests: string[] = [];
+  const targets: string[] = [];
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    targets.push(`${req.method} ${req.url}`);
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
@@ -148,6 +152,7 @@ export async function startSite(definition: SiteDefinition): Promise<FixtureSite
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
     port,
     requests,
+    targets,
     get connections() {
       return connections;
     },

@@ -18,6 +18,7 @@ import { Grade, SEVERITY_LABELS, STATUS_LABELS } from '../components/Grade.tsx';
 import { dashboardPath, DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
 import { PassiveBanner, Verification } from '../components/Verification.tsx';
+import { CrawledPages, CrawlSettings } from '../components/Crawl.tsx';
 
 const INTERVALS = [
   ['', 'Uit'],
@@ -220,9 +221,11 @@ export function SitePage({ siteId }: { siteId: string }) {
         <ErrorText error={scan.error} />
         <Schedule siteId={siteId} interval={site.data.scan_interval_hours} nextScanAt={site.data.next_scan_at} />
         <MailDomain siteId={siteId} domain={site.data.mail_domain} />
+        <CrawlSettings siteId={siteId} site={site.data} />
       </section>
       <Verification siteId={siteId} verification={site.data.verification} />
       {config.data && <VulnerabilityDataAge sources={config.data.scanner.vulnerability_data} />}
+      {latest.data && <CrawledPages scan={latest.data} />}
       {latest.data && <ScanCoverage coverage={latest.data.coverage} unreachable={latest.data.unreachable} />}
       {latest.data?.internetnl && <InternetNlParts report={latest.data.internetnl} />}
       {latest.data?.mail && <MailParts report={latest.data.mail} />}
@@ -255,7 +258,12 @@ export function SitePage({ siteId }: { siteId: string }) {
                   <li key={f.id}>
                     <Link href={dashboardPath(DASHBOARD_PAGES.finding, f.id)}>{f.title}</Link>{' '}
                     <span className="muted">({STATUS_LABELS[f.status]})</span>
-                    <div className="small muted">{f.endpoint}</div>
+                    <div className="small muted">
+                      {f.endpoint}
+                      {f.affected_count !== null &&
+                        f.affected_count > 1 &&
+                        ` en ${f.affected_count - 1} andere pagina's`}
+                    </div>
                   </li>
                 ))}
               </ul>

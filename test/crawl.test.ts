@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GOOD_HEADERS, page, PRODUCTS, startShop, type Shop } from './support/crawl-shop.ts';
+import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
+
+let api: TestApi;
+let shop: Shop;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  api = await startApi();
+  shop = await startShop();
+  tenant = await seedTenant(api.db, shop.site.url);
+});
+afterAll(async () => {
+  await shop.site.close();
+  await api.close();
+});
+
+interface Finding {
+  id: string;
+  finding_type: string;
+  endpoint: string;
+  status: string;
+  actual_value: string | null;
+  affected_urls: string[] | null;
+  affected_count: number | null;
+}
+interface Detail {
+  findings: Finding[];
+  crawl: {
+    max_pages: number;
+    visited: number;
+    stopped_by: string | null;
+    skipped: Record<string, number>;
+    limited_by: string | null;
+  };
+  pages: Array<{
+    url: string;
+    source: string;
+    status: number | null;
+    content_type: string | null;
+    robots: string | null;
+  }>;
+  coverage: Array<{ test: string; subject: string; status: string }>;
+}
+
+const get = (who: Tenant, path: string) => api.call('GET', path, { key: who.key });
+async function scan(who: Tenant, body: Record<string, unknown> = {}): Promise<Detail> {
+  const created = await api.call('POST', '/api/agent/scan', { key: who.key, body: { site_id: who.siteId, ...body } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(Object.keys(created.body).sort()).toEqual(
+    ['scan_id', 'site_id', 'url', 'score', 'grade', 'counts', 'findings_count', 'scanned_at', 'detail_url'].sort(),
+  );
+  return (await get(who, `/api/agent/scans/${created.body.scan_id}`)).body;
+}
+const at = (path: string) => new URL(path, shop.site.url).href;
+const ofType = (detail: Detail, type: string) => detail.findings.filter((f) => f.finding_type === type);
+const paths = (detail: Detail) => detail.pages.map((p) => new URL(p.url).pathname);
+
+describe('a crawl of a verified site', () => {
+  let first: Detail;
+  let requestsBefore: number;
+
+  beforeAll(async () => {
+    requestsBefore = shop.site.targets.length;
+    first = await scan(tenant, { max_pages: 10 });
+  });
+
+  it('reports each of the five problems once, with the pages where it occurs', () => {
+    const once = (type: string, pages: string[]) => {
+      const found = ofType(first, type);
+      expect(found, type).toHaveLength(1);
+      expect(found[0]!.affected_urls, type).toEqual(pages.map(at));
+      expect(found[0]!.affected_count, type).toBe(pages.length);
+      expect(found[0]!.endpoint, type).toBe(at(pages[0]!));
+      return found[0]!;
+    };
+    const cookie = once('session_cookie_missing_secure', ['/login']);
+    expect(cookie.actual_value).toBe("op 1 van 10 pagina's: /login; sessionid");
+    once('session_cookie_missing_httponly', ['/login']);
+    once('mixed_content_active', ['/contact']);
+    once('mixed_content_passive', ['/blog/2019/oude-actie']);
+    once('mixed_content_script', ['/blog/2019/oude-actie']);
+    const framing = once(
+      'x_frame_options_missing',
+      ['/account', '/afrekenen'].sort((a, b) => paths(first).indexOf(a) - paths(first).indexOf(b)),
+    );
+    expect(framing.actual_value).toMatch(/^op 2 van 10 pagina's: \//);
+    const stripe = ofType(first, 'client_secret_stripe');
+    expect(stripe).toHaveLength(1);
+    expect(stripe[0]!.endpoint).toBe(at('/js/betalen.js'));
+    expect(stripe[0]!.affected_urls).toEqual([at('/afrekenen')]);
+    // The secret is never shown whole.
+    expect(JSON.stringify(first)).not.toContain(shop.stripeKey);
+  });
+
+  it('lists the pages it visited, the start page first, and counts what it left', () => {
+    expect(first.crawl).toMatchObject({ max_pages: 10, visited: 10, stopped_by: 'max_pages', limited_by: null });
+    expect(first.pages).toHaveLength(10);
+    expect(first.pages[0]).toMatchObject({ url: at('/'), source: 'start', status: 200, robots: 'allowed' });
+    for (const p of ['/login', '/contact', '/account', '/afrekenen', '/blog/2019/oude-actie', '/alleen-in-sitemap'])
+      expect(paths(first)).toContain(p);
+    expect(first.pages.find((p) => p.url === at('/alleen-in-sitemap'))?.source).toBe('sitemap');
+    expect(first.pages.find((p) => p.url === at('/login'))?.source).toBe('link');
+    expect(first.crawl.skipped.robots).toBeGreaterThanOrEqual(1);
+    expect(first.crawl.skipped.excluded).toBeGreaterThanOrEqual(3);
+    expect(first.crawl.skipped.off_origin).toBeGreaterThanOrEqual(1);
+    expect(first.crawl.skipped.not_html).toBeGreaterThanOrEqual(1);
+    // Each page is a subject of the per-page tests.
+    expect(first.coverage).toContainEqual(
+      expect.objectContaining({ test: 'security_headers', subject: at('/login'), status: 'completed' }),
+    );
+  });
+
+  it('sent only GET and HEAD: no form, no query string, no logout, nothing robots.txt disallows', () => {
+    const sent = shop.site.targets.slice(requestsBefore);
+    for (const line of sent) expect(line).toMatch(/^(GET|HEAD) /);
+    // The only query strings are the exposure test's own GraphQL probes, never a page's.
+    expect(sent.filter((l) => l.includes('?') && !/graphql/.test(l))).toEqual([]);
+    for (const never of ['/uitloggen', '/nieuwsbrief/afmelden', '/beheer/', '/contact-verzenden', '/folder.pdf'])
+      expect(
+        sent.some((l) => l.split(' ')[1] === never),
+        never,
+      ).toBe(false);
+    expect(sent).toContain('GET /robots.txt');
+    expect(sent).toContain('GET /page-sitemap.xml.gz');
+  });
+
+  it('visits the same pages on a rescan, and resolves a problem only when every page is fixed', async () => {
+    const again = await scan(tenant, { max_pages: 10 });
+    // The pages of open findings are read first, so the order differs; the pages do not.
+    expect(paths(again)[0]).toBe('/');
+    expect([...paths(again)].sort()).toEqual([...paths(first)].sort());
+    const framing = ofType(again, 'x_frame_options_missing')[0]!;
+    expect(framing.id).toBe(ofType(first, 'x_frame_options_missing')[0]!.id);
+
+    // Fixed on one of its two pages: still open, on the other page alone.
+    const account = shop.routes['/account'];
+    shop.routes['/account'] = page('Mijn account', '<p>Bestellingen</p>', GOOD_HEADERS);
+    const half = await scan(tenant, { max_pages: 10 });
+    const still = ofType(half, 'x_frame_options_missing');
+    expect(still).toHaveLength(1);
+    expect(still[0]!.id).toBe(framing.id);
+    expect(still[0]!.affected_urls).toEqual([at('/afrekenen')]);
+    expect(still[0]!.endpoint).toBe(at('/afrekenen'));
+
+    // Fixed on both: exactly that finding is resolved.
+    const checkout = shop.routes['/afrekenen'];
+    shop.routes['/afrekenen'] = page('Afrekenen', '<script src="/js/betalen.js"></script>', GOOD_HEADERS);
+    const fixed = await scan(tenant, { max_pages: 10 });
+    expect(ofType(fixed, 'x_frame_options_missing')).toHaveLength(0);
+    const stored = await api.db.selectFrom('findings').select('status').where('id', '=', framing.id).executeTakeFirst();
+    expect(stored?.status).toBe('RESOLVED');
+    const changes = (await get(tenant, `/api/agent/scans/${(fixed as unknown as { id: string }).id}/changes`)).body;
+    const resolvedTypes = await api.db
+      .selectFrom('findings')
+      .select('finding_type')
+      .where('id', 'in', changes.resolved as string[])
+      .execute();
+    expect(resolvedTypes.map((r) => r.finding_type).sort()).toEqual(
+      ['csp_frame_ancestors_missing', 'x_frame_options_missing'].sort(),
+    );
+    for (const type of ['session_cookie_missing_secure', 'mixed_content_active', 'client_secret_stripe'])
+      expect(ofType(fixed, type), type).toHaveLength(1);
+    shop.routes['/account'] = account!;
+    shop.routes['/afrekenen'] = checkout!;
+  });
+
+  it('keeps a page-level finding open when a smaller scan did not look at its pages again', async () => {
+    const seen = await scan(tenant, { max_pages: 10 });
+    const cookie = ofType(seen, 'session_cookie_missing_secure')[0]!;
+    const onePage = await scan(tenant, { max_pages: 1 });
+    expect(onePage.pages).toHaveLength(1);
+    expect(ofType(onePage, 'session_cookie_missing_secure')).toHaveLength(0);
+    const stored = await api.db.selectFrom('findings').select('status').where('id', '=', cookie.id).executeTakeFirst();
+    expect(stored?.status).toBe('OPEN');
+  });
+
+  it('reads at most two pages of one template, and a page only linked from another page', async () => {
+    const detail = await scan(tenant, { max_pages: 25 });
+    expect(paths(detail).filter((p) => p.startsWith('/producten/'))).toHaveLength(2);
+    expect(detail.crawl.skipped.template_duplicate, JSON.stringify(paths(detail))).toBe(PRODUCTS - 2);
+    expect(paths(detail)).toContain('/alleen-gelinkt');
+    expect(detail.pages.find((p) => p.url === at('/alleen-gelinkt'))?.source).toBe('link');
+    expect(detail.crawl.stopped_by).toBeNull();
+  });
+
+  it('goes back to the pages of open findings first', async () => {
+    const detail = await scan(tenant, { max_pages: 4 });
+    const previous = detail.pages.filter((p) => p.source === 'previous').map((p) => new URL(p.url).pathname);
+    expect(previous.length).toBe(3);
+    expect(
+      previous.every((p) => ['/login', '/contact', '/blog/2019/oude-actie', '/account', '/afrekenen'].includes(p)),
+    ).toBe(true);
+  });
+
+  it('fetches the pages it is given, even where robots.txt disallows them, and marks them', async () => {
+    const detail = await scan(tenant, { max_pages: 3, pages: [at('/beheer/')] });
+    expect(detail.pages[1]).toMatchObject({ url: at('/beheer/'), source: 'given', robots: 'disallowed', status: 200 });
+    const outside = await api.call('POST', '/api/agent/scan', {
+      key: tenant.key,
+      body: { site_id: tenant.siteId, pages: ['https://elders.example/pagina'] },
+    });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error).toMatch(/origin van de site/);
+    const tooMany = await api.call('POST', '/api/agent/scan', {
+      key: tenant.key,
+      body: { site_id: tenant.siteId, max_pages: 26 },
+    });
+    expect(tooMany.status).toBe(400);
+  });
+});
+
+describe('an unverified site', () => {
+  it('is examined at its start page alone, says so, and refuses named pages', async () => {
+    const stranger = await seedTenant(api.db, shop.site.url, { verified: false });
+    const before = shop.site.targets.length;
+    const detail = await scan(stranger, { max_pages: 10 });
+    expect(detail.crawl).toMatchObject({ max_pages: 1, visited: 1, limited_by: 'unverified' });
+    expect(paths(detail)).toEqual(['/']);
+    const sent = shop.site.targets.slice(before).map((l) => l.split(' ')[1]);
+    for (const never of ['/login', '/robots.txt', '/sitemap_index.xml', '/account']) expect(sent).not.toContain(never);
+    const refused = await api.call('POST', '/api/agent/scan', {
+      key: stranger.key,
+      body: { site_id: stranger.siteId, pages: [at('/login')] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/eigendom/);
+  });
+});
+
+describe('site settings', () => {
+  it('sets max_pages and path rules through PATCH, within the plan', async () => {
+    const patched = await api.call('PATCH', `/api/agent/sites/${tenant.siteId}`, {
+      key: tenant.key,
+      body: { max_pages: 5, exclude_paths: ['/blog/'] },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ max_pages: 5, include_paths: [], exclude_paths: ['/blog/'] });
+    const detail = await scan(tenant);
+    expect(detail.crawl.max_pages).toBe(5);
+    expect(paths(detail).some((p) => p.startsWith('/blog/'))).toBe(false);
+    const bad = await api.call('PATCH', `/api/agent/sites/${tenant.siteId}`, {
+      key: tenant.key,
+      body: { exclude_paths: ['geen pad'] },
+    });
+    expect(bad.status).toBe(400);
+    await api.call('PATCH', `/api/agent/sites/${tenant.siteId}`, {
+      key: tenant.key,
+      body: { max_pages: 1, exclude_paths: [] },
+    });
+  });
+
+  it('caps max_pages at the plan', async () => {
+    const free = await seedTenant(api.db, shop.site.url, { plan: 'free' });
+    const refused = await api.call('PATCH', `/api/agent/sites/${free.siteId}`, {
+      key: free.key,
+      body: { max_pages: 25 },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/free-abonnement/);
+    const detail = await scan(free, { max_pages: 25 });
+    expect(detail.crawl).toMatchObject({ max_pages: 10, limited_by: 'plan' });
+  });
+});
