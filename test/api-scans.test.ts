@@ -214,13 +214,24 @@ describe('GET /api/agent/scans and /api/agent/scans/{scan_id}', () => {
         'coverage',
         'unreachable',
         'passive',
+        'crawl',
+        'pages',
       ].sort(),
     );
     expect(body.passive).toBe(false);
     // A WordPress site judged by the shipped excerpt of Wordfence's data: findings, but no all-clear.
     expect(body.failed_checks).toEqual(['wordpress_components']);
     expect(body.findings).toHaveLength(created.findings_count);
-    expect(Object.keys(body.findings[0]).sort()).toEqual([...FINDING_KEYS, 'fixes'].sort());
+    expect(Object.keys(body.findings[0]).sort()).toEqual(
+      [...FINDING_KEYS, 'fixes', 'affected_urls', 'affected_count'].sort(),
+    );
+    // A one-page scan: the start page, and each per-page finding on it.
+    expect(body.crawl).toMatchObject({ max_pages: 1, visited: 1, stopped_by: 'max_pages', limited_by: null });
+    expect(body.pages).toEqual([
+      expect.objectContaining({ url: expect.any(String), source: 'start', status: 200, robots: null }),
+    ]);
+    const headerFinding = body.findings.find((f: { category: string }) => f.category === 'SECURITY_HEADER');
+    expect(headerFinding).toMatchObject({ affected_urls: [body.pages[0].url], affected_count: 1 });
     // The breakdown names every finding and adds up to the score.
     const { start, items, caps } = body.score_breakdown as {
       start: number;

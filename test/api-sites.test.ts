@@ -22,9 +22,12 @@ afterAll(async () => {
 const SITE_KEYS = [
   'created_at',
   'detected_platform',
+  'exclude_paths',
   'id',
+  'include_paths',
   'latest_scan',
   'mail_domain',
+  'max_pages',
   'name',
   'next_scan_at',
   'scan_interval_hours',

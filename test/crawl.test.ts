@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanSite, type ScanOptions } from '../scanner/index.ts';
 import { GOOD_HEADERS, page, PRODUCTS, startShop, type Shop } from './support/crawl-shop.ts';
+import type { Reply } from './support/fixture-sites.ts';
 import { seedTenant, startApi, type Tenant, type TestApi } from './support/api.ts';
 
 let api: TestApi;
@@ -26,6 +28,7 @@ interface Finding {
   affected_count: number | null;
 }
 interface Detail {
+  id: string;
   findings: Finding[];
   crawl: {
     max_pages: number;
@@ -151,7 +154,7 @@ describe('a crawl of a verified site', () => {
     expect(ofType(fixed, 'x_frame_options_missing')).toHaveLength(0);
     const stored = await api.db.selectFrom('findings').select('status').where('id', '=', framing.id).executeTakeFirst();
     expect(stored?.status).toBe('RESOLVED');
-    const changes = (await get(tenant, `/api/agent/scans/${(fixed as unknown as { id: string }).id}/changes`)).body;
+    const changes = (await get(tenant, `/api/agent/scans/${fixed.id}/changes`)).body;
     const resolvedTypes = await api.db
       .selectFrom('findings')
       .select('finding_type')
@@ -261,5 +264,102 @@ describe('site settings', () => {
     expect(refused.body.error).toMatch(/free-abonnement/);
     const detail = await scan(free, { max_pages: 25 });
     expect(detail.crawl).toMatchObject({ max_pages: 10, limited_by: 'plan' });
+  });
+});
+
+describe('the crawl within its bounds', () => {
+  const crawl = (extra: Partial<NonNullable<ScanOptions['crawl']>>) => ({
+    maxPages: 25,
+    given: [],
+    previous: [],
+    includePaths: [],
+    excludePaths: [],
+    ...extra,
+  });
+  const scanShop = (site: { url: string }, options: ScanOptions) =>
+    scanSite(site.url, { allowPrivateTargets: true, probeExposures: false, ...options });
+
+  it('disallows the crawl when robots.txt answers 5xx, but still reads the pages it is given', async () => {
+    const down = await startShop({
+      robots: { status: 503, headers: { 'content-type': 'text/html' }, body: '<h1>503</h1>' },
+    });
+    try {
+      const result = await scanShop(down.site, {
+        crawl: crawl({ given: [new URL('/login', down.site.url).href] }),
+      });
+      expect(result.pages.map((p) => [new URL(p.url).pathname, p.source, p.robots])).toEqual([
+        ['/', 'start', 'disallowed'],
+        ['/login', 'given', 'disallowed'],
+      ]);
+      expect(result.crawl.skipped.robots).toBeGreaterThan(0);
+      expect(down.site.requests).not.toContain('GET /sitemap_index.xml');
+      expect(result.findings.map((f) => f.finding_type)).toContain('session_cookie_missing_secure');
+    } finally {
+      await down.site.close();
+    }
+  });
+
+  it('allows everything when robots.txt is missing, and reads /sitemap.xml then', async () => {
+    const open = await startShop({
+      robots: { status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>404</h1>' },
+    });
+    try {
+      const result = await scanShop(open.site, { crawl: crawl({ maxPages: 6 }) });
+      expect(result.pages).toHaveLength(6);
+      expect(result.pages[0]!.robots).toBe('allowed');
+      expect(open.site.requests).toContain('GET /sitemap.xml');
+      expect(open.site.requests).toContain('GET /wp-sitemap.xml');
+    } finally {
+      await open.site.close();
+    }
+  });
+
+  it('stops at its own time limit, on the clock it is given', async () => {
+    let now = 0;
+    const slowClock = await startShop();
+    try {
+      // Each page read moves the clock ten seconds: the 30-second limit ends the crawl after three.
+      for (const [path, route] of Object.entries(slowClock.routes))
+        if (typeof route !== 'function' && route.headers?.['content-type']?.toString().startsWith('text/html'))
+          slowClock.routes[path] = () => {
+            now += 10_000;
+            return route;
+          };
+      const result = await scanShop(slowClock.site, { crawl: crawl({ now: () => now, timeMs: 30_000 }) });
+      expect(result.crawl.stopped_by).toBe('time');
+      expect(result.crawl.visited).toBeLessThan(6);
+    } finally {
+      await slowClock.site.close();
+    }
+  });
+
+  it("keeps to the scan's deadline: pages read but not judged are failed, never clean", async () => {
+    const slow = await startShop();
+    try {
+      for (const path of ['/login', '/contact', '/account', '/afrekenen', '/winkel/', '/blog/'])
+        slow.routes[path] = { ...(slow.routes[path] as Reply), delayMs: 4_000 };
+      const result = await scanShop(slow.site, { deadlineMs: 2_500, crawl: crawl({}) });
+      expect(result.crawl.stopped_by).toBe('deadline');
+      const judged = result.coverage.filter(
+        (c) => c.test === 'security_headers' && c.subject !== new URL(slow.site.url).origin,
+      );
+      for (const entry of judged) expect(entry.status === 'completed' || entry.status === 'failed').toBe(true);
+      expect(result.examined.every((url) => !['/login', '/contact'].includes(new URL(url).pathname))).toBe(true);
+    } finally {
+      await slow.site.close();
+    }
+  });
+
+  it('gives a one-page scan exactly the findings it always had', async () => {
+    const before = shop.site.requests.length;
+    const result = await scanShop(shop.site, {});
+    // A one-page scan reads no robots.txt, no sitemap and no other page.
+    expect(shop.site.requests.slice(before).filter((r) => /robots|sitemap|login|account/.test(r))).toEqual([]);
+    const bounded = await scanShop(shop.site, { crawl: crawl({ maxPages: 1 }) });
+    const strip = (r: typeof result) => r.findings.map(({ affected_urls: _u, affected_count: _c, ...f }) => f);
+    expect(strip(bounded)).toEqual(strip(result));
+    expect(result.pages).toHaveLength(1);
+    expect(result.crawl).toMatchObject({ max_pages: 1, visited: 1 });
+    for (const f of result.findings) expect(f.actual_value ?? '').not.toMatch(/^op \d+ van/);
   });
 });

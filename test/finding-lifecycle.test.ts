@@ -25,7 +25,9 @@ function planOf<P extends ReturnType<typeof known>, O extends ReturnType<typeof 
   coverage: Coverage[] = [...completeCoverage(`https://${host}/`), ...completeCoverage(`http://${host}:8080/`)],
 ) {
   let n = 0;
-  const plan = planFindings(previous, observed, recheckedBy(coverage, []), () => `new-${++n}`);
+  // The pages of the covered host were examined again (a page-level finding needs its pages read).
+  const examined = previous.map((f) => f.endpoint).filter((e) => URL.canParse(e) && new URL(e).hostname === host);
+  const plan = planFindings(previous, observed, recheckedBy(coverage, examined), () => `new-${++n}`);
   return { ...plan, open: plan.open.map((o) => o.observed) };
 }
 

@@ -537,7 +537,7 @@ describe.runIf(withLab && loopbackIpv6())('internet.nl mail test in an offline D
       expect((await api.call('GET', `/api/agent/sites/${siteId}`, { key: tenant.key })).body.mail_domain).toBe(L);
       const empty = await api.call('PATCH', `/api/agent/sites/${siteId}`, { key: tenant.key, body: {} });
       expect(empty.status).toBe(400);
-      expect(empty.body.error).toMatch(/scan_interval_hours of mail_domain/);
+      expect(empty.body.error).toMatch(/scan_interval_hours, mail_domain/);
       const bad = await api.call('PATCH', `/api/agent/sites/${siteId}`, {
         key: tenant.key,
         body: { mail_domain: 'niet een domein' },

@@ -271,6 +271,11 @@ const CASES: Array<[FindingType, EvidenceOverrides, EvidenceOverrides]> = [
     },
   ],
   [
+    'password_field_insecure_page',
+    { url: 'http://example.nl/login', html: '<form action="https://example.nl/login"><input type="password"></form>' },
+    { url: 'https://example.nl/login', html: '<form action="/login"><input type="password"></form>' },
+  ],
+  [
     'mixed_content_active',
     { html: '<link rel="stylesheet" href="http://example.nl/a.css">' },
     { html: '<link rel="icon" href="http://example.nl/favicon.ico"><a href="http://example.nl/">link</a>' },

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { CRAWL_SKIPS, type CrawlSkip, type CrawlStop, type PageSource } from '../../../scanner/vocabulary.ts';
 import { useTRPC, type Outputs } from '../trpc.ts';
 import { ErrorText } from './ErrorText.tsx';
 
 type Scan = Outputs['scans']['get'];
+type PageSource = Scan['pages'][number]['source'];
+type CrawlSkip = keyof Scan['crawl']['skipped'];
+type CrawlStop = NonNullable<Scan['crawl']['stopped_by']>;
 
 const SOURCE_LABELS: Record<PageSource, string> = {
   start: 'startpagina',
@@ -33,7 +35,7 @@ const STOP_LABELS: Record<CrawlStop, string> = {
 export function CrawledPages({ scan }: { scan: Pick<Scan, 'crawl' | 'pages'> }) {
   const titleId = useId();
   const { crawl, pages } = scan;
-  const skipped = CRAWL_SKIPS.filter((cause) => crawl.skipped[cause] > 0);
+  const skipped = (Object.keys(SKIP_LABELS) as CrawlSkip[]).filter((cause) => crawl.skipped[cause] > 0);
   return (
     <section aria-labelledby={titleId} className="card">
       <h2 id={titleId}>Onderzochte pagina's</h2>
