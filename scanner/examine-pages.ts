@@ -1,7 +1,7 @@
 import type { CheckFailureReport, CheckName } from './analyze.ts';
 import { intrusiveRefusal } from './checks/proof-of-control.ts';
 import type { Coverage } from './coverage.ts';
-import { crawlSite, type Crawl, type CrawledPage, type CrawlRequest } from './crawl/crawl.ts';
+import { crawlSite, noSkips, type Crawl, type CrawledPage, type CrawlRequest } from './crawl/crawl.ts';
 import { crawlScopeOf, mergePageFindings, problemKey, type PageRun } from './crawl/page-findings.ts';
 import type { HttpClient } from './net/http-client.ts';
 import { ScriptLedger } from './probes/client-code.ts';
@@ -50,7 +50,7 @@ export async function examinePages(
             max_pages: bounded.maxPages,
             visited: 0,
             stopped_by: null,
-            skipped: { robots: 0, off_origin: 0, not_html: 0, template_duplicate: 0, excluded: 0 },
+            skipped: noSkips(),
           },
           pages: [],
           aliases: [],

@@ -29,6 +29,7 @@ import {
 import { intrusiveRefusal, type ProofOfControl } from '../scanner/checks/proof-of-control.ts';
 import { pagesOfOpenFindings } from '../db/findings.ts';
 import { MAX_AFFECTED_URLS } from '../scanner/crawl/page-findings.ts';
+import { onePage } from '../scanner/crawl/crawl.ts';
 import { fixesFor } from '../scanner/fixes/index.ts';
 import { vulnerabilityDataInUse } from './vulnerability-data.ts';
 import { proofForScan } from './verification.ts';
@@ -321,14 +322,5 @@ function affectedView(row: { affected_urls: string | null; affected_count: numbe
 /** A scan's crawl and pages; a scan stored before crawling examined its start page alone. */
 function crawlView(url: string, crawl: string | null, pages: string | null): Pick<ScanResult, 'crawl' | 'pages'> {
   if (crawl !== null && pages !== null) return { crawl: JSON.parse(crawl), pages: JSON.parse(pages) };
-  return {
-    crawl: {
-      max_pages: 1,
-      visited: 1,
-      stopped_by: 'max_pages',
-      skipped: { robots: 0, off_origin: 0, not_html: 0, template_duplicate: 0, excluded: 0 },
-      limited_by: null,
-    },
-    pages: [{ url, source: 'start', status: null, content_type: null, robots: null }],
-  };
+  return onePage(url, null, null);
 }

@@ -1,4 +1,4 @@
-import { onePage } from './support/scan-results.ts';
+import { onePageOf } from './support/scan-results.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,7 +194,7 @@ describe('admin CLI', () => {
         expiries: [],
         internetnl: null,
         mail: null,
-        ...onePage(site.url),
+        ...onePageOf(site.url),
       };
       const recorded = await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
       findingId = recorded.opened[0]!.id;

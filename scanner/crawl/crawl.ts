@@ -70,13 +70,25 @@ export interface Crawl {
   aliases: Array<{ from: string; to: string }>;
 }
 
-const noSkips = (): Record<CrawlSkip, number> => ({
+export const noSkips = (): Record<CrawlSkip, number> => ({
   robots: 0,
   off_origin: 0,
   not_html: 0,
   template_duplicate: 0,
   excluded: 0,
 });
+
+/** What a scan that read its start page alone says of its crawl (also for scans stored before crawling). */
+export function onePage(
+  url: string,
+  status: number | null,
+  contentType: string | null,
+): { crawl: CrawlSummary & { limited_by: null }; pages: Array<Omit<CrawledPage, 'requested' | 'response' | 'facts'>> } {
+  return {
+    crawl: { max_pages: 1, visited: 1, stopped_by: 'max_pages', skipped: noSkips(), limited_by: null },
+    pages: [{ url, source: 'start', status, content_type: contentType, robots: null }],
+  };
+}
 
 /** The start page as the crawl lists it. */
 function startPage(site: SiteContact, robots: RobotsVerdict | null): CrawledPage {
@@ -246,21 +258,22 @@ export async function crawlSite(
     robotsVerdict: RobotsVerdict,
   ): Promise<CrawledPage | null> => {
     let url = requested;
+    // No answer (or redirects without end): listed with no status, judged by nothing.
+    const unanswered = (): CrawledPage => ({
+      url,
+      requested,
+      source,
+      status: null,
+      content_type: null,
+      robots: robotsVerdict,
+      response: null,
+      facts: null,
+    });
     for (let hop = 0; hop <= CRAWL_LIMITS.redirects; hop++) {
       const room = Math.min(CRAWL_LIMITS.pageBytes, CRAWL_LIMITS.htmlBytes - bytes);
       const response = await client.fetch(url, { maxBytes: Math.max(room, 0) });
       bytes += response?.body.length ?? 0;
-      if (!response)
-        return {
-          url,
-          requested,
-          source,
-          status: null,
-          content_type: null,
-          robots: robotsVerdict,
-          response: null,
-          facts: null,
-        };
+      if (!response) return unanswered();
       const location =
         response.status >= 300 && response.status < 400 ? firstHeader(response.headers, 'location') : null;
       if (location) {
@@ -280,26 +293,14 @@ export async function crawlSite(
       }
       const ok = html && response.status >= 200 && response.status < 300;
       return {
-        url,
-        requested,
-        source,
+        ...unanswered(),
         status: response.status,
         content_type: contentType,
-        robots: robotsVerdict,
         response: ok ? response : null,
         facts: ok ? parseHtml(decodeBody(response.body, contentType)) : null,
       };
     }
-    return {
-      url,
-      requested,
-      source,
-      status: null,
-      content_type: null,
-      robots: robotsVerdict,
-      response: null,
-      facts: null,
-    };
+    return unanswered();
   };
 
   const limitReached = (): CrawlStop | null => {

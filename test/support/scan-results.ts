@@ -2,6 +2,7 @@ import type { FindingType } from '../../scanner/catalog/index.ts';
 import { toFinding } from '../../scanner/report/findings.ts';
 import { TESTS, type Coverage, type ScanResult } from '../../scanner/index.ts';
 import { computeScores } from '../../scanner/report/scoring.ts';
+import { onePage } from '../../scanner/crawl/crawl.ts';
 
 /** Every test completed on the URL's host and origin: a scan that re-checked everything there. */
 export function completeCoverage(url: string): Coverage[] {
@@ -15,18 +16,8 @@ export function completeCoverage(url: string): Coverage[] {
 }
 
 /** What a one-page scan of the URL reports of its pages: the start page, examined. */
-export function onePage(url: string): Pick<ScanResult, 'crawl' | 'pages' | 'examined'> {
-  return {
-    crawl: {
-      max_pages: 1,
-      visited: 1,
-      stopped_by: 'max_pages',
-      skipped: { robots: 0, off_origin: 0, not_html: 0, template_duplicate: 0, excluded: 0 },
-      limited_by: null,
-    },
-    pages: [{ url, source: 'start', status: 200, content_type: 'text/html', robots: null }],
-    examined: [url],
-  };
+export function onePageOf(url: string): Pick<ScanResult, 'crawl' | 'pages' | 'examined'> {
+  return { ...onePage(url, 200, 'text/html'), examined: [url] };
 }
 
 /** A scan result as the scanner would give it, with these findings, for storing without a scan. */
@@ -47,6 +38,6 @@ export function scanResult(url: string, findings: Array<[FindingType, string]>, 
     expiries: [],
     internetnl: null,
     mail: null,
-    ...onePage(url),
+    ...onePageOf(url),
   };
 }
