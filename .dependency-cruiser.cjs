@@ -51,6 +51,8 @@ module.exports = {
     inScanner('scanner-probes-gather-evidence', 'probes', ['net', 'rules', 'secrets', 'catalog', 'vulndata']),
     inScanner('scanner-checks-over-evidence', 'checks', ['catalog', 'rules', 'secrets', 'probes', 'net', 'vulndata']),
     inScanner('scanner-report-from-findings', 'report', ['catalog', 'rules']),
+    // The crawl finds and reads pages, and merges what the per-page tests of the registry report.
+    inScanner('scanner-crawl-reads-pages', 'crawl', ['tests', 'probes', 'net', 'report', 'catalog']),
     inScanner('scanner-tests-own-probes-and-checks', 'tests', [
       'checks',
       'probes',

@@ -186,6 +186,18 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     );
     // Back to the default: a later scan must not ask DNS about a domain outside the test.
     await api.db.updateTable('sites').set({ mail_domain: null }).execute();
+    // The pages the scan examined, and the site's crawl settings.
+    await page
+      .getByRole('region', { name: "Onderzochte pagina's" })
+      .getByText(/^1 van hoogstens 1 pagina/)
+      .waitFor();
+    await page.getByLabel("Pagina's per scan").fill('3');
+    await page.getByLabel('Deze paden overslaan').fill('/beheer/\n/blog/');
+    await page.getByRole('button', { name: 'Crawlinstellingen opslaan' }).click();
+    await page.getByText('Crawlinstellingen opgeslagen.').waitFor();
+    const crawl = await api.db.selectFrom('sites').select(['max_pages', 'exclude_paths']).executeTakeFirstOrThrow();
+    expect(crawl).toEqual({ max_pages: 3, exclude_paths: JSON.stringify(['/beheer/', '/blog/']) });
+    await api.db.updateTable('sites').set({ max_pages: 1, exclude_paths: '[]' }).execute();
     await nav(page, 'Overzicht');
     await page.getByRole('link', { name: 'Winkel' }).waitFor();
     await page.getByRole('img', { name: `Scoreverloop: ${scan.score}` }).waitFor();

@@ -53,19 +53,50 @@ export interface Shop {
 }
 
 /**
- * A WordPress-style shop over HTTPS whose home page is clean, with the five problems of issue 56 on
+ * A WordPress-style shop over HTTPS (plain HTTP with `https: false`, for the benchmark) whose home page is clean, with the five problems of issue 56 on
  * other pages, a robots.txt that disallows /beheer/, a sitemap index pointing to a gzipped sitemap,
  * 40 product pages of one template, a page only in the sitemap, one only linked, and links that log
  * out or unsubscribe. Every request is logged (`site.targets`).
  */
-export async function startShop(options: { robots?: Route } = {}): Promise<Shop> {
+/** Sections a larger shop adds (the benchmark's 25-page crawl): each one page, linked from the home page. */
+export const MORE_SECTIONS = [
+  'over-ons',
+  'vacatures',
+  'nieuws',
+  'veelgestelde-vragen',
+  'verzending',
+  'retouren',
+  'garantie',
+  'privacy',
+  'voorwaarden',
+  'klantenservice',
+  'merken',
+  'cadeaubon',
+  'outlet',
+  'duurzaamheid',
+  'pers',
+  'partners',
+  'winkels',
+  'openingstijden',
+] as const;
+
+export async function startShop(
+  options: { robots?: Route; https?: boolean; sections?: readonly string[] } = {},
+): Promise<Shop> {
   const stripeKey = `sk_live_51${random(97)}`;
   const routes: Record<string, Route> = {};
-  const site = await startSite({ routes, gzip: true, tls: { certificate: certificate() } });
+  const site = await startSite({
+    routes,
+    gzip: true,
+    ...(options.https === false ? {} : { tls: { certificate: certificate() } }),
+  });
   const origin = site.url.replace(/\/$/, '');
   const products = Array.from({ length: PRODUCTS }, (_, i) => `/producten/${i + 1}`);
   Object.assign(routes, {
-    '/': page('Winkel', '<p>Welkom.</p>'),
+    '/': page(
+      'Winkel',
+      `<p>Welkom.</p>${(options.sections ?? []).map((name) => `<a href="/${name}">${name}</a>`).join(' ')}`,
+    ),
     '/robots.txt': options.robots ?? {
       headers: { 'content-type': 'text/plain' },
       body: `User-agent: *\nDisallow: /beheer/\n\nSitemap: ${origin}/sitemap_index.xml\n`,
@@ -115,5 +146,6 @@ export async function startShop(options: { robots?: Route } = {}): Promise<Shop>
     '/account': page('Mijn account', '<p>Bestellingen</p>', UNFRAMED_HEADERS),
   });
   for (const product of products) routes[product] = page('Product');
+  for (const name of options.sections ?? []) routes[`/${name}`] = page(name);
   return { site, stripeKey, routes };
 }
