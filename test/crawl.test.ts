@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from '../bin/admin-cli.ts';
 import { scanSite, type ScanOptions } from '../scanner/index.ts';
 import { GOOD_HEADERS, page, PRODUCTS, startShop, type Shop } from './support/crawl-shop.ts';
 import type { Reply } from './support/fixture-sites.ts';
@@ -252,6 +253,38 @@ describe('site settings', () => {
       key: tenant.key,
       body: { max_pages: 1, exclude_paths: [] },
     });
+  });
+
+  it('sets the same through the admin command line', async () => {
+    const out = { stdout: '', stderr: '' };
+    const io = {
+      stdout: { write: (t: string) => (out.stdout += t) },
+      stderr: { write: (t: string) => (out.stderr += t) },
+      env: { ...process.env, ...api.dbEnv },
+    };
+    const args = [
+      'site',
+      'crawl',
+      '--site',
+      tenant.siteId,
+      '--max-pages',
+      '4',
+      '--include',
+      '/winkel/,/blog/',
+      '--json',
+    ];
+    expect(await runAdmin(args, io), out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ max_pages: 4, include_paths: ['/winkel/', '/blog/'] });
+    expect(await runAdmin(['site', 'crawl', '--site', tenant.siteId, '--max-pages', '30', '--json'], io)).toBe(1);
+    expect(
+      await runAdmin(['site', 'crawl', '--site', tenant.siteId, '--max-pages', '1', '--include', '', '--json'], io),
+    ).toBe(0);
+    const site = await api.db
+      .selectFrom('sites')
+      .select(['max_pages', 'include_paths'])
+      .where('id', '=', tenant.siteId)
+      .executeTakeFirstOrThrow();
+    expect(site).toEqual({ max_pages: 1, include_paths: '[]' });
   });
 
   it('caps max_pages at the plan', async () => {

@@ -112,7 +112,7 @@ export function CrawlSettings({
     });
   };
   return (
-    <form onSubmit={submit} aria-label="Pagina's per scan">
+    <form onSubmit={submit} aria-label="Crawlinstellingen">
       <label htmlFor="max-pages">Pagina's per scan</label>
       <input
         id="max-pages"
