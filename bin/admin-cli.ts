@@ -70,6 +70,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   vulndata update [--source retire|wordfence] [--file PATH [--date ISO]]
                           (fetch now, as the daily job does; or import a file on a machine without internet,
                           dated by its modification time or --date. A bad file is refused and the old data kept)
+  mail test --to ADDRESS  (one mail through SMTP_URL, now; prints { message_id } once the relay accepted it)
   backup --out FILE       (a consistent copy of the SQLite database while the service runs; names the
                           secrets key to keep with it. PostgreSQL: pg_dump, see docs/operations.md)`;
 
@@ -107,6 +108,7 @@ const OPTIONS = {
   operator: { type: 'boolean' },
   until: { type: 'string' },
   'max-pages': { type: 'string' },
+  to: { type: 'string' },
   include: { type: 'string' },
   exclude: { type: 'string' },
 } as const;
@@ -285,6 +287,7 @@ const COMMANDS: Record<string, Command> = {
     ...(input.dry_run ? await prunable(deps) : await prune(deps)),
   })),
   'vulndata status': command(z.object({}), {}, (deps) => vulnerabilityDataStatus(deps)),
+  'mail test': command(z.object({ to: z.email() }), { to: 'to' }, (deps, input) => admin.sendTestMail(deps, input)),
   'vulndata update': command(
     z
       .object({

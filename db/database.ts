@@ -39,6 +39,7 @@ import * as internetnl from './migrations/0017_internetnl.ts';
 import * as mail from './migrations/0020_mail.ts';
 import * as siteVerification from './migrations/0021_site_verification.ts';
 import * as crawl from './migrations/0022_crawl.ts';
+import * as notifications from './migrations/0023_notifications.ts';
 import * as scanCoverage from './migrations/0018_scan_coverage.ts';
 import * as vulnerabilityData from './migrations/0019_vulnerability_data.ts';
 import type { Database } from './schema.ts';
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_mail': mail,
   '0021_site_verification': siteVerification,
   '0022_crawl': crawl,
+  '0023_notifications': notifications,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

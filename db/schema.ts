@@ -24,6 +24,11 @@ import type {
   SuggestionType,
   WebhookEvent,
   WebServer,
+  ChannelKind,
+  NotifyMode,
+  NotificationCategory,
+  NotifyDeliveryStatus,
+  UnsubscribeCategory,
 } from '../domain/vocabulary.ts';
 
 // Timestamps are ISO 8601 UTC strings with milliseconds, ids are UUID strings, lists are JSON text,
@@ -71,6 +76,116 @@ export interface UsersTable {
   role: Generated<Role>;
   /** 1 for the service's own team (review queue, suspensions across tenants). */
   is_staff: Generated<number>;
+}
+
+/** A place notifications go; `target` is the encrypted JSON of its address (docs/notifications.md). */
+export interface NotificationChannelsTable {
+  id: string;
+  tenant_id: string;
+  kind: ChannelKind;
+  name: string;
+  target: string;
+  /** What may be shown of the target: the host and the last 4 characters. */
+  target_hint: string;
+  enabled: Generated<number>;
+  failure_count: Generated<number>;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+/** An e-mail channel's address; one that is no member's must be confirmed before it gets mail. */
+export interface NotificationRecipientsTable {
+  id: string;
+  tenant_id: string;
+  channel_id: string;
+  address: string;
+  confirmed_at: string | null;
+  /** SHA-256 of the confirmation token; null once confirmed. */
+  token_hash: string | null;
+  created_at: string;
+}
+
+export interface NotificationRulesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  /** JSON array of site ids; null for every site. */
+  site_ids: string | null;
+  min_severity: Severity;
+  /** JSON arrays. */
+  events: string;
+  mode: NotifyMode;
+  /** JSON `{ hour, weekday }` of a digest; null for immediate. */
+  at: string | null;
+  /** JSON `{ mode, at }`: where what the rule does not send at once goes (the "Standaard" rule's Monday digest); null: nowhere. */
+  rest: string | null;
+  channel_ids: string;
+  roles: string;
+  /** JSON `{ from, to, zone }`; null without quiet hours. */
+  quiet_hours: string | null;
+  critical_bypasses_quiet: Generated<number>;
+  last_digest_at: string | null;
+  last_rest_digest_at: string | null;
+  created_at: string;
+}
+
+/** The notification outbox: one row per message and recipient. */
+export interface NotificationsTable {
+  id: string;
+  tenant_id: string | null;
+  rule_id: string | null;
+  channel_id: string | null;
+  /** The e-mail recipient; null for a chat channel. */
+  address: string | null;
+  category: NotificationCategory;
+  dedupe_key: string;
+  /** JSON of what to render at send time (services/notifications/message.ts); never a found value. */
+  body: string;
+  status: NotifyDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface NotificationDigestItemsTable {
+  id: string;
+  tenant_id: string;
+  rule_id: string;
+  /** `digest` (the rule's own) or `rest` (what the rule left for its rest digest). */
+  part: string;
+  item: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface NotificationUnsubscribesTable {
+  tenant_id: string;
+  address: string;
+  category: UnsubscribeCategory;
+  created_at: string;
+}
+
+/** A sign-up waiting for its address to be confirmed; nothing exists until then. */
+export interface SignupConfirmationsTable {
+  token_hash: string;
+  email: string;
+  password_hash: string;
+  organisation: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 of the 256-bit token. */
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 /** A dashboard session, stored by the SHA-256 of its id: a leaked table opens no session. */
@@ -397,6 +512,14 @@ export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  notification_channels: NotificationChannelsTable;
+  notification_recipients: NotificationRecipientsTable;
+  notification_rules: NotificationRulesTable;
+  notifications: NotificationsTable;
+  notification_digest_items: NotificationDigestItemsTable;
+  notification_unsubscribes: NotificationUnsubscribesTable;
+  password_resets: PasswordResetsTable;
+  signup_confirmations: SignupConfirmationsTable;
   sites: SitesTable;
   scans: ScansTable;
   findings: FindingsTable;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { defaultRuleRow } from '../domain/notification-defaults.ts';
 import type { DB } from './database.ts';
 import type { Selectable } from 'kysely';
 import type { PlansTable } from './schema.ts';
@@ -17,9 +18,14 @@ export async function planOfTenant(db: DB, tenantId: string): Promise<Selectable
     .executeTakeFirstOrThrow();
 }
 
+/** A new tenant, with the notification rule every tenant starts with ("Standaard"). */
 export async function insertTenant(db: DB, name: string, planId: string, now: string) {
   const tenant = { id: randomUUID(), name, plan_id: planId, suspended_at: null, created_at: now };
   await db.insertInto('tenants').values(tenant).execute();
+  await db
+    .insertInto('notification_rules')
+    .values(defaultRuleRow(randomUUID(), tenant.id, now))
+    .execute();
   return tenant;
 }
 

@@ -18,6 +18,12 @@ export const API_PATHS = {
   site_mail: '/api/agent/sites/{site_id}/mail',
   site_verification: '/api/agent/sites/{site_id}/verification',
   site_verify: '/api/agent/sites/{site_id}/verify',
+  notification_channels: '/api/agent/notifications/channels',
+  notification_channel: '/api/agent/notifications/channels/{channel_id}',
+  notification_channel_test: '/api/agent/notifications/channels/{channel_id}/test',
+  notification_rules: '/api/agent/notifications/rules',
+  notification_rule: '/api/agent/notifications/rules/{rule_id}',
+  notification_deliveries: '/api/agent/notifications/deliveries',
 } as const;
 
 /** The link to one scan (docs/spec.md 2.3 `detail_url`). */
@@ -40,6 +46,15 @@ export const DASHBOARD_PAGES = {
   team: '/team',
   account: '/account',
   platform: '/platform',
+  notifications: '/meldingen',
+  passwordReset: '/wachtwoord-herstellen',
+} as const;
+
+/** Pages the server renders itself, for links in mail: each shows a button, and only its POST changes anything. */
+export const MAIL_PAGES = {
+  confirmAddress: '/meldingen/bevestigen',
+  unsubscribe: '/meldingen/afmelden',
+  confirmAccount: '/account/bevestigen',
 } as const;
 
 /** A dashboard page of one resource: `page` with its `:id` filled in. */

@@ -167,3 +167,46 @@ export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 /** How long a claim stands between checks, and how long it survives checks that get no answer. */
 export const CLAIM_TIMES = { recheckAfterMs: 24 * 3600_000, unknownForMs: 7 * 24 * 3600_000 } as const;
+
+/** Where a notification goes (docs/notifications.md). */
+export const CHANNEL_KINDS = [
+  'email',
+  'slack',
+  'teams',
+  'discord',
+  'mattermost',
+  'google_chat',
+  'ntfy',
+  'telegram',
+] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+/** The changes a notification rule can count. */
+export const NOTIFY_EVENTS = [
+  'new',
+  'regressed',
+  'severity_up',
+  'escalated',
+  'resolved',
+  'scan_failed',
+  'expiry_warning',
+  'risk_acceptance_expiring',
+  'risk_acceptance_expired',
+] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
+/** When a rule sends: at once, or gathered into a digest at a chosen hour. */
+export const NOTIFY_MODES = ['immediate', 'daily', 'weekly'] as const;
+export type NotifyMode = (typeof NOTIFY_MODES)[number];
+
+/** A notification delivery's state; `suppressed`: planned but not to be sent (an unconfirmed or unsubscribed address). */
+export const NOTIFY_DELIVERY_STATUSES = ['pending', 'sent', 'failed', 'suppressed'] as const;
+export type NotifyDeliveryStatus = (typeof NOTIFY_DELIVERY_STATUSES)[number];
+
+/** What a recipient can unsubscribe from; account mail has no unsubscribe. */
+export const UNSUBSCRIBE_CATEGORIES = ['alerts', 'digest'] as const;
+export type UnsubscribeCategory = (typeof UNSUBSCRIBE_CATEGORIES)[number];
+
+/** What a notification carries: an alert, a digest, a channel test, or account mail (confirmations, resets, invites). */
+export const NOTIFICATION_CATEGORIES = ['alerts', 'digest', 'test', 'account'] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];

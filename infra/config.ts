@@ -148,6 +148,32 @@ const ConfigSchema = z.object({
   DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How long an idle kept-alive connection stays open: above the idle timeouts of load balancers (AWS ALB 60 s). */
   KEEP_ALIVE_TIMEOUT: duration.prefault('72s'),
+  /**
+   * The mail relay: smtp://user:pass@host:587 (STARTTLS required, except to a loopback relay) or
+   * smtps://host:465. No query string: TLS options are the service's, never the URL's.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^?#\s]+$/, {
+      message: 'expected smtp://user:password@host:587 or smtps://host:465, without a query string',
+    })
+    .optional(),
+  /** The sender of alerts and digests: an address, or "Name <address>". */
+  SMTP_FROM: z.string().min(3).max(320).default('Website Security Scanner <noreply@localhost>'),
+  /** The sender of account mail (confirmations, password resets, invites); SMTP_FROM when unset. */
+  SMTP_FROM_ACCOUNT: z.string().min(3).max(320).optional(),
+  /** Extra CA certificates (PEM file) the relay's certificate may chain to (a private relay, tests). */
+  SMTP_CA_FILE: z.string().min(1).optional(),
+  /** Delays before each retry of a failed notification (the format of WEBHOOK_RETRY_SCHEDULE). */
+  NOTIFY_RETRY_SCHEDULE: durationList.prefault('10s,1m,5m,30m,2h,6h,12h'),
+  NOTIFY_POLL_INTERVAL: duration.prefault('1s'),
+  /** Telegram's Bot API origin (an offline test points it at a stand-in). */
+  NOTIFY_TELEGRAM_API: z
+    .url()
+    .default('https://api.telegram.org')
+    .transform((v) => v.replace(/\/$/, '')),
+  /** Messages a channel takes per hour; the rest are folded into one message when room returns. */
+  NOTIFY_MAX_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Keys that encrypt webhook secrets at rest: base64 of 32 bytes, comma-separated, current first. */
   SECRETS_KEY: z
     .string()
@@ -177,6 +203,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.data.DATABASE_URL && !parsed.data.SECRETS_KEY) {
     throw new ConfigError(
       'Invalid environment variable SECRETS_KEY: required with DATABASE_URL, so every instance encrypts webhook secrets with the same key (openssl rand -base64 32)',
+    );
+  }
+  // Every link in a notification is built from PUBLIC_URL, never from a request's Host.
+  if (parsed.data.SMTP_URL && !parsed.data.PUBLIC_URL) {
+    throw new ConfigError(
+      'Invalid environment variable PUBLIC_URL: required with SMTP_URL, so the links in mail point at the service (https://scanner.example.nl)',
     );
   }
   return {

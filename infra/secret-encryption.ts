@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -38,6 +38,28 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv!, 'base64'));
     decipher.setAuthTag(Buffer.from(tag!, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext!, 'base64')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A signed token for a link (an unsubscribe): the text and an HMAC-SHA256 under a key derived
+   * for `purpose`, base64url. Any key of SECRETS_KEY verifies it, so a rotation keeps old links.
+   */
+  sign(purpose: string, text: string): string {
+    const mac = createHmac('sha256', this.keys[0]!).update(`${purpose}\n${text}`).digest('base64url');
+    return `${Buffer.from(text).toString('base64url')}.${mac}`;
+  }
+
+  /** The text of a token `sign` made for this purpose, or null for anything else. */
+  verify(purpose: string, token: string): string | null {
+    const [encoded, mac] = token.split('.');
+    if (!encoded || !mac) return null;
+    const text = Buffer.from(encoded, 'base64url').toString('utf8');
+    const given = Buffer.from(mac, 'base64url');
+    for (const key of this.keys) {
+      const expected = createHmac('sha256', key).update(`${purpose}\n${text}`).digest();
+      if (expected.length === given.length && timingSafeEqual(expected, given)) return text;
+    }
+    return null;
   }
 
   /** Whether a stored value is encrypted with the current key (otherwise a rotation re-encrypts it). */

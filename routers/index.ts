@@ -8,6 +8,7 @@ import { sitesRouter } from './sites/router.ts';
 import { suggestionsRouter } from './suggestions/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
+import { notificationsRouter } from './notifications/router.ts';
 import { keysRouter } from './keys/router.ts';
 import { teamRouter } from './team/router.ts';
 import { staffRouter } from './staff/router.ts';
@@ -20,6 +21,7 @@ export const appRouter = router({
   suggestions: suggestionsRouter,
   config: configRouter,
   webhooks: webhooksRouter,
+  notifications: notificationsRouter,
   docs: docsRouter,
   account: accountRouter,
   keys: keysRouter,

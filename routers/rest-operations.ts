@@ -9,6 +9,7 @@ import * as scans from './scans/router.ts';
 import * as sites from './sites/router.ts';
 import * as suggestions from './suggestions/router.ts';
 import * as webhooks from './webhooks/router.ts';
+import * as notifications from './notifications/router.ts';
 
 type RouterInputs = inferRouterInputs<AppRouter>;
 
@@ -45,6 +46,16 @@ const TABLE = {
   'webhooks.list': webhooks.listOperation,
   'webhooks.delete': webhooks.deleteOperation,
   'docs.get': docs.getOperation,
+  'notifications.createChannel': notifications.channelCreateOperation,
+  'notifications.listChannels': notifications.channelListOperation,
+  'notifications.updateChannel': notifications.channelUpdateOperation,
+  'notifications.deleteChannel': notifications.channelDeleteOperation,
+  'notifications.testChannel': notifications.channelTestOperation,
+  'notifications.createRule': notifications.ruleCreateOperation,
+  'notifications.listRules': notifications.ruleListOperation,
+  'notifications.updateRule': notifications.ruleUpdateOperation,
+  'notifications.deleteRule': notifications.ruleDeleteOperation,
+  'notifications.deliveries': notifications.deliveryListOperation,
 } satisfies Partial<Record<ProcedureName, RestOperation>>;
 
 export interface NamedRestOperation extends RestOperation {

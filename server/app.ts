@@ -25,6 +25,7 @@ import type { CounterStore } from '../services/limits/counter-store.ts';
 import { counterStoreFor } from '../services/limits/counter-store-for.ts';
 import { collectProcessMetrics, httpRequestDuration, metricsContentType, renderMetrics } from '../services/metrics.ts';
 import { registerDocsPage } from './docs-page.ts';
+import { registerMailPages } from './mail-pages.ts';
 import { registerDashboard } from './dashboard-pages.ts';
 import { httpErrorAnswer, trpcEnvelope } from './error-answers.ts';
 import { redactKeys, redactKeyText } from './log-redaction.ts';
@@ -264,6 +265,7 @@ export async function buildApp(
     }
   });
   registerDocsPage(app, openApiDocument);
+  await registerMailPages(app, { db: deps.db, config: deps.config, clock: deps.clock });
   await registerDashboard(app, deps.webRoot);
   return app;
 }

@@ -1,3 +1,4 @@
+import { MAIL_PAGES } from '../domain/endpoints.ts';
 import { KEY_PREFIX } from '../infra/api-key-format.ts';
 
 // API keys must never reach a log line, wherever they appear: a URL (?api_key=...), a header, a body
@@ -28,10 +29,14 @@ export function redactKeys(value: unknown, depth = 0): unknown {
 const KEY_IN_TEXT = new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{8,}`);
 const KEY_PARAMETER = /[?&](api_key|apikey|api-key|access_token|token)=/i;
 
+/** The pages links in mail open carry their one-time `token` in the query, as mail clients need (docs/notifications.md). */
+const MAIL_PAGE_PATHS = new Set<string>(Object.values(MAIL_PAGES));
+
 /** Does a URL carry something that looks like an API key (in any parameter)? */
 export const urlCarriesKey = (url: string) => {
   const query = url.indexOf('?');
   if (query === -1) return false;
+  if (MAIL_PAGE_PATHS.has(url.slice(0, query))) return KEY_IN_TEXT.test(url.slice(query));
   let text = url.slice(query);
   try {
     text = decodeURIComponent(text);

@@ -41,7 +41,8 @@ export function registerRestRoutes(
         const params = request.params as Record<string, string>;
         // A body method with path parameters (PATCH /sites/{site_id}) gets both; a body that is not an
         // object is passed on as is, so validation names it.
-        const body = request.body;
+        // No body at all (POST …/channels/{channel_id}/test) is the path's parameters alone.
+        const body = request.body === undefined && Object.keys(params).length > 0 ? {} : request.body;
         const bodyWithParams =
           Object.keys(params).length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body)
             ? { ...body, ...params }

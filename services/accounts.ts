@@ -55,7 +55,7 @@ async function startSession(db: DB, userId: string, now: number): Promise<NewSes
   return { token, expiresAt };
 }
 
-function checkPassword(password: string): void {
+export function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) throw new Invalid(`password: minimaal ${MIN_PASSWORD_LENGTH} tekens.`);
 }
 

@@ -13,6 +13,8 @@ import { systemActor } from '../domain/actor.ts';
 import { DomainError } from '../domain/errors.ts';
 import { isoNow, nowOf, type ServiceDeps } from './deps.ts';
 import { updateSite } from './schedules.ts';
+import { mailerFor } from '../infra/mailer.ts';
+import { renderMail } from './notifications/message.ts';
 import { findSuggestion } from '../db/suggestions.ts';
 import { recordReview } from './review.ts';
 import { applyBlock } from './team.ts';
@@ -410,4 +412,26 @@ export const auditTrailOfTenant: OperatorCommand<
 > = async ({ db }, { tenant_id }) => {
   await tenantOrFail(db, tenant_id);
   return auditOfTenant(db, tenant_id);
+};
+
+/** One mail through SMTP_URL, sent at once: the relay's acceptance is the answer (exit 0 with its message id). */
+export const sendTestMail: OperatorCommand<{ to: string }, { message_id: string }> = async ({ config }, { to }) => {
+  const mailer = mailerFor(config);
+  if (!mailer) throw new AdminError('SMTP_URL is not set: e-mail is off');
+  try {
+    const mail = renderMail(
+      {
+        kind: 'test',
+        subject: 'Testmail van de beveiligingsscanner',
+        lines: ['Deze mail bevestigt dat de dienst via SMTP_URL kan mailen.'],
+      },
+      null,
+    );
+    const { messageId } = await mailer.send({ from: config.SMTP_FROM, to, ...mail });
+    return { message_id: messageId };
+  } catch (error) {
+    throw new AdminError(`the relay refused the mail: ${(error as Error).message}`);
+  } finally {
+    mailer.close();
+  }
 };

@@ -17,7 +17,15 @@ import { findSite } from '../db/sites.ts';
 import { planOfTenant } from '../db/tenancy.ts';
 import { assertPermission, type Actor } from '../domain/actor.ts';
 import { Invalid, NotFound, TargetRefused } from '../domain/errors.ts';
-import type { ActorKind, ScanTrigger } from '../domain/vocabulary.ts';
+import {
+  NOTIFY_EVENTS,
+  SEVERITIES,
+  type ActorKind,
+  type NotifyEvent,
+  type ScanTrigger,
+  type Severity,
+} from '../domain/vocabulary.ts';
+import { planScanNotifications, type ScanNotice } from './notifications/plan.ts';
 import {
   mailReport,
   scanSite,
@@ -228,12 +236,34 @@ export async function triggerScan(deps: ServiceDeps, actor: Actor, input: Trigge
       ],
       scan.scanned_at,
     );
+    await planScanNotifications(trx, deps, tenantId, scanNotice(site, recorded), scan.scanned_at);
     await options.withinTransaction?.(trx, recorded);
     return recorded;
   });
   // The SMTP part connects to other people's mail servers: after the scan's answer, as a job.
   if (result.mail) startSmtpPart(deps, tenantId, recordedScan.scan.id, result.mail);
   return recordedScan;
+}
+
+/** What a recorded scan changed, as notification rules judge it. */
+function scanNotice(site: { id: string; name: string; url: string }, recorded: RecordedScan): ScanNotice {
+  const { scan } = recorded;
+  const rank = (severity: Severity) => SEVERITIES.indexOf(severity);
+  const notify = (event: string): event is NotifyEvent => (NOTIFY_EVENTS as readonly string[]).includes(event);
+  const changes: ScanNotice['changes'] = [];
+  for (const f of [...recorded.opened, ...recorded.resolved])
+    if (notify(f.change.kind))
+      changes.push({ findingId: f.id, title: f.title, severity: f.severity, event: f.change.kind });
+  for (const f of recorded.severityChanged)
+    if (f.change.previous_severity !== null && rank(f.severity) < rank(f.change.previous_severity))
+      changes.push({ findingId: f.id, title: f.title, severity: f.severity, event: 'severity_up' });
+  return {
+    scanId: scan.id,
+    scannedAt: scan.scanned_at,
+    first: scan.previous_scan_id === null,
+    site,
+    changes,
+  };
 }
 
 /** A page of the tenant's scans, newest first. */

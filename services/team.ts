@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { insertInvite, openInvites } from '../db/invites.ts';
 import { deleteSessionsOfUser } from '../db/sessions.ts';
-import { blockUser, findUser, findUserByEmail, setUserRole, teamOfTenant, unblockUser } from '../db/tenancy.ts';
+import {
+  blockUser,
+  findTenant,
+  findUser,
+  findUserByEmail,
+  setUserRole,
+  teamOfTenant,
+  unblockUser,
+} from '../db/tenancy.ts';
+import { mailInvitation } from './account-mail.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/vocabulary.ts';
 import { assertOwner, type UserPrincipal } from './accounts.ts';
@@ -28,8 +37,9 @@ export async function listTeam(deps: ServiceDeps, owner: UserPrincipal) {
 }
 
 /**
- * Invites a person by e-mail address with a role. No mail is sent: the owner passes on the one-time
- * link, whose token is in the URL's fragment (browsers do not send it to servers or in Referer).
+ * Invites a person by e-mail address with a role. With e-mail on the link goes to the address by
+ * mail; without it the owner passes on the one-time link. Its token is in the URL's fragment
+ * (browsers do not send it to servers or in Referer).
  */
 export async function inviteMember(deps: ServiceDeps, owner: UserPrincipal, input: { email: string; role: Role }) {
   const { db } = deps;
@@ -49,7 +59,10 @@ export async function inviteMember(deps: ServiceDeps, owner: UserPrincipal, inpu
     expires_at: expiresAt,
     accepted_at: null,
   });
-  return { email, role: input.role, expires_at: expiresAt, path: `/uitnodiging#${token}` };
+  const path = `/uitnodiging#${token}`;
+  const tenant = await findTenant(db, owner.tenantId);
+  const mailed = await mailInvitation(deps, { email, path, tenantName: tenant?.name ?? '' });
+  return { email, role: input.role, expires_at: expiresAt, path, mailed };
 }
 
 /** A person of the owner's tenant other than the owner themselves: nobody locks themselves out. */

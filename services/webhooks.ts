@@ -31,7 +31,7 @@ function generateWebhookSecret(): string {
  * internal host literally. No DNS look-up happens here: the delivery applies the connect-time guard
  * to the resolved address.
  */
-function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string {
+export function validateReceiverUrl(raw: string, allowPrivateTargets: boolean): string {
   const url = new URL(raw);
   // "localhost." is localhost: the trailing dot of a fully qualified name changes nothing.
   const host = bareHost(url.hostname).toLowerCase().replace(/\.+$/, '');

@@ -7,6 +7,7 @@ import { ScanScheduler } from './scheduler.ts';
 import type { Logger } from './logger.ts';
 import { secretBoxFor } from '../infra/secret-encryption.ts';
 import { WebhookWorker } from './webhook-delivery/worker.ts';
+import { NotificationWorker, notificationWorkerOptions } from './notifications/worker.ts';
 import { reencryptWebhookSecrets } from './webhooks.ts';
 import { VulnerabilityDataWorker } from './vulnerability-data.ts';
 
@@ -54,10 +55,11 @@ export async function startWorkers(deps: ServiceDeps, log: Logger): Promise<Work
     },
     log,
   );
+  const notifications = new NotificationWorker(deps, notificationWorkerOptions(deps, workerId), log);
   const retention = new RetentionWorker(deps, log);
   const sweeper = new MonitoringSweeper(deps, log);
   const vulndata = new VulnerabilityDataWorker(deps, log);
-  const all = [webhooks, scheduler, retention, sweeper, vulndata];
+  const all = [webhooks, notifications, scheduler, retention, sweeper, vulndata];
   for (const worker of all) worker.start();
   return { stop: async () => void (await Promise.all(all.map((worker) => worker.stop()))) };
 }

@@ -1,22 +1,44 @@
 import { z } from 'zod';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
-import { acceptInvitation, changePassword, logIn, logOut, signUp } from '../../services/accounts.ts';
+import { acceptInvitation, changePassword, logIn, logOut } from '../../services/accounts.ts';
+import { register, requestPasswordReset, resetPassword } from '../../services/account-mail.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
-import { AcceptInviteInput, ChangePasswordInput, LogInInput, Me, SignUpInput } from './schemas.ts';
+import {
+  AcceptInviteInput,
+  ChangePasswordInput,
+  LogInInput,
+  Me,
+  PasswordResetInput,
+  PasswordResetRequestInput,
+  SignUpInput,
+} from './schemas.ts';
 
 // Dashboard procedures: served over /trpc only (no openapi meta), for people with a session cookie.
 
 const Ok = z.object({ ok: z.literal(true) });
 
 export const accountRouter = router({
+  /** With e-mail on: no session, the same answer for every address, a link by mail; without: logged in at once. */
   signUp: publicProcedure
     .input(SignUpInput)
-    .output(Ok)
+    .output(Ok.extend({ message: z.string().nullable() }))
     .mutation(async ({ ctx, input }) => {
-      const { session } = await signUp(ctx, input);
-      ctx.session.set(session);
-      return { ok: true as const };
+      const { session, message } = await register(ctx, input);
+      if (session) ctx.session.set(session);
+      return { ok: true as const, message };
     }),
+
+  /** "Wachtwoord vergeten?": the same answer for every address; a known one gets a link by mail. */
+  requestPasswordReset: publicProcedure
+    .input(PasswordResetRequestInput)
+    .output(Ok.extend({ message: z.string() }))
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx, { address: ctx.clientAddress }, input)),
+
+  /** Sets a new password with the token of a reset link; logs nobody in. */
+  resetPassword: publicProcedure
+    .input(PasswordResetInput)
+    .output(Ok)
+    .mutation(({ ctx, input }) => resetPassword(ctx, input)),
 
   logIn: publicProcedure
     .input(LogInInput)

@@ -13,3 +13,5 @@ export const Me = z
   .meta({ id: 'Me' });
 export const AcceptInviteInput = z.object({ token: z.string().min(1).max(200), password: Password });
 export const ChangePasswordInput = z.object({ current: Password, next: Password });
+export const PasswordResetRequestInput = z.object({ email: z.string().trim().min(3).max(254) });
+export const PasswordResetInput = z.object({ token: z.string().min(1).max(200), password: Password });

@@ -1,0 +1,69 @@
+import { isUnsubscribed, memberAddresses, recipientsOfChannels, type RuleRow } from '../../db/notifications.ts';
+import type { DB } from '../../db/database.ts';
+import type { ChannelKind, Role, UnsubscribeCategory } from '../../domain/vocabulary.ts';
+import type { ServiceDeps } from '../deps.ts';
+
+/** One recipient of a rule's message: an address (e-mail) or a chat channel; `suppressed` says why it gets nothing. */
+export interface Target {
+  channelId: string | null;
+  kind: ChannelKind;
+  address: string | null;
+  suppressed: string | null;
+}
+
+export const targetKey = (t: Target) => t.address ?? `channel:${t.channelId}`;
+
+/**
+ * Who a rule's message goes to: its enabled channels (an e-mail channel's every address) and the
+ * members of its roles, each address once. Without SMTP_URL no mail is planned at all. An address
+ * that is no member's and not confirmed, or that unsubscribed from this category, is suppressed.
+ */
+export async function targetsOf(
+  db: DB,
+  deps: Pick<ServiceDeps, 'config'>,
+  tenantId: string,
+  rule: Pick<RuleRow, 'channel_ids' | 'roles'>,
+  category: UnsubscribeCategory,
+): Promise<Target[]> {
+  const mail = Boolean(deps.config.SMTP_URL);
+  const channelIds = JSON.parse(rule.channel_ids) as string[];
+  const channels =
+    channelIds.length === 0
+      ? []
+      : await db
+          .selectFrom('notification_channels')
+          .select(['id', 'kind'])
+          .where('tenant_id', '=', tenantId)
+          .where('id', 'in', channelIds)
+          .where('enabled', '=', 1)
+          .execute();
+  const members = mail ? await memberAddresses(db, tenantId, JSON.parse(rule.roles) as Role[]) : [];
+  const recipients = await recipientsOfChannels(
+    db,
+    channels.filter((c) => c.kind === 'email').map((c) => c.id),
+  );
+  const targets: Target[] = [];
+  const seen = new Set<string>();
+  const add = (target: Target) => {
+    const key = targetKey(target);
+    if (seen.has(key)) return;
+    seen.add(key);
+    targets.push(target);
+  };
+  for (const channel of channels) {
+    if (channel.kind !== 'email') add({ channelId: channel.id, kind: channel.kind, address: null, suppressed: null });
+    else if (mail)
+      for (const r of recipients.filter((x) => x.channel_id === channel.id))
+        add({
+          channelId: channel.id,
+          kind: 'email',
+          address: r.address,
+          suppressed: r.confirmed_at || members.includes(r.address) ? null : 'adres niet bevestigd',
+        });
+  }
+  for (const address of members) add({ channelId: null, kind: 'email', address, suppressed: null });
+  for (const target of targets)
+    if (target.address && !target.suppressed && (await isUnsubscribed(db, tenantId, target.address, category)))
+      target.suppressed = 'afgemeld';
+  return targets;
+}
