@@ -423,7 +423,7 @@ export async function insertPasswordReset(
  * Uses a reset token once: the update that marks it used is the test, so of two requests racing
  * with one token exactly one wins. Answers the user id, or null.
  */
-export async function usePasswordReset(db: DB, tokenHash: string, now: string): Promise<string | null> {
+export async function redeemPasswordReset(db: DB, tokenHash: string, now: string): Promise<string | null> {
   const row = await db
     .selectFrom('password_resets')
     .select(['user_id'])
@@ -473,7 +473,7 @@ export async function insertSignupConfirmation(
 }
 
 /** Uses a sign-up confirmation once (the update is the test); its sign-up, or null. */
-export async function useSignupConfirmation(db: DB, tokenHash: string, now: string) {
+export async function redeemSignupConfirmation(db: DB, tokenHash: string, now: string) {
   const row = await db
     .selectFrom('signup_confirmations')
     .selectAll()

@@ -3,10 +3,8 @@ import { MAIL_PAGES } from '../domain/endpoints.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import { confirmAddress, describeUnsubscribe, unsubscribeByToken } from '../services/notifications/recipients.ts';
 import { allowDashboard } from './security-headers.ts';
+import { escapeHtml } from '../services/notifications/message.ts';
 import { confirmSignUp } from '../services/account-mail.ts';
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(
   reply: FastifyReply,
@@ -17,9 +15,9 @@ function page(
 ) {
   const body = [
     '<!doctype html><html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
-    `<title>${escape(title)}</title></head><body><main><h1>${escape(title)}</h1><p>${escape(text)}</p>`,
+    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`,
     form
-      ? `<form method="post" action="${escape(form.action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escape(form.button)}</button></form>`
+      ? `<form method="post" action="${escapeHtml(form.action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(form.button)}</button></form>`
       : '',
     '</main></body></html>',
   ].join('');

@@ -4,8 +4,8 @@ import {
   enqueueNotifications,
   insertSignupConfirmation,
   resetRequestsSince,
-  usePasswordReset,
-  useSignupConfirmation,
+  redeemPasswordReset,
+  redeemSignupConfirmation,
 } from '../db/notifications.ts';
 import { deleteSessionsOfUser, setPasswordHash } from '../db/sessions.ts';
 import { findUser, findUserByEmail, insertTenant, insertUser, planByTier } from '../db/tenancy.ts';
@@ -86,7 +86,7 @@ export async function resetPassword(deps: ServiceDeps, input: { token: string; p
   const { db } = deps;
   const now = isoNow(deps);
   const userId = /^[A-Za-z0-9_-]{43}$/.test(input.token)
-    ? await usePasswordReset(db, tokenHash(input.token), now)
+    ? await redeemPasswordReset(db, tokenHash(input.token), now)
     : null;
   if (!userId) throw new Invalid('token: deze herstellink is ongeldig, verlopen of al gebruikt. Vraag een nieuwe aan.');
   await setPasswordHash(db, userId, await hashPassword(input.password));
@@ -173,7 +173,7 @@ export async function confirmSignUp(deps: ServiceDeps, token: string): Promise<b
   const { db } = deps;
   const at = isoNow(deps);
   return db.transaction().execute(async (trx) => {
-    const signup = await useSignupConfirmation(trx, tokenHash(token), at);
+    const signup = await redeemSignupConfirmation(trx, tokenHash(token), at);
     if (!signup || (await findUserByEmail(trx, signup.email))) return false;
     const plan = (await planByTier(trx, 'free'))!;
     const tenant = await insertTenant(trx, signup.organisation, plan.id, at);

@@ -128,7 +128,7 @@ export function textOf(body: NotificationBody): {
   return { subject: body.subject, lines: body.lines, link: body.link ?? { label: '', url: '' } };
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A mail's subject, text and HTML. */
