@@ -327,6 +327,16 @@ describe('docs', () => {
         'GET /api/agent/sites/{site_id}/verification',
         'POST /api/agent/sites/{site_id}/verify',
         'GET /api/agent/findings/{finding_id}',
+        'POST /api/agent/notifications/channels',
+        'GET /api/agent/notifications/channels',
+        'PATCH /api/agent/notifications/channels/{channel_id}',
+        'DELETE /api/agent/notifications/channels/{channel_id}',
+        'POST /api/agent/notifications/channels/{channel_id}/test',
+        'POST /api/agent/notifications/rules',
+        'GET /api/agent/notifications/rules',
+        'PATCH /api/agent/notifications/rules/{rule_id}',
+        'DELETE /api/agent/notifications/rules/{rule_id}',
+        'GET /api/agent/notifications/deliveries',
       ].sort(),
     );
     expect(Object.keys(body.paths['/api/agent/scan'].post.responses)).toEqual(

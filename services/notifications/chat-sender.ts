@@ -37,7 +37,7 @@ function retryAfterOf(value: string | string[] | undefined, now: number): number
 export async function postChat(
   url: string,
   request: ChatRequest,
-  options: { allowPrivateTargets: boolean; bearer?: string },
+  options: { allowPrivateTargets: boolean; bearer?: string; now: number },
 ): Promise<ChatResult> {
   try {
     const target = new URL(url);
@@ -57,7 +57,7 @@ export async function postChat(
     });
     return {
       statusCode: response.statusCode,
-      retryAfter: retryAfterOf(response.headers['retry-after'], Date.now()),
+      retryAfter: retryAfterOf(response.headers['retry-after'], options.now),
       error: response.statusCode >= 300 ? `HTTP ${response.statusCode}` : null,
     };
   } catch (error) {

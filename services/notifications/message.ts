@@ -170,7 +170,11 @@ export function renderChat(
     return json({
       text: cut(mrkdwn(subject), 150),
       blocks: [
-        { type: 'header', text: { type: 'plain_text', text: cut(subject, 150), emoji: false } },
+        // plain_text reads no mentions; angle brackets become look-alikes all the same.
+        {
+          type: 'header',
+          text: { type: 'plain_text', text: cut(subject.replace(/</g, '‹').replace(/>/g, '›'), 150), emoji: false },
+        },
         {
           type: 'section',
           // verbatim: no automatic links, so a site's host in the text is no link to the site.

@@ -297,6 +297,7 @@ export class NotificationWorker extends PollingWorker {
     const result = await postChat(url, request, {
       allowPrivateTargets: this.options.allowPrivateTargets,
       bearer: target.token,
+      now: this.now(),
     });
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     return {

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDigestItems } from '../db/notifications.ts';
+import { openMigratedDatabase, type DB } from '../db/database.ts';
+import { loadConfig } from '../infra/config.ts';
+import { renderChat, renderMail, type AlertBody } from '../services/notifications/message.ts';
+import { foldAlerts } from '../services/notifications/plan.ts';
+import { sweepDigests } from '../services/notifications/worker.ts';
+import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts';
+import * as admin from '../services/admin.ts';
+import { freshDatabase } from './support/database.ts';
+
+const AMSTERDAM = { from: '22:00', to: '07:00', zone: 'Europe/Amsterdam' };
+const at = (iso: string) => Date.parse(iso);
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+describe('quiet hours and digest hours on the wall clock', () => {
+  it('ends quiet hours at 07:00 local time on the nights of the March and October clock changes', () => {
+    // 29 March 2026: 02:00 CET becomes 03:00 CEST; 07:00 CEST is 05:00 UTC.
+    expect(iso(quietUntil(at('2026-03-28T22:30:00Z'), AMSTERDAM))).toBe('2026-03-29T05:00:00.000Z');
+    // 25 October 2026: 03:00 CEST becomes 02:00 CET; 07:00 CET is 06:00 UTC.
+    expect(iso(quietUntil(at('2026-10-24T21:30:00Z'), AMSTERDAM))).toBe('2026-10-25T06:00:00.000Z');
+    expect(iso(quietUntil(at('2026-10-25T01:30:00Z'), AMSTERDAM))).toBe('2026-10-25T06:00:00.000Z');
+    // Daytime, and the minute quiet hours end: not quiet.
+    expect(quietUntil(at('2026-10-25T12:00:00Z'), AMSTERDAM)).toBeNull();
+    expect(quietUntil(at('2026-11-30T06:00:00Z'), AMSTERDAM)).toBeNull();
+    // A window within one day.
+    expect(iso(quietUntil(at('2026-07-01T11:30:00Z'), { from: '12:00', to: '14:00', zone: 'UTC' }))).toBeNull();
+    expect(iso(quietUntil(at('2026-07-01T12:30:00Z'), { from: '12:00', to: '14:00', zone: 'UTC' }))).toBe(
+      '2026-07-01T14:00:00.000Z',
+    );
+  });
+
+  it('finds the latest Monday 09:00 in Amsterdam across a clock change', () => {
+    // Monday 30 March 2026 09:00 CEST = 07:00 UTC; the Monday before was CET (08:00 UTC).
+    expect(iso(latestSlot(at('2026-03-30T07:30:00Z'), 'Europe/Amsterdam', 9, 1))).toBe('2026-03-30T07:00:00.000Z');
+    expect(iso(latestSlot(at('2026-03-30T06:30:00Z'), 'Europe/Amsterdam', 9, 1))).toBe('2026-03-23T08:00:00.000Z');
+    expect(iso(latestSlot(at('2026-10-26T08:00:00Z'), 'Europe/Amsterdam', 9, 1))).toBe('2026-10-26T08:00:00.000Z');
+    // Daily at 18:00 in New York.
+    expect(iso(latestSlot(at('2026-11-28T22:00:00Z'), 'America/New_York', 18, null))).toBe('2026-11-27T23:00:00.000Z');
+  });
+});
+
+const alert = (lines: number, extra: Partial<AlertBody> = {}): AlertBody => ({
+  kind: 'alert',
+  site: { name: 'Winkel @channel <!channel>', host: 'winkel.nl', link: 'https://scanner.test/sites/1' },
+  first: false,
+  lines: Array.from({ length: lines }, (_, i) => ({
+    title: `Bevinding ${i} & <b>`,
+    severity: 'HIGH' as const,
+    change: 'new',
+  })),
+  more: 0,
+  counts: { new: lines, regressed: 0, resolved: 0, other: 0 },
+  open: { CRITICAL: 0, HIGH: lines, MEDIUM: 0, LOW: 0 },
+  scan_link: 'https://scanner.test/sites/1?scan=2',
+  scanned_at: '2026-11-28T10:00:00.000Z',
+  ...extra,
+});
+
+describe('rendering', () => {
+  it('keeps mentions inert and escapes each format', () => {
+    const body = alert(2);
+    const slack = JSON.parse(renderChat('slack', body).body);
+    expect(JSON.stringify(slack)).not.toContain('<!channel>');
+    expect(slack.blocks[1].text.text).toContain('&lt;!channel&gt;');
+    for (const kind of ['discord', 'mattermost', 'teams', 'google_chat', 'telegram'] as const)
+      expect(renderChat(kind, body, { chatId: '1' }).body, kind).not.toMatch(/@channel/);
+    expect(JSON.parse(renderChat('discord', body).body).allowed_mentions).toEqual({ parse: [] });
+    expect(JSON.parse(renderChat('telegram', body, { chatId: '42' }).body)).toMatchObject({
+      chat_id: '42',
+      parse_mode: 'HTML',
+    });
+    expect(JSON.parse(renderChat('telegram', body, { chatId: '42' }).body).text).toContain('&amp; &lt;b&gt;');
+    const mail = renderMail(body, 'https://scanner.test/meldingen/afmelden?token=x');
+    expect(mail.html).toContain('Bevinding 0 &amp; &lt;b&gt;');
+    expect(mail.html).not.toContain('<b>');
+    const teams = JSON.parse(renderChat('teams', body).body);
+    expect(teams.attachments[0].contentType).toBe('application/vnd.microsoft.card.adaptive');
+    expect(renderChat('ntfy', body).headers?.title).toMatch(/^=\?UTF-8\?B\?/);
+  });
+
+  it("stays within each platform's limits however long the site's text", () => {
+    const long = alert(10, {
+      site: { name: 'W'.repeat(5_000), host: 'winkel.nl', link: 'https://scanner.test/sites/1' },
+    });
+    const slack = JSON.parse(renderChat('slack', long).body);
+    expect(slack.blocks[0].text.text.length).toBeLessThanOrEqual(150);
+    expect(slack.blocks[1].text.text.length).toBeLessThanOrEqual(3_000);
+    const discord = JSON.parse(renderChat('discord', long).body);
+    expect(discord.content.length).toBeLessThanOrEqual(2_000);
+    expect(discord.embeds[0].title.length).toBeLessThanOrEqual(256);
+    expect(discord.embeds[0].description.length).toBeLessThanOrEqual(4_096);
+    expect(JSON.parse(renderChat('telegram', long, { chatId: '1' }).body).text.length).toBeLessThanOrEqual(4_096);
+    expect(JSON.parse(renderChat('google_chat', long).body).text.length).toBeLessThanOrEqual(4_000);
+    expect(renderChat('ntfy', long).body.length).toBeLessThanOrEqual(3_500);
+  });
+
+  it('folds waiting alerts into one: the top 10 lines, the rest counted', () => {
+    const folded = foldAlerts(alert(8), alert(7));
+    expect(folded.lines).toHaveLength(10);
+    expect(folded.more).toBe(5);
+    expect(folded.counts.new).toBe(15);
+    expect(folded.folded).toBe(2);
+  });
+});
+
+describe('the digest sweep', () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    PUBLIC_URL: 'https://scanner.test',
+  });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase('digest');
+    db = await openMigratedDatabase(fresh.location);
+    drop = fresh.drop;
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await drop();
+  });
+
+  it('sends the rest digest at Monday 09:00, one message per member, and nothing when it is empty', async () => {
+    const deps = { db, config };
+    const tenant = await admin.createTenant(deps, { name: 'Digest', plan: 'pro' });
+    await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@winkel.test' });
+    const rule = await db
+      .selectFrom('notification_rules')
+      .selectAll()
+      .where('tenant_id', '=', tenant.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('notification_rules')
+      .set({ last_rest_digest_at: '2026-11-23T08:00:00.000Z' })
+      .where('id', '=', rule.id)
+      .execute();
+    const item = (title: string) => ({
+      site: { id: 's1', name: 'Winkel', host: 'winkel.nl' },
+      line: { title, severity: 'LOW', change: 'new' },
+    });
+    await insertDigestItems(db, [
+      {
+        tenant_id: tenant.id,
+        rule_id: rule.id,
+        part: 'rest',
+        item: item('Referrer-Policy ontbreekt'),
+        created_at: '2026-11-25T10:00:00.000Z',
+      },
+      {
+        tenant_id: tenant.id,
+        rule_id: rule.id,
+        part: 'rest',
+        item: item('CAA ontbreekt'),
+        created_at: '2026-11-26T10:00:00.000Z',
+      },
+    ]);
+    const digests = () => db.selectFrom('notifications').selectAll().where('category', '=', 'digest').execute();
+    // Sunday evening: not yet.
+    await sweepDigests(deps, at('2026-11-29T20:00:00Z'));
+    expect(await digests()).toHaveLength(0);
+    // Monday 09:00 in Amsterdam (08:00 UTC): one digest for the owner, both items.
+    await sweepDigests(deps, at('2026-11-30T08:00:30Z'));
+    const sent = await digests();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ address: 'eigenaar@winkel.test', status: 'pending' });
+    expect(JSON.parse(sent[0]!.body)).toMatchObject({ kind: 'digest', total: 2 });
+    // Twice at the same hour, or the next Monday with nothing waiting: nothing more.
+    await sweepDigests(deps, at('2026-11-30T08:05:00Z'));
+    await sweepDigests(deps, at('2026-12-07T08:00:30Z'));
+    expect(await digests()).toHaveLength(1);
+  });
+});
