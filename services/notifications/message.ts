@@ -253,14 +253,12 @@ export function renderChat(
     };
   return json({
     chat_id: extra.chatId,
-    text: cut(
-      [
-        `<b>${escapeHtml(subject)}</b>`,
-        ...lines.map(escapeHtml),
-        link.url ? `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : '',
-      ].join('\n'),
-      4096,
-    ),
+    // The text is cut before the tags are added, so no tag is ever cut in two.
+    text: [
+      `<b>${escapeHtml(cut(inert(subject), 200))}</b>`,
+      escapeHtml(cut(inert(lines.join('\n')), 3_000)),
+      link.url ? `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : '',
+    ].join('\n'),
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
   });
