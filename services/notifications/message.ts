@@ -256,7 +256,8 @@ export function renderChat(
     // The text is cut before the tags are added, so no tag is ever cut in two.
     text: [
       `<b>${escapeHtml(cut(inert(subject), 200))}</b>`,
-      escapeHtml(cut(inert(lines.join('\n')), 3_000)),
+      // Cut after escaping (an escaped text is longer), never inside an entity.
+      cut(escapeHtml(inert(lines.join('\n'))), 3_500).replace(/&[#a-z0-9]{0,6}…$/, '…'),
       link.url ? `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : '',
     ].join('\n'),
     parse_mode: 'HTML',
