@@ -63,7 +63,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options] [--json]
   webhook list --tenant T
   webhook enable --id W
   webhook deliveries --id W
-  secrets rotate          (re-encrypts webhook secrets with the first key of SECRETS_KEY)
+  secrets rotate          (re-encrypts webhook secrets and notification channel targets with the first key of SECRETS_KEY)
   prune [--dry-run]       (deletes what SCAN_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and DELIVERY_LOG_RETENTION_DAYS
                           allow now; --dry-run says what would go; the workers do this every hour)
   vulndata status         (each vulnerability data source: date, records, age, stale, complete)

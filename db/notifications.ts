@@ -61,6 +61,11 @@ export async function deleteChannel(db: DB, tenantId: string, id: string): Promi
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Every channel's stored target, for a key rotation. */
+export function allChannelTargets(db: DB) {
+  return db.selectFrom('notification_channels').select(['id', 'target']).execute();
+}
+
 export function recipientsOfChannels(db: DB, channelIds: string[]) {
   if (channelIds.length === 0) return Promise.resolve([] as RecipientRow[]);
   return db

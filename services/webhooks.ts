@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { DB } from '../db/database.ts';
 import { attemptsOfWebhook } from '../db/outbox.ts';
+import { allChannelTargets, updateChannel } from '../db/notifications.ts';
 import {
   allWebhookSecrets,
   countWebhooks,
@@ -109,6 +110,12 @@ export async function reencryptWebhookSecrets(db: DB, secrets: SecretBox): Promi
   for (const { id, secret } of await allWebhookSecrets(db)) {
     if (secrets.isCurrent(secret)) continue;
     await updateWebhookSecret(db, id, secrets.encrypt(secrets.decrypt(secret)));
+    changed += 1;
+  }
+  // Notification channels' URLs and tokens are kept the same way, and rotate with them.
+  for (const { id, target } of await allChannelTargets(db)) {
+    if (secrets.isCurrent(target)) continue;
+    await updateChannel(db, id, { target: secrets.encrypt(secrets.decrypt(target)) });
     changed += 1;
   }
   return changed;

@@ -3,7 +3,7 @@ import { insertDigestItems } from '../db/notifications.ts';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { loadConfig } from '../infra/config.ts';
 import { renderChat, renderMail, type AlertBody } from '../services/notifications/message.ts';
-import { foldAlerts } from '../services/notifications/plan.ts';
+import { foldAlerts, planScanNotifications } from '../services/notifications/plan.ts';
 import { sweepDigests } from '../services/notifications/worker.ts';
 import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts';
 import * as admin from '../services/admin.ts';
@@ -171,5 +171,50 @@ describe('the digest sweep', () => {
     await sweepDigests(deps, at('2026-11-30T08:05:00Z'));
     await sweepDigests(deps, at('2026-12-07T08:00:30Z'));
     expect(await digests()).toHaveLength(1);
+  });
+});
+
+describe('planning in quiet hours', () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    PUBLIC_URL: 'https://scanner.test',
+  });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase('quiet');
+    db = await openMigratedDatabase(fresh.location);
+    drop = fresh.drop;
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await drop();
+  });
+
+  it('defers HIGH to 07:00 as one message for what waited, and lets CRITICAL through', async () => {
+    const deps = { db, config };
+    const tenant = await admin.createTenant(deps, { name: 'Nacht', plan: 'pro' });
+    await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@nacht.test' });
+    const notice = (scanId: string, severity: 'HIGH' | 'CRITICAL', title: string) => ({
+      scanId,
+      scannedAt: '2026-11-28T23:30:00.000Z',
+      first: false,
+      site: { id: 's1', name: 'Winkel', url: 'https://winkel.nl/' },
+      changes: [{ findingId: `f-${scanId}`, title, severity, event: 'new' as const }],
+    });
+    // 00:30 in Amsterdam: quiet under the Standaard rule.
+    await planScanNotifications(db, deps, tenant.id, notice('a', 'HIGH', 'Eerste'), '2026-11-28T23:30:00.000Z');
+    await planScanNotifications(db, deps, tenant.id, notice('b', 'HIGH', 'Tweede'), '2026-11-29T01:00:00.000Z');
+    const waiting = await db.selectFrom('notifications').selectAll().where('tenant_id', '=', tenant.id).execute();
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.next_attempt_at).toBe('2026-11-29T06:00:00.000Z');
+    const body = JSON.parse(waiting[0]!.body) as AlertBody;
+    expect(body.lines.map((l) => l.title).sort()).toEqual(['Eerste', 'Tweede']);
+    expect(body.folded).toBe(2);
+    await planScanNotifications(db, deps, tenant.id, notice('c', 'CRITICAL', 'Kritiek'), '2026-11-29T01:30:00.000Z');
+    const all = await db.selectFrom('notifications').selectAll().where('tenant_id', '=', tenant.id).execute();
+    expect(all.find((n) => n.next_attempt_at === '2026-11-29T01:30:00.000Z')).toBeDefined();
   });
 });
