@@ -316,6 +316,13 @@ describe.runIf(withBrowser)('the dashboard in a real browser', () => {
     expect((await rest('/api/agent/scans', key)).status).toBe(401);
   });
 
+  it('shows the notification rules, starting with Standaard', async () => {
+    await nav(page, 'Meldingen');
+    await page.getByRole('heading', { name: 'Meldingen', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Regels' }).getByText('Standaard').waitFor();
+    await inspect(page, 'meldingen');
+  });
+
   it('registers a webhook with its secret shown once, and shows its deliveries', async () => {
     await nav(page, 'Webhooks');
     await page.getByLabel('URL').fill(receiver.url);

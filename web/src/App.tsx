@@ -14,6 +14,8 @@ import { SitePage } from './pages/SitePage.tsx';
 import { SuggestionsPage } from './pages/SuggestionsPage.tsx';
 import { TeamPage } from './pages/TeamPage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
+import { NotificationsPage } from './pages/NotificationsPage.tsx';
+import { PasswordResetPage } from './pages/PasswordResetPage.tsx';
 import { useTRPC } from './trpc.ts';
 
 export function App() {
@@ -23,6 +25,7 @@ export function App() {
   return (
     <Switch>
       <Route path={DASHBOARD_PAGES.invite} component={InvitePage} />
+      <Route path={DASHBOARD_PAGES.passwordReset} component={PasswordResetPage} />
       <Route>
         {me.data ? (
           <Layout me={me.data}>
@@ -33,6 +36,7 @@ export function App() {
               <Route path={DASHBOARD_PAGES.finding}>{(params) => <FindingPage findingId={params.id} />}</Route>
               <Route path={DASHBOARD_PAGES.keys} component={KeysPage} />
               <Route path={DASHBOARD_PAGES.webhooks} component={WebhooksPage} />
+              <Route path={DASHBOARD_PAGES.notifications} component={NotificationsPage} />
               <Route path={DASHBOARD_PAGES.suggestions}>{() => <SuggestionsPage isStaff={me.data.is_staff} />}</Route>
               <Route path={DASHBOARD_PAGES.team}>{() => <TeamPage me={me.data} />}</Route>
               <Route path={DASHBOARD_PAGES.account} component={AccountPage} />

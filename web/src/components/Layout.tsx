@@ -9,6 +9,7 @@ const NAV = [
   ['Bevindingen', DASHBOARD_PAGES.findings],
   ['API-sleutels', DASHBOARD_PAGES.keys],
   ['Webhooks', DASHBOARD_PAGES.webhooks],
+  ['Meldingen', DASHBOARD_PAGES.notifications],
   ['Suggesties', DASHBOARD_PAGES.suggestions],
   ['Team', DASHBOARD_PAGES.team],
 ] as const;

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useTRPC } from '../trpc.ts';
+import { ForgotPassword } from './PasswordResetPage.tsx';
 
 /**
  * Log in and sign up share one form: "Inloggen" logs in with the address and password, "Account
@@ -74,8 +75,10 @@ export function LoginPage() {
             Account aanmaken
           </button>
         </div>
+        {signUp.data?.message && <p role="status">{signUp.data.message}</p>}
         <ErrorText error={logIn.error ?? signUp.error} />
       </form>
+      <ForgotPassword />
     </main>
   );
 }
