@@ -322,6 +322,18 @@ export async function claimNotifications(
   });
 }
 
+/** Claims one pending message no worker holds, whenever it is due (a test send, made at once). */
+export async function claimOne(db: DB, id: string, worker: string, leaseUntil: string): Promise<boolean> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ next_attempt_at: leaseUntil, claimed_by: worker })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('claimed_by', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export interface NotificationOutcome {
   id: string;
   status: NotifyDeliveryStatus;

@@ -2,7 +2,7 @@ import { acceptancesEndingBy, claimEnd, claimNotice } from '../db/acceptances.ts
 import { claimExpiryWarning, expiriesEndingBy, lowestWarnedThreshold } from '../db/expiries.ts';
 import { insertStatusChange } from '../db/finding-status-changes.ts';
 import { findFinding, setFindingStatus } from '../db/findings.ts';
-import { enqueueEvents } from '../db/outbox.ts';
+import { recordEvents } from './notifications/plan.ts';
 import { latestSightingOnHost } from '../db/scan-changes.ts';
 import { scannedHostOf } from '../domain/finding-lifecycle.ts';
 import { EXPIRY_WARNING_DAYS } from '../domain/vocabulary.ts';
@@ -39,8 +39,9 @@ async function noticeEndingAcceptances(deps: ServiceDeps, now: number): Promise<
       if (!(await claimNotice(trx, row.id, iso(now)))) return false;
       const finding = await findFinding(trx, row.finding_id);
       if (!finding) return false;
-      await enqueueEvents(
+      await recordEvents(
         trx,
+        deps,
         row.tenant_id,
         [
           {
@@ -92,8 +93,9 @@ async function endExpiredAcceptances(deps: ServiceDeps, now: number): Promise<nu
       });
       const finding = findingView((await findFinding(trx, before.id))!);
       const acceptance = acceptanceView(row);
-      await enqueueEvents(
+      await recordEvents(
         trx,
+        deps,
         row.tenant_id,
         [
           { type: 'risk_acceptance_expired', data: { finding, acceptance } },
@@ -138,8 +140,9 @@ async function warnOfExpiries(deps: ServiceDeps, now: number): Promise<number> {
     if (lowest !== null && lowest <= threshold) continue;
     const claimed = await deps.db.transaction().execute(async (trx) => {
       if (!(await claimExpiryWarning(trx, { ...key, threshold_days: threshold, sent_at: iso(now) }))) return false;
-      await enqueueEvents(
+      await recordEvents(
         trx,
+        deps,
         item.tenant_id,
         [
           {

@@ -1,4 +1,4 @@
-import { enqueueEvents } from '../db/outbox.ts';
+import { recordEvents } from './notifications/plan.ts';
 import {
   claimScanJobs,
   dueSites,
@@ -133,8 +133,9 @@ export class ScanScheduler extends PollingWorker {
     if (!site) return;
     const { failures, nextScanAt } = await backOffSchedule(deps, site, now);
     if (failures !== this.options.failureAlertAfter) return;
-    await enqueueEvents(
+    await recordEvents(
       deps.db,
+      deps,
       job.tenant_id,
       [
         {

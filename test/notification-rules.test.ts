@@ -3,7 +3,9 @@ import { insertDigestItems } from '../db/notifications.ts';
 import { openMigratedDatabase, type DB } from '../db/database.ts';
 import { loadConfig } from '../infra/config.ts';
 import { renderChat, renderMail, type AlertBody } from '../services/notifications/message.ts';
-import { foldAlerts, planScanNotifications } from '../services/notifications/plan.ts';
+import { foldAlerts, planScanNotifications, recordEvents } from '../services/notifications/plan.ts';
+import { createRule } from '../services/notifications/rules.ts';
+import { PERMISSIONS } from '../domain/vocabulary.ts';
 import { sweepDigests } from '../services/notifications/worker.ts';
 import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts';
 import * as admin from '../services/admin.ts';
@@ -216,5 +218,88 @@ describe('planning in quiet hours', () => {
     await planScanNotifications(db, deps, tenant.id, notice('c', 'CRITICAL', 'Kritiek'), '2026-11-29T01:30:00.000Z');
     const all = await db.selectFrom('notifications').selectAll().where('tenant_id', '=', tenant.id).execute();
     expect(all.find((n) => n.next_attempt_at === '2026-11-29T01:30:00.000Z')).toBeDefined();
+  });
+});
+
+describe('monitoring events', () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    PUBLIC_URL: 'https://scanner.test',
+  });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase('events');
+    db = await openMigratedDatabase(fresh.location);
+    drop = fresh.drop;
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await drop();
+  });
+
+  it('sends a failing schedule at once under a rule that counts it, and leaves it to Standaard’s digest otherwise', async () => {
+    const deps = { db, config };
+    const tenant = await admin.createTenant(deps, { name: 'Events', plan: 'pro' });
+    await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@events.test' });
+    const site = await admin.createSite(deps, { tenant_id: tenant.id, name: 'Winkel', url: 'https://winkel.nl/' });
+    const actor = {
+      tenantId: tenant.id,
+      actor: { kind: 'system' as const, id: 'test' },
+      permissions: [...PERMISSIONS],
+    };
+    await createRule(deps, actor, {
+      name: 'Storingen',
+      site_ids: null,
+      min_severity: 'HIGH',
+      events: ['scan_failed'],
+      mode: 'immediate',
+      at: null,
+      channel_ids: [],
+      roles: ['owner'],
+      quiet_hours: null,
+      critical_bypasses_quiet: true,
+      rest: null,
+    });
+    await db.transaction().execute((trx) =>
+      recordEvents(
+        trx,
+        deps,
+        tenant.id,
+        [
+          {
+            type: 'scan_failed',
+            data: {
+              site_id: site.id,
+              site_name: 'Winkel',
+              site_url: site.url,
+              error: 'x',
+              consecutive_failures: 3,
+              failed_at: '2026-11-28T12:00:00.000Z',
+              next_scan_at: null,
+            },
+          },
+        ],
+        '2026-11-28T12:00:00.000Z',
+      ),
+    );
+    const planned = await db.selectFrom('notifications').selectAll().where('tenant_id', '=', tenant.id).execute();
+    expect(planned).toHaveLength(1);
+    expect(planned[0]).toMatchObject({ address: 'eigenaar@events.test', category: 'alerts', status: 'pending' });
+    expect(JSON.parse(planned[0]!.body).lines[0]).toMatchObject({
+      title: 'Scan mislukt (3 keer na elkaar)',
+      change: 'scan_failed',
+    });
+    const rest = await db
+      .selectFrom('notification_digest_items')
+      .selectAll()
+      .where('tenant_id', '=', tenant.id)
+      .execute();
+    expect(rest.map((r) => r.part)).toEqual(['rest']);
+    expect(
+      await db.selectFrom('webhook_messages').selectAll().where('tenant_id', '=', tenant.id).execute(),
+    ).toHaveLength(0);
   });
 });

@@ -21,7 +21,7 @@ import { Invalid, NotFound } from '../../domain/errors.ts';
 import type { ChannelKind } from '../../domain/vocabulary.ts';
 import { secretBoxFor } from '../../infra/secret-encryption.ts';
 import type { ChannelCreateInput, ChannelUpdateInput } from '../../routers/notifications/schemas.ts';
-import { isoNow, type ServiceDeps } from '../deps.ts';
+import { isoNow, nowOf, type ServiceDeps } from '../deps.ts';
 import { validateReceiverUrl } from '../webhooks.ts';
 import { oneTimeToken, publicLink } from './links.ts';
 import type { PlainBody } from './message.ts';
@@ -228,7 +228,8 @@ export async function testChannel(deps: ServiceDeps, actor: Actor, input: { chan
         category: 'test',
         dedupe_key: key,
         body,
-        next_attempt_at: now,
+        // Due in a minute: this request sends it now; a worker only if this process stops before.
+        next_attempt_at: new Date(nowOf(deps) + 60_000).toISOString(),
       },
     ],
     now,

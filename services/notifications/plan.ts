@@ -8,7 +8,8 @@ import {
   waitingNotification,
   type RuleRow,
 } from '../../db/notifications.ts';
-import { SEVERITIES, type NotifyEvent, type Severity } from '../../domain/vocabulary.ts';
+import { SEVERITIES, type NotifyEvent, type Severity, type WebhookEvent } from '../../domain/vocabulary.ts';
+import { enqueueEvents } from '../../db/outbox.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { siteLink, publicLink } from './links.ts';
 import { MAX_LINES, shownName, shownTitle, type AlertBody, type ChangeLine } from './message.ts';
@@ -230,4 +231,142 @@ export async function planScanNotifications(
       );
     }
   }
+}
+
+/** The webhook events a rule can also count, with the notice each becomes. */
+const EVENT_NOTICES: Partial<Record<WebhookEvent, NotifyEvent>> = {
+  scan_failed: 'scan_failed',
+  expiry_warning: 'expiry_warning',
+  risk_acceptance_expiring: 'risk_acceptance_expiring',
+  risk_acceptance_expired: 'risk_acceptance_expired',
+};
+
+/** The site, title and severity an event is about, from its webhook data (only names, titles and counts). */
+function eventLine(
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+): { siteId: string; siteName: string; line: ChangeLine } | null {
+  const finding = data.finding as { site_id: string; site_name: string; title: string; severity: Severity } | undefined;
+  if (finding)
+    return {
+      siteId: finding.site_id,
+      siteName: finding.site_name,
+      line: { title: shownTitle(finding.title), severity: finding.severity, change: EVENT_NOTICES[type]! },
+    };
+  if (typeof data.site_id !== 'string') return null;
+  const siteName = String(data.site_name ?? '');
+  if (type === 'scan_failed')
+    return {
+      siteId: data.site_id,
+      siteName,
+      line: {
+        title: `Scan mislukt (${Number(data.consecutive_failures)} keer na elkaar)`,
+        severity: 'HIGH',
+        change: 'scan_failed',
+      },
+    };
+  const days = Number(data.threshold_days);
+  const what = data.kind === 'security_txt' ? 'security.txt' : 'Certificaat';
+  return {
+    siteId: data.site_id,
+    siteName,
+    line: {
+      title: days <= 0 ? `${what} verlopen` : `${what} verloopt binnen ${days} dagen`,
+      severity: days <= 7 ? 'HIGH' : 'MEDIUM',
+      change: 'expiry_warning',
+    },
+  };
+}
+
+/**
+ * Plans what monitoring events (a failing schedule, an expiry, an acceptance that ends) tell people,
+ * in the transaction that records them: per rule that counts the event, a message per recipient at
+ * once (quiet hours respected), or an item for its digest; what a rule does not count goes to its rest digest.
+ */
+export async function planEventNotifications(
+  trx: DB,
+  deps: Pick<ServiceDeps, 'config'>,
+  tenantId: string,
+  events: Array<{ type: WebhookEvent; data: unknown }>,
+  now: string,
+): Promise<void> {
+  const notices = events
+    .filter((e) => EVENT_NOTICES[e.type])
+    .map((e) => ({ event: EVENT_NOTICES[e.type]!, ...eventLine(e.type, e.data as Record<string, unknown>) }))
+    .filter(
+      (n): n is { event: NotifyEvent; siteId: string; siteName: string; line: ChangeLine } =>
+        'line' in n && n.line !== undefined,
+    );
+  if (notices.length === 0) return;
+  for (const rule of await rulesOfTenant(trx, tenantId)) {
+    const sites = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
+    const events = JSON.parse(rule.events) as NotifyEvent[];
+    for (const notice of notices) {
+      if (sites && !sites.includes(notice.siteId)) continue;
+      const site = await trx
+        .selectFrom('sites')
+        .select(['id', 'url'])
+        .where('id', '=', notice.siteId)
+        .executeTakeFirst();
+      if (!site) continue;
+      const item = {
+        site: { id: site.id, name: shownName(notice.siteName), host: new URL(site.url).host },
+        line: notice.line,
+      };
+      const counts = events.includes(notice.event) && rank(notice.line.severity) <= rank(rule.min_severity);
+      if (!counts || rule.mode !== 'immediate') {
+        const part = counts ? ('digest' as const) : rule.rest ? ('rest' as const) : null;
+        if (part)
+          await insertDigestItems(trx, [{ tenant_id: tenantId, rule_id: rule.id, part, item, created_at: now }]);
+        continue;
+      }
+      const body: AlertBody = {
+        kind: 'alert',
+        site: { name: item.site.name, host: item.site.host, link: siteLink(deps, site.id) },
+        first: false,
+        lines: [notice.line],
+        more: 0,
+        counts: { new: 0, regressed: 0, resolved: 0, other: 1 },
+        open: await openTotals(trx, site.id),
+        scan_link: siteLink(deps, site.id),
+        scanned_at: now,
+      };
+      const quiet = rule.quiet_hours
+        ? (JSON.parse(rule.quiet_hours) as { from: string; to: string; zone: string })
+        : null;
+      const bypass = rule.critical_bypasses_quiet === 1 && notice.line.severity === 'CRITICAL';
+      const until = quiet && !bypass ? quietUntil(Date.parse(now), quiet) : null;
+      const due = until === null ? now : new Date(until).toISOString();
+      for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts'))
+        await enqueueNotifications(
+          trx,
+          [
+            {
+              tenant_id: tenantId,
+              rule_id: rule.id,
+              channel_id: target.channelId,
+              address: target.address,
+              category: 'alerts',
+              dedupe_key: `event:${notice.event}:${site.id}:${notice.line.title}:${now}:${rule.id}:${targetKey(target)}`,
+              body,
+              next_attempt_at: due,
+              ...(target.suppressed ? { status: 'suppressed' as const, error: target.suppressed } : {}),
+            },
+          ],
+          now,
+        );
+    }
+  }
+}
+
+/** Writes monitoring events to the webhook outbox and plans their notifications, in one transaction. */
+export async function recordEvents(
+  trx: DB,
+  deps: Pick<ServiceDeps, 'config'>,
+  tenantId: string,
+  events: Array<{ type: WebhookEvent; data: unknown }>,
+  now: string,
+): Promise<void> {
+  await enqueueEvents(trx, tenantId, events, now);
+  await planEventNotifications(trx, deps, tenantId, events, now);
 }

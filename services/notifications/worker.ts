@@ -1,5 +1,6 @@
 import {
   claimNotifications,
+  claimOne,
   digestRules,
   dueNotifications,
   enqueueNotifications,
@@ -138,15 +139,8 @@ export class NotificationWorker extends PollingWorker {
 
   /** Claims and sends one message at once (a channel's test button); false when another worker has it. */
   async deliverNow(id: string): Promise<boolean> {
-    const at = new Date(this.now()).toISOString();
-    const claimed = await claimNotifications(
-      this.deps.db,
-      [id],
-      this.options.workerId,
-      at,
-      new Date(this.now() + this.options.leaseMs).toISOString(),
-    );
-    if (!claimed.has(id)) return false;
+    const leaseUntil = new Date(this.now() + this.options.leaseMs).toISOString();
+    if (!(await claimOne(this.deps.db, id, this.options.workerId, leaseUntil))) return false;
     const row = await this.deps.db
       .selectFrom('notifications')
       .selectAll()
