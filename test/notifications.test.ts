@@ -383,3 +383,74 @@ describe('password reset', () => {
     expect(mailsTo(email)[1]!.text).toMatch(/Uw wachtwoord is gewijzigd/);
   });
 });
+
+describe('sign-up and invites with e-mail on', () => {
+  const trpc = (path: string, body: unknown, cookie?: string) =>
+    fetch(`${api.url}/trpc/${path}`, {
+      method: 'POST',
+      headers: { origin: api.url, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('answers alike for a new and a known address, logs nobody in, and activates by the link, once', async () => {
+    const fresh = `nieuw-${random(6).toLowerCase()}@winkel.test`;
+    const forNew = await trpc('account.signUp', {
+      email: fresh,
+      password: 'een-lang-wachtwoord',
+      organisation: 'Nieuw',
+    });
+    const forKnown = await trpc('account.signUp', {
+      email: owner,
+      password: 'een-lang-wachtwoord',
+      organisation: 'Dubbel',
+    });
+    expect(forNew.status).toBe(200);
+    expect(forKnown.status).toBe(200);
+    expect(forNew.headers.get('set-cookie')).toBeNull();
+    expect(forKnown.headers.get('set-cookie')).toBeNull();
+    expect(await forNew.text()).toBe(await forKnown.text());
+    expect(await api.db.selectFrom('users').select('id').where('email', '=', fresh).executeTakeFirst()).toBeUndefined();
+    await waitFor(
+      () => mailsTo(fresh).length === 1 && mailsTo(owner).some((m) => m.text.includes('er bestaat er al een')),
+    );
+    const link = /https:\/\/scanner\.test(\/account\/bevestigen\?token=[A-Za-z0-9_-]+)/.exec(
+      mailsTo(fresh)[0]!.text,
+    )![1]!;
+    expect((await api.call('GET', link)).status).toBe(200);
+    expect(await api.db.selectFrom('users').select('id').where('email', '=', fresh).executeTakeFirst()).toBeUndefined();
+    const post = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'x=1' };
+    expect((await api.call('POST', link, post)).status).toBe(200);
+    expect((await api.call('POST', link, post)).status).toBe(400);
+    const login = await trpc('account.logIn', { email: fresh, password: 'een-lang-wachtwoord' });
+    expect(login.status).toBe(200);
+    // The new tenant starts with the Standaard rule too.
+    const user = await api.db
+      .selectFrom('users')
+      .select('tenant_id')
+      .where('email', '=', fresh)
+      .executeTakeFirstOrThrow();
+    const rules = await api.db
+      .selectFrom('notification_rules')
+      .select('name')
+      .where('tenant_id', '=', user.tenant_id)
+      .execute();
+    expect(rules.map((r) => r.name)).toEqual(['Standaard']);
+  });
+
+  it('mails an invitation with its one-time link', async () => {
+    const invited = `collega-${random(6).toLowerCase()}@winkel.test`;
+    const bossEmail = `baas-${random(6).toLowerCase()}@winkel.test`;
+    const boss = await admin.createUser(
+      { db: api.db, config: api.config },
+      { tenant_id: tenant.tenantId, email: bossEmail, role: 'owner', login: true },
+    );
+    const password = String(boss.initial_password);
+    const session = await trpc('account.logIn', { email: bossEmail, password });
+    const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
+    const invite = await trpc('team.invite', { email: invited, role: 'member' }, cookie);
+    expect(invite.status).toBe(200);
+    expect(((await invite.json()) as { result: { data: unknown } }).result.data).toMatchObject({ mailed: true });
+    await waitFor(() => mailsTo(invited).length === 1);
+    expect(mailsTo(invited)[0]!.text).toMatch(/https:\/\/scanner\.test\/uitnodiging#[A-Za-z0-9_-]{43}/);
+  });
+});
