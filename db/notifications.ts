@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { NotificationCategory, NotifyDeliveryStatus, Role, UnsubscribeCategory } from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
-import { skipLockedRows } from './dialect.ts';
+import { claimDue } from './leases.ts';
 import { uuidv7 } from './ids.ts';
 import type {
   NotificationChannelsTable,
@@ -286,41 +286,9 @@ export function dueNotifications(db: DB, now: string, limit: number, skip: strin
   return query.orderBy('next_attempt_at').limit(limit).execute();
 }
 
-/** Claims due messages by moving them to the end of a lease; what another worker claimed is skipped. */
-export async function claimNotifications(
-  db: DB,
-  ids: string[],
-  worker: string,
-  now: string,
-  leaseUntil: string,
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  return db.transaction().execute(async (trx) => {
-    const free = await skipLockedRows(
-      trx,
-      trx
-        .selectFrom('notifications')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now),
-    ).execute();
-    if (free.length === 0) return new Set<string>();
-    const rows = await trx
-      .updateTable('notifications')
-      .set({ next_attempt_at: leaseUntil, claimed_by: worker })
-      .where(
-        'id',
-        'in',
-        free.map((row) => row.id),
-      )
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .returning('id')
-      .execute();
-    return new Set(rows.map((row) => row.id));
-  });
-}
+/** Claims due rows for a worker with a lease (db/leases.ts). */
+export const claimNotifications = (db: DB, ids: string[], worker: string, now: string, leaseUntil: string) =>
+  claimDue(db, 'notifications', ids, worker, now, leaseUntil);
 
 /** Claims one pending message no worker holds, whenever it is due (a test send, made at once). */
 export async function claimOne(db: DB, id: string, worker: string, leaseUntil: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '../domain/vocabulary.ts';
 import { uuidv7 } from './ids.ts';
 import type { DB } from './database.ts';
-import { skipLockedRows } from './dialect.ts';
+import { claimDue } from './leases.ts';
 
 export interface OutboxEvent {
   type: WebhookEvent;
@@ -83,46 +83,9 @@ export async function dueDeliveries(db: DB, now: string, limit: number, skip: st
   return query.orderBy('webhook_deliveries.next_attempt_at', 'asc').limit(limit).execute();
 }
 
-/**
- * Claims chosen due deliveries for a worker by moving next_attempt_at to the end of its lease. Rows
- * another worker is claiming are skipped (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one
- * writer), and one claimed already is no longer due: each delivery goes to one worker. A killed
- * worker's deliveries are due again once the lease has expired.
- */
-export async function claimDeliveries(
-  db: DB,
-  ids: string[],
-  worker: string,
-  now: string,
-  leaseUntil: string,
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  return db.transaction().execute(async (trx) => {
-    const free = await skipLockedRows(
-      trx,
-      trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now),
-    ).execute();
-    if (free.length === 0) return new Set<string>();
-    const rows = await trx
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: leaseUntil, claimed_by: worker })
-      .where(
-        'id',
-        'in',
-        free.map((row) => row.id),
-      )
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .returning('id')
-      .execute();
-    return new Set(rows.map((row) => row.id));
-  });
-}
+/** Claims due rows for a worker with a lease (db/leases.ts). */
+export const claimDeliveries = (db: DB, ids: string[], worker: string, now: string, leaseUntil: string) =>
+  claimDue(db, 'webhook_deliveries', ids, worker, now, leaseUntil);
 
 export interface AttemptOutcome {
   deliveryId: string;

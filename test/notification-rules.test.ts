@@ -11,6 +11,22 @@ import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts'
 import * as admin from '../services/admin.ts';
 import { freshDatabase } from './support/database.ts';
 
+/** A migrated database of its own for a describe block, and the settings of a service with e-mail on. */
+const config = loadConfig({ LOG_LEVEL: 'silent', SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://scanner.test' });
+function migratedDatabase(name: string): { db: DB } {
+  const state = {} as { db: DB; drop: () => Promise<void> };
+  beforeAll(async () => {
+    const fresh = await freshDatabase(name);
+    state.db = await openMigratedDatabase(fresh.location);
+    state.drop = fresh.drop;
+  });
+  afterAll(async () => {
+    await state.db.destroy();
+    await state.drop();
+  });
+  return state;
+}
+
 const AMSTERDAM = { from: '22:00', to: '07:00', zone: 'Europe/Amsterdam' };
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -107,25 +123,10 @@ describe('rendering', () => {
 });
 
 describe('the digest sweep', () => {
-  let db: DB;
-  let drop: () => Promise<void>;
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    PUBLIC_URL: 'https://scanner.test',
-  });
-
-  beforeAll(async () => {
-    const fresh = await freshDatabase('digest');
-    db = await openMigratedDatabase(fresh.location);
-    drop = fresh.drop;
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await drop();
-  });
+  const state = migratedDatabase('digest');
 
   it('sends the rest digest at Monday 09:00, one message per member, and nothing when it is empty', async () => {
+    const { db } = state;
     const deps = { db, config };
     const tenant = await admin.createTenant(deps, { name: 'Digest', plan: 'pro' });
     await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@winkel.test' });
@@ -177,25 +178,10 @@ describe('the digest sweep', () => {
 });
 
 describe('planning in quiet hours', () => {
-  let db: DB;
-  let drop: () => Promise<void>;
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    PUBLIC_URL: 'https://scanner.test',
-  });
-
-  beforeAll(async () => {
-    const fresh = await freshDatabase('quiet');
-    db = await openMigratedDatabase(fresh.location);
-    drop = fresh.drop;
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await drop();
-  });
+  const state = migratedDatabase('quiet');
 
   it('defers HIGH to 07:00 as one message for what waited, and lets CRITICAL through', async () => {
+    const { db } = state;
     const deps = { db, config };
     const tenant = await admin.createTenant(deps, { name: 'Nacht', plan: 'pro' });
     await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@nacht.test' });
@@ -222,25 +208,10 @@ describe('planning in quiet hours', () => {
 });
 
 describe('monitoring events', () => {
-  let db: DB;
-  let drop: () => Promise<void>;
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    PUBLIC_URL: 'https://scanner.test',
-  });
-
-  beforeAll(async () => {
-    const fresh = await freshDatabase('events');
-    db = await openMigratedDatabase(fresh.location);
-    drop = fresh.drop;
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await drop();
-  });
+  const state = migratedDatabase('events');
 
   it('sends a failing schedule at once under a rule that counts it, and leaves it to Standaard’s digest otherwise', async () => {
+    const { db } = state;
     const deps = { db, config };
     const tenant = await admin.createTenant(deps, { name: 'Events', plan: 'pro' });
     await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@events.test' });

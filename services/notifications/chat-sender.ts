@@ -1,5 +1,6 @@
 import { refusalIn } from '../../scanner/errors.ts';
-import { guardedAgents, guardedGot, type GuardedAgents } from '../../scanner/net/guarded-http.ts';
+import { guardedGot } from '../../scanner/net/guarded-http.ts';
+import { agentsFor } from '../webhook-delivery/sender.ts';
 import type { ChatRequest } from './message.ts';
 
 export const CHAT_TIMEOUT_MS = 15_000;
@@ -9,16 +10,6 @@ export interface ChatResult {
   /** Seconds the platform asked to wait (429 Retry-After). */
   retryAfter: number | null;
   error: string | null;
-}
-
-const agents = new Map<boolean, GuardedAgents>();
-function agentsFor(allowPrivateTargets: boolean): GuardedAgents {
-  let found = agents.get(allowPrivateTargets);
-  if (!found) {
-    found = guardedAgents({ allowPrivateTargets }, { keepAlive: true });
-    agents.set(allowPrivateTargets, found);
-  }
-  return found;
 }
 
 /** Retry-After as seconds: a number, or an HTTP date. */

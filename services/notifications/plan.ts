@@ -94,6 +94,13 @@ export function foldAlerts(into: AlertBody, more: AlertBody): AlertBody {
   };
 }
 
+/** When a rule's message may leave: now, or when its quiet hours end (CRITICAL passes where the rule says so). */
+function leavesAt(rule: RuleRow, severities: Severity[], now: string): number | null {
+  const quiet = rule.quiet_hours ? (JSON.parse(rule.quiet_hours) as { from: string; to: string; zone: string }) : null;
+  const bypass = rule.critical_bypasses_quiet === 1 && severities.includes('CRITICAL');
+  return quiet && !bypass ? quietUntil(Date.parse(now), quiet) : null;
+}
+
 function matches(rule: RuleRow, siteId: string, change: FindingChangeNotice): boolean {
   const sites = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
   if (sites && !sites.includes(siteId)) return false;
@@ -179,57 +186,66 @@ export async function planScanNotifications(
       scan_link: publicLink(deps, `${dashboardPath(DASHBOARD_PAGES.site, notice.site.id)}?scan=${notice.scanId}`),
       scanned_at: notice.scannedAt,
     };
-    const quiet = rule.quiet_hours
-      ? (JSON.parse(rule.quiet_hours) as { from: string; to: string; zone: string })
-      : null;
-    const bypass = rule.critical_bypasses_quiet === 1 && matched.some((c) => c.severity === 'CRITICAL');
-    const until = quiet && !bypass ? quietUntil(Date.parse(now), quiet) : null;
-    for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts')) {
-      const who = targetKey(target);
-      if (until !== null && !target.suppressed) {
-        // Deferred, never dropped: what waits for the same recipient leaves as one message.
-        const key = `quiet:${rule.id}:${who}:${new Date(until).toISOString()}`;
-        const waiting = await waitingNotification(trx, key);
-        if (waiting) {
-          await replaceBody(trx, waiting.id, foldAlerts(JSON.parse(waiting.body) as AlertBody, body));
-          continue;
-        }
+    await sendAlert(trx, deps, tenantId, rule, body, `alert:${notice.scanId}`, {
+      until: leavesAt(
+        rule,
+        matched.map((c) => c.severity),
+        now,
+      ),
+      now,
+    });
+  }
+}
+
+/**
+ * One alert of a rule to each of its recipients: at once (suppressed where the address may not get
+ * it), or deferred to the end of quiet hours, folded into what already waits for that recipient.
+ */
+async function sendAlert(
+  trx: DB,
+  deps: Pick<ServiceDeps, 'config'>,
+  tenantId: string,
+  rule: RuleRow,
+  body: AlertBody,
+  key: string,
+  when: { until: number | null; now: string },
+): Promise<void> {
+  const { until, now } = when;
+  for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts')) {
+    const who = targetKey(target);
+    const row = {
+      tenant_id: tenantId,
+      rule_id: rule.id,
+      channel_id: target.channelId,
+      address: target.address,
+      category: 'alerts' as const,
+      body,
+    };
+    if (until !== null && !target.suppressed) {
+      // Deferred, never dropped: what waits for the same recipient leaves as one message.
+      const deferred = `quiet:${rule.id}:${who}:${new Date(until).toISOString()}`;
+      const waiting = await waitingNotification(trx, deferred);
+      if (waiting) await replaceBody(trx, waiting.id, foldAlerts(JSON.parse(waiting.body) as AlertBody, body));
+      else
         await enqueueNotifications(
           trx,
-          [
-            {
-              tenant_id: tenantId,
-              rule_id: rule.id,
-              channel_id: target.channelId,
-              address: target.address,
-              category: 'alerts',
-              dedupe_key: key,
-              body,
-              next_attempt_at: new Date(until).toISOString(),
-            },
-          ],
+          [{ ...row, dedupe_key: deferred, next_attempt_at: new Date(until).toISOString() }],
           now,
         );
-        continue;
-      }
-      await enqueueNotifications(
-        trx,
-        [
-          {
-            tenant_id: tenantId,
-            rule_id: rule.id,
-            channel_id: target.channelId,
-            address: target.address,
-            category: 'alerts',
-            dedupe_key: `alert:${notice.scanId}:${rule.id}:${who}`,
-            body,
-            next_attempt_at: now,
-            ...(target.suppressed ? { status: 'suppressed' as const, error: target.suppressed } : {}),
-          },
-        ],
-        now,
-      );
+      continue;
     }
+    await enqueueNotifications(
+      trx,
+      [
+        {
+          ...row,
+          dedupe_key: `${key}:${rule.id}:${who}`,
+          next_attempt_at: now,
+          ...(target.suppressed ? { status: 'suppressed' as const, error: target.suppressed } : {}),
+        },
+      ],
+      now,
+    );
   }
 }
 
@@ -331,30 +347,10 @@ export async function planEventNotifications(
         scan_link: siteLink(deps, site.id),
         scanned_at: now,
       };
-      const quiet = rule.quiet_hours
-        ? (JSON.parse(rule.quiet_hours) as { from: string; to: string; zone: string })
-        : null;
-      const bypass = rule.critical_bypasses_quiet === 1 && notice.line.severity === 'CRITICAL';
-      const until = quiet && !bypass ? quietUntil(Date.parse(now), quiet) : null;
-      const due = until === null ? now : new Date(until).toISOString();
-      for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts'))
-        await enqueueNotifications(
-          trx,
-          [
-            {
-              tenant_id: tenantId,
-              rule_id: rule.id,
-              channel_id: target.channelId,
-              address: target.address,
-              category: 'alerts',
-              dedupe_key: `event:${notice.event}:${site.id}:${notice.line.title}:${now}:${rule.id}:${targetKey(target)}`,
-              body,
-              next_attempt_at: due,
-              ...(target.suppressed ? { status: 'suppressed' as const, error: target.suppressed } : {}),
-            },
-          ],
-          now,
-        );
+      await sendAlert(trx, deps, tenantId, rule, body, `event:${notice.event}:${site.id}:${notice.line.title}:${now}`, {
+        until: leavesAt(rule, [notice.line.severity], now),
+        now,
+      });
     }
   }
 }

@@ -18,8 +18,8 @@ export interface WebhookRequest {
 
 const agents = new Map<boolean, GuardedAgents>();
 
-/** Kept-alive connections per address policy: deliveries to one receiver reuse them. */
-function agentsFor(allowPrivateTargets: boolean): GuardedAgents {
+/** Kept-alive connections per address policy: deliveries to one receiver (a webhook, a chat platform) reuse them. */
+export function agentsFor(allowPrivateTargets: boolean): GuardedAgents {
   let found = agents.get(allowPrivateTargets);
   if (!found) {
     found = guardedAgents({ allowPrivateTargets }, { keepAlive: true });

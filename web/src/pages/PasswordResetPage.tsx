@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DASHBOARD_PAGES } from '../../../domain/endpoints.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { NewPasswordForm } from '../components/NewPasswordForm.tsx';
 import { useTRPC } from '../trpc.ts';
 
 /**
@@ -10,17 +11,12 @@ import { useTRPC } from '../trpc.ts';
  */
 export function PasswordResetPage() {
   const trpc = useTRPC();
-  const [password, setPassword] = useState('');
   const token = window.location.hash.slice(1);
   const reset = useMutation(
     trpc.account.resetPassword.mutationOptions({
       onSuccess: () => history.replaceState(null, '', DASHBOARD_PAGES.passwordReset),
     }),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    reset.mutate({ token, password });
-  };
   return (
     <main id="inhoud" className="login">
       <h1>Wachtwoord herstellen</h1>
@@ -29,22 +25,13 @@ export function PasswordResetPage() {
           Uw wachtwoord is ingesteld en elke sessie is beëindigd. <a href={DASHBOARD_PAGES.login}>Log opnieuw in</a>.
         </p>
       ) : token ? (
-        <form onSubmit={submit} className="card">
-          <label htmlFor="reset-password">Nieuw wachtwoord</label>
-          <input
-            id="reset-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <button type="submit" disabled={reset.isPending}>
-            Wachtwoord instellen
-          </button>
-          <ErrorText error={reset.error} />
-        </form>
+        <NewPasswordForm
+          id="reset-password"
+          label="Nieuw wachtwoord"
+          pending={reset.isPending}
+          error={reset.error}
+          onSubmit={(password) => reset.mutate({ token, password })}
+        />
       ) : (
         <p role="alert" className="error">
           Deze link is onvolledig: open de herstellink precies zoals u die kreeg.
