@@ -474,3 +474,45 @@ export async function redeemSignupConfirmation(db: DB, tokenHash: string, now: s
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? row : null;
 }
+
+// A member's own settings.
+
+export interface Preferences {
+  quiet_hours: { from: string; to: string; zone: string } | null;
+  mutes: Array<{ site_id: string; until: string }>;
+}
+
+export async function preferencesOf(db: DB, tenantId: string, address: string): Promise<Preferences> {
+  const row = await db
+    .selectFrom('notification_preferences')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('address', '=', address.toLowerCase())
+    .executeTakeFirst();
+  return {
+    quiet_hours: row?.quiet_hours ? JSON.parse(row.quiet_hours) : null,
+    mutes: row ? JSON.parse(row.mutes) : [],
+  };
+}
+
+export async function storePreferences(db: DB, tenantId: string, address: string, prefs: Preferences, now: string) {
+  const values = {
+    quiet_hours: prefs.quiet_hours ? JSON.stringify(prefs.quiet_hours) : null,
+    mutes: JSON.stringify(prefs.mutes),
+    updated_at: now,
+  };
+  await db
+    .insertInto('notification_preferences')
+    .values({ tenant_id: tenantId, address: address.toLowerCase(), ...values })
+    .onConflict((oc) => oc.columns(['tenant_id', 'address']).doUpdateSet(values))
+    .execute();
+}
+
+export async function resubscribe(db: DB, tenantId: string, address: string, category: UnsubscribeCategory) {
+  await db
+    .deleteFrom('notification_unsubscribes')
+    .where('tenant_id', '=', tenantId)
+    .where('address', '=', address.toLowerCase())
+    .where('category', '=', category)
+    .execute();
+}

@@ -179,6 +179,17 @@ export interface SignupConfirmationsTable {
   created_at: string;
 }
 
+/** A member's own notification settings, by address: personal quiet hours and sites muted until a date. */
+export interface NotificationPreferencesTable {
+  tenant_id: string;
+  address: string;
+  /** JSON `{ from, to, zone }` or null. */
+  quiet_hours: string | null;
+  /** JSON `[{ site_id, until }]`. */
+  mutes: Generated<string>;
+  updated_at: string;
+}
+
 export interface PasswordResetsTable {
   /** SHA-256 of the 256-bit token. */
   token_hash: string;
@@ -519,6 +530,7 @@ export interface Database {
   notification_digest_items: NotificationDigestItemsTable;
   notification_unsubscribes: NotificationUnsubscribesTable;
   password_resets: PasswordResetsTable;
+  notification_preferences: NotificationPreferencesTable;
   signup_confirmations: SignupConfirmationsTable;
   sites: SitesTable;
   scans: ScansTable;

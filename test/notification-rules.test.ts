@@ -5,6 +5,7 @@ import { loadConfig } from '../infra/config.ts';
 import { renderChat, renderMail, type AlertBody } from '../services/notifications/message.ts';
 import { foldAlerts, planScanNotifications, recordEvents } from '../services/notifications/plan.ts';
 import { createRule } from '../services/notifications/rules.ts';
+import { mySettings, setMySettings } from '../services/notifications/preferences.ts';
 import { PERMISSIONS } from '../domain/vocabulary.ts';
 import { sweepDigests } from '../services/notifications/worker.ts';
 import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts';
@@ -272,5 +273,79 @@ describe('monitoring events', () => {
     expect(
       await db.selectFrom('webhook_messages').selectAll().where('tenant_id', '=', tenant.id).execute(),
     ).toHaveLength(0);
+  });
+});
+
+describe("a member's own settings", () => {
+  const state = migratedDatabase('prefs');
+
+  it('mutes a site until a date, defers to personal quiet hours, and turns alerts off', async () => {
+    const { db } = state;
+    const deps = { db, config };
+    const tenant = await admin.createTenant(deps, { name: 'Eigen', plan: 'pro' });
+    const user = await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@eigen.test' });
+    const site = await admin.createSite(deps, { tenant_id: tenant.id, name: 'Winkel', url: 'https://winkel.nl/' });
+    // The Standaard rule without its quiet hours, so only the member's own apply.
+    await db.updateTable('notification_rules').set({ quiet_hours: null }).where('tenant_id', '=', tenant.id).execute();
+    const me = {
+      tenantId: tenant.id,
+      actor: { kind: 'user' as const, id: String(user.id) },
+      permissions: [...PERMISSIONS],
+      email: 'eigenaar@eigen.test',
+      role: 'owner' as const,
+      isStaff: false,
+    };
+    const plan = (scanId: string, now: string) =>
+      planScanNotifications(
+        db,
+        deps,
+        tenant.id,
+        {
+          scanId,
+          scannedAt: now,
+          first: false,
+          site: { id: site.id, name: 'Winkel', url: site.url },
+          changes: [{ findingId: `f-${scanId}`, title: 'Iets', severity: 'HIGH', event: 'new' }],
+        },
+        now,
+      );
+    const latest = async () =>
+      (
+        await db
+          .selectFrom('notifications')
+          .selectAll()
+          .where('tenant_id', '=', tenant.id)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute()
+      )[0]!;
+    await setMySettings(deps, me, {
+      alerts: true,
+      digest: true,
+      quiet_hours: { from: '12:00', to: '14:00', zone: 'UTC' },
+      mutes: [{ site_id: site.id, until: '2026-12-01T00:00:00.000Z' }],
+    });
+    expect(await mySettings(deps, me)).toMatchObject({ alerts: true, quiet_hours: { from: '12:00' } });
+    await plan('a', '2026-11-28T12:30:00.000Z');
+    expect(await latest()).toMatchObject({ status: 'suppressed', last_error: 'site gedempt tot 2026-12-01' });
+    await setMySettings(deps, me, {
+      alerts: true,
+      digest: true,
+      quiet_hours: { from: '12:00', to: '14:00', zone: 'UTC' },
+      mutes: [],
+    });
+    await plan('b', '2026-11-28T12:30:00.000Z');
+    expect(await latest()).toMatchObject({ status: 'pending', next_attempt_at: '2026-11-28T14:00:00.000Z' });
+    await setMySettings(deps, me, { alerts: false, digest: true, quiet_hours: null, mutes: [] });
+    await plan('c', '2026-11-28T15:00:00.000Z');
+    expect(await latest()).toMatchObject({ status: 'suppressed', last_error: 'afgemeld' });
+    await expect(
+      setMySettings(deps, me, {
+        alerts: true,
+        digest: true,
+        quiet_hours: null,
+        mutes: [{ site_id: '00000000-0000-4000-8000-000000000000', until: '2027-01-01T00:00:00.000Z' }],
+      }),
+    ).rejects.toThrow(/bestaat niet/);
   });
 });

@@ -105,6 +105,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('notification_unsubscribes_pk', ['tenant_id', 'address', 'category'])
     .execute();
   await db.schema
+    .createTable('notification_preferences')
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('quiet_hours', 'text')
+    .addColumn('mutes', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('notification_preferences_pk', ['tenant_id', 'address'])
+    .execute();
+  await db.schema
     .createTable('password_resets')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -136,6 +145,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
     'signup_confirmations',
     'password_resets',
+    'notification_preferences',
     'notification_unsubscribes',
     'notification_digest_items',
     'notifications',

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { ERRORS, Unauthenticated } from '../../domain/errors.ts';
 import { acceptInvitation, changePassword, logIn, logOut } from '../../services/accounts.ts';
 import { register, requestPasswordReset, resetPassword } from '../../services/account-mail.ts';
+import { mySettings, setMySettings } from '../../services/notifications/preferences.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 import {
   AcceptInviteInput,
   ChangePasswordInput,
   LogInInput,
   Me,
+  MyNotificationSettings,
   PasswordResetInput,
   PasswordResetRequestInput,
   SignUpInput,
@@ -71,6 +73,14 @@ export const accountRouter = router({
       ctx.session.set(await changePassword(ctx, ctx.user, input));
       return { ok: true as const };
     }),
+
+  /** The member's own notification settings: categories, personal quiet hours, muted sites. */
+  notificationSettings: userProcedure.output(MyNotificationSettings).query(({ ctx }) => mySettings(ctx, ctx.user)),
+
+  setNotificationSettings: userProcedure
+    .input(MyNotificationSettings)
+    .output(MyNotificationSettings)
+    .mutation(({ ctx, input }) => setMySettings(ctx, ctx.user, input)),
 
   me: publicProcedure.output(Me).query(({ ctx }) => {
     const user = ctx.user;

@@ -15,3 +15,11 @@ export const AcceptInviteInput = z.object({ token: z.string().min(1).max(200), p
 export const ChangePasswordInput = z.object({ current: Password, next: Password });
 export const PasswordResetRequestInput = z.object({ email: z.string().trim().min(3).max(254) });
 export const PasswordResetInput = z.object({ token: z.string().min(1).max(200), password: Password });
+
+const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'verwacht een tijd zoals 22:00' });
+export const MyNotificationSettings = z.object({
+  alerts: z.boolean().meta({ description: 'Directe meldingen aan uw adres' }),
+  digest: z.boolean().meta({ description: 'Overzichten aan uw adres' }),
+  quiet_hours: z.object({ from: ClockTime, to: ClockTime, zone: z.string().min(1).max(64) }).nullable(),
+  mutes: z.array(z.object({ site_id: Id, until: z.iso.datetime({ offset: true }) })).max(100),
+});

@@ -186,13 +186,12 @@ export async function planScanNotifications(
       scan_link: publicLink(deps, `${dashboardPath(DASHBOARD_PAGES.site, notice.site.id)}?scan=${notice.scanId}`),
       scanned_at: notice.scannedAt,
     };
+    const severities = matched.map((c) => c.severity);
     await sendAlert(trx, deps, tenantId, rule, body, `alert:${notice.scanId}`, {
-      until: leavesAt(
-        rule,
-        matched.map((c) => c.severity),
-        now,
-      ),
+      until: leavesAt(rule, severities, now),
       now,
+      siteId: notice.site.id,
+      severities,
     });
   }
 }
@@ -208,11 +207,15 @@ async function sendAlert(
   rule: RuleRow,
   body: AlertBody,
   key: string,
-  when: { until: number | null; now: string },
+  when: { until: number | null; now: string; siteId: string; severities: Severity[] },
 ): Promise<void> {
-  const { until, now } = when;
-  for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts')) {
+  const { until: ruleUntil, now, siteId, severities } = when;
+  for (const target of await targetsOf(trx, deps, tenantId, rule, 'alerts', { siteId, now })) {
     const who = targetKey(target);
+    // The later of the rule's and the recipient's own quiet hours (CRITICAL passes both where the rule says so).
+    const bypass = rule.critical_bypasses_quiet === 1 && severities.includes('CRITICAL');
+    const own = target.quiet && !bypass ? quietUntil(Date.parse(now), target.quiet) : null;
+    const until = ruleUntil === null ? own : own === null ? ruleUntil : Math.max(ruleUntil, own);
     const row = {
       tenant_id: tenantId,
       rule_id: rule.id,
@@ -350,6 +353,8 @@ export async function planEventNotifications(
       await sendAlert(trx, deps, tenantId, rule, body, `event:${notice.event}:${site.id}:${notice.line.title}:${now}`, {
         until: leavesAt(rule, [notice.line.severity], now),
         now,
+        siteId: site.id,
+        severities: [notice.line.severity],
       });
     }
   }

@@ -1,4 +1,10 @@
-import { isUnsubscribed, memberAddresses, recipientsOfChannels, type RuleRow } from '../../db/notifications.ts';
+import {
+  isUnsubscribed,
+  memberAddresses,
+  preferencesOf,
+  recipientsOfChannels,
+  type RuleRow,
+} from '../../db/notifications.ts';
 import type { DB } from '../../db/database.ts';
 import type { ChannelKind, Role, UnsubscribeCategory } from '../../domain/vocabulary.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -9,6 +15,8 @@ export interface Target {
   kind: ChannelKind;
   address: string | null;
   suppressed: string | null;
+  /** The recipient's own quiet hours (a member's settings); null without. */
+  quiet?: { from: string; to: string; zone: string } | null;
 }
 
 export const targetKey = (t: Target) => t.address ?? `channel:${t.channelId}`;
@@ -24,6 +32,7 @@ export async function targetsOf(
   tenantId: string,
   rule: Pick<RuleRow, 'channel_ids' | 'roles'>,
   category: UnsubscribeCategory,
+  about?: { siteId: string; now: string },
 ): Promise<Target[]> {
   const mail = Boolean(deps.config.SMTP_URL);
   const channelIds = JSON.parse(rule.channel_ids) as string[];
@@ -62,8 +71,17 @@ export async function targetsOf(
         });
   }
   for (const address of members) add({ channelId: null, kind: 'email', address, suppressed: null });
-  for (const target of targets)
-    if (target.address && !target.suppressed && (await isUnsubscribed(db, tenantId, target.address, category)))
+  for (const target of targets) {
+    if (!target.address || target.suppressed) continue;
+    if (await isUnsubscribed(db, tenantId, target.address, category)) {
       target.suppressed = 'afgemeld';
+      continue;
+    }
+    // A member's own settings: a site muted until a date, and personal quiet hours.
+    const prefs = await preferencesOf(db, tenantId, target.address);
+    const mute = about && prefs.mutes.find((m) => m.site_id === about.siteId && m.until > about.now);
+    if (mute) target.suppressed = `site gedempt tot ${mute.until.slice(0, 10)}`;
+    target.quiet = prefs.quiet_hours;
+  }
   return targets;
 }

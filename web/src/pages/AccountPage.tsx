@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { MyNotifications } from '../components/MyNotifications.tsx';
 import { useTRPC } from '../trpc.ts';
 
 export function AccountPage() {
@@ -52,6 +53,7 @@ export function AccountPage() {
           <ErrorText error={change.error} />
         </form>
       </section>
+      <MyNotifications />
     </>
   );
 }

@@ -1,0 +1,46 @@
+import { isUnsubscribed, preferencesOf, resubscribe, storePreferences, unsubscribe } from '../../db/notifications.ts';
+import { Invalid } from '../../domain/errors.ts';
+import type { UserPrincipal } from '../accounts.ts';
+import { isoNow, type ServiceDeps } from '../deps.ts';
+import { isZone } from './zoned-time.ts';
+
+export interface MySettings {
+  alerts: boolean;
+  digest: boolean;
+  quiet_hours: { from: string; to: string; zone: string } | null;
+  mutes: Array<{ site_id: string; until: string }>;
+}
+
+/** What the logged-in member gets at their own address: categories, personal quiet hours, muted sites. */
+export async function mySettings(deps: ServiceDeps, user: UserPrincipal): Promise<MySettings> {
+  const [alertsOff, digestOff, prefs] = await Promise.all([
+    isUnsubscribed(deps.db, user.tenantId, user.email, 'alerts'),
+    isUnsubscribed(deps.db, user.tenantId, user.email, 'digest'),
+    preferencesOf(deps.db, user.tenantId, user.email),
+  ]);
+  return { alerts: !alertsOff, digest: !digestOff, ...prefs };
+}
+
+/** Changes the member's own settings; a mute is for one of the tenant's sites, until a date. */
+export async function setMySettings(deps: ServiceDeps, user: UserPrincipal, input: MySettings): Promise<MySettings> {
+  if (input.quiet_hours && !isZone(input.quiet_hours.zone))
+    throw new Invalid(`quiet_hours.zone: ${input.quiet_hours.zone.slice(0, 64)} is geen bekende IANA-tijdzone.`);
+  const sites = new Set(
+    (await deps.db.selectFrom('sites').select('id').where('tenant_id', '=', user.tenantId).execute()).map((s) => s.id),
+  );
+  const foreign = input.mutes.find((m) => !sites.has(m.site_id));
+  if (foreign) throw new Invalid(`mutes: site ${foreign.site_id} bestaat niet.`);
+  const now = isoNow(deps);
+  for (const category of ['alerts', 'digest'] as const) {
+    if (input[category]) await resubscribe(deps.db, user.tenantId, user.email, category);
+    else await unsubscribe(deps.db, user.tenantId, user.email, category, now);
+  }
+  await storePreferences(
+    deps.db,
+    user.tenantId,
+    user.email,
+    { quiet_hours: input.quiet_hours, mutes: input.mutes },
+    now,
+  );
+  return mySettings(deps, user);
+}
