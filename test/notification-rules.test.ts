@@ -6,6 +6,9 @@ import { renderChat, renderMail, type AlertBody } from '../services/notification
 import { foldAlerts, planScanNotifications, recordEvents } from '../services/notifications/plan.ts';
 import { createRule } from '../services/notifications/rules.ts';
 import { mySettings, setMySettings } from '../services/notifications/preferences.ts';
+import { previewRules } from '../services/notifications/preview.ts';
+import { recordScan } from '../db/scans.ts';
+import { scanResult } from './support/scan-results.ts';
 import { PERMISSIONS } from '../domain/vocabulary.ts';
 import { sweepDigests } from '../services/notifications/worker.ts';
 import { latestSlot, quietUntil } from '../services/notifications/zoned-time.ts';
@@ -347,5 +350,37 @@ describe("a member's own settings", () => {
         mutes: [{ site_id: '00000000-0000-4000-8000-000000000000', until: '2027-01-01T00:00:00.000Z' }],
       }),
     ).rejects.toThrow(/bestaat niet/);
+  });
+});
+
+describe('the preview of a rule', () => {
+  const state = migratedDatabase('preview');
+
+  it('says what the latest scan would have sent under each rule, and to whom', async () => {
+    const { db } = state;
+    const deps = { db, config };
+    const tenant = await admin.createTenant(deps, { name: 'Voorbeeld', plan: 'pro' });
+    await admin.createUser(deps, { tenant_id: tenant.id, email: 'eigenaar@voorbeeld.test' });
+    const site = await admin.createSite(deps, { tenant_id: tenant.id, name: 'Winkel', url: 'https://winkel.nl/' });
+    const result = scanResult('https://winkel.nl/', [
+      ['session_cookie_missing_secure', 'https://winkel.nl/'],
+      ['referrer_policy_missing', 'https://winkel.nl/'],
+    ]);
+    await db.transaction().execute((trx) => recordScan(trx, tenant.id, site.id, result, 'api'));
+    const actor = {
+      tenantId: tenant.id,
+      actor: { kind: 'system' as const, id: 'test' },
+      permissions: [...PERMISSIONS],
+    };
+    const { previews } = await previewRules({ db, config }, actor);
+    expect(previews).toHaveLength(1);
+    expect(previews[0]!.messages).toEqual([
+      {
+        site_name: 'Winkel',
+        lines: [{ title: expect.stringMatching(/Sessiecookie/), severity: 'HIGH', change: 'new' }],
+        more: 0,
+      },
+    ]);
+    expect(previews[0]!.recipients).toEqual([{ to: 'eigenaar@voorbeeld.test', kind: 'email', suppressed: null }]);
   });
 });

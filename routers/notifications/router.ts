@@ -10,9 +10,10 @@ import {
   updateChannelSettings,
 } from '../../services/notifications/channels.ts';
 import { changeRule, createRule, listRules, removeRule } from '../../services/notifications/rules.ts';
+import { previewRules } from '../../services/notifications/preview.ts';
 import { Message, NoInput, PROTECTED_ERRORS } from '../common.ts';
 import { restOperation } from '../operations.ts';
-import { operationProcedure, router } from '../trpc.ts';
+import { operationProcedure, router, userProcedure } from '../trpc.ts';
 import {
   ChannelCreateInput,
   ChannelIdInput,
@@ -164,4 +165,7 @@ export const notificationsRouter = router({
   deliveries: operationProcedure(deliveryListOperation).query(async ({ ctx }) => ({
     deliveries: await listDeliveries(ctx, ctx.actor),
   })),
+
+  /** Dashboard only: what each rule would have sent for the latest scans, and to whom. */
+  preview: userProcedure.meta({ permission: 'read_config' }).query(({ ctx }) => previewRules(ctx, ctx.actor)),
 });

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { CHANNEL_KINDS, SEVERITIES, type ChannelKind, type Severity } from '../../../domain/vocabulary.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { SEVERITY_LABELS } from '../components/Grade.tsx';
-import { useTRPC } from '../trpc.ts';
+import { useTRPC, type Outputs } from '../trpc.ts';
 
 const KIND_LABELS: Record<ChannelKind, string> = {
   email: 'E-mail',
@@ -35,6 +35,7 @@ export function NotificationsPage() {
   const channels = useQuery(trpc.notifications.listChannels.queryOptions());
   const rules = useQuery(trpc.notifications.listRules.queryOptions());
   const deliveries = useQuery(trpc.notifications.deliveries.queryOptions());
+  const preview = useQuery(trpc.notifications.preview.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.notifications.pathKey() });
   const create = useMutation(trpc.notifications.createChannel.mutationOptions({ onSuccess: refresh }));
   const test = useMutation(trpc.notifications.testChannel.mutationOptions({ onSuccess: refresh }));
@@ -131,6 +132,7 @@ export function NotificationsPage() {
               <button type="button" className="secondary" onClick={() => removeRule.mutate({ rule_id: rule.id })}>
                 Verwijderen
               </button>
+              <RulePreview preview={preview.data?.previews.find((p) => p.rule_id === rule.id)} />
             </li>
           ))}
         </ul>
@@ -194,5 +196,31 @@ export function NotificationsPage() {
         </table>
       </section>
     </>
+  );
+}
+
+type Preview = Outputs['notifications']['preview']['previews'][number];
+
+/** What the rule would have sent for the latest scans, and to whom. */
+function RulePreview({ preview }: { preview: Preview | undefined }) {
+  if (!preview) return null;
+  const to =
+    preview.recipients.map((r) => `${r.to}${r.suppressed ? ` (${r.suppressed})` : ''}`).join(', ') || 'niemand';
+  if (preview.messages.length === 0)
+    return <p className="small muted">De laatste scans hadden met deze regel niets gestuurd (aan: {to}).</p>;
+  return (
+    <div className="small muted">
+      <p>
+        De laatste scans hadden {preview.mode === 'immediate' ? 'direct' : 'in het overzicht'} gestuurd aan {to}:
+      </p>
+      <ul>
+        {preview.messages.map((m) => (
+          <li key={m.site_name}>
+            {m.site_name}: {m.lines.map((l) => `${l.severity} ${l.title}`).join('; ')}
+            {m.more > 0 && ` … en ${m.more} meer`}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,0 +1,95 @@
+import { rulesOfTenant } from '../../db/notifications.ts';
+import { assertPermission, type Actor } from '../../domain/actor.ts';
+import { SEVERITIES, type NotifyEvent, type Severity } from '../../domain/vocabulary.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { MAX_LINES, shownName, shownTitle } from './message.ts';
+import { targetsOf } from './targets.ts';
+
+const rank = (severity: Severity) => SEVERITIES.indexOf(severity);
+const CHANGE_EVENTS: Record<string, NotifyEvent> = {
+  new: 'new',
+  regressed: 'regressed',
+  resolved: 'resolved',
+  escalated: 'escalated',
+};
+
+/**
+ * What each rule would have sent for the latest scan of each of its sites, and to whom: the
+ * dashboard's preview, so a rule can be judged before the next scan. Sends nothing.
+ */
+export async function previewRules(deps: ServiceDeps, actor: Actor) {
+  assertPermission(actor, 'read_config');
+  const { db } = deps;
+  const sites = await db.selectFrom('sites').select(['id', 'name']).where('tenant_id', '=', actor.tenantId).execute();
+  const changesBySite = new Map<string, Array<{ title: string; severity: Severity; event: NotifyEvent }>>();
+  for (const site of sites) {
+    const latest = await db
+      .selectFrom('scans')
+      .select('id')
+      .where('tenant_id', '=', actor.tenantId)
+      .where('site_id', '=', site.id)
+      .orderBy('scanned_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!latest) continue;
+    const rows = await db
+      .selectFrom('scan_changes')
+      .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
+      .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+      .select([
+        'scan_changes.kind',
+        'scan_changes.from_severity',
+        'scan_changes.to_severity',
+        'findings.severity',
+        'finding_texts.title',
+      ])
+      .where('scan_changes.scan_id', '=', latest.id)
+      .execute();
+    const changes = rows.flatMap((row) => {
+      if (CHANGE_EVENTS[row.kind])
+        return [{ title: row.title, severity: row.severity, event: CHANGE_EVENTS[row.kind]! }];
+      const up =
+        row.kind === 'severity_changed' &&
+        row.from_severity &&
+        row.to_severity &&
+        rank(row.to_severity) < rank(row.from_severity);
+      return up ? [{ title: row.title, severity: row.severity, event: 'severity_up' as const }] : [];
+    });
+    changesBySite.set(site.id, changes);
+  }
+  const rules = await rulesOfTenant(db, actor.tenantId);
+  const channels = await db
+    .selectFrom('notification_channels')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', actor.tenantId)
+    .execute();
+  const channelName = new Map(channels.map((c) => [c.id, c.name]));
+  const previews = [];
+  for (const rule of rules) {
+    const scope = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
+    const events = JSON.parse(rule.events) as NotifyEvent[];
+    const messages = sites
+      .filter((site) => !scope || scope.includes(site.id))
+      .map((site) => {
+        const matched = (changesBySite.get(site.id) ?? [])
+          .filter((c) => events.includes(c.event) && rank(c.severity) <= rank(rule.min_severity))
+          .sort((a, b) => rank(a.severity) - rank(b.severity));
+        return {
+          site_name: shownName(site.name),
+          lines: matched
+            .slice(0, MAX_LINES)
+            .map((c) => ({ title: shownTitle(c.title), severity: c.severity, change: c.event })),
+          more: Math.max(0, matched.length - MAX_LINES),
+        };
+      })
+      .filter((m) => m.lines.length > 0);
+    const recipients = (await targetsOf(db, deps, actor.tenantId, rule, 'alerts')).map((t) => ({
+      to: t.address ?? channelName.get(t.channelId ?? '') ?? '',
+      kind: t.kind,
+      suppressed: t.suppressed,
+    }));
+    previews.push({ rule_id: rule.id, mode: rule.mode, messages, recipients });
+  }
+  return { previews };
+}
