@@ -480,6 +480,7 @@ export async function redeemSignupConfirmation(db: DB, tokenHash: string, now: s
 export interface Preferences {
   quiet_hours: { from: string; to: string; zone: string } | null;
   mutes: Array<{ site_id: string; until: string }>;
+  digest_at: { hour: number; weekday?: number; zone: string } | null;
 }
 
 export async function preferencesOf(db: DB, tenantId: string, address: string): Promise<Preferences> {
@@ -492,6 +493,7 @@ export async function preferencesOf(db: DB, tenantId: string, address: string): 
   return {
     quiet_hours: row?.quiet_hours ? JSON.parse(row.quiet_hours) : null,
     mutes: row ? JSON.parse(row.mutes) : [],
+    digest_at: row?.digest_at ? JSON.parse(row.digest_at) : null,
   };
 }
 
@@ -499,6 +501,7 @@ export async function storePreferences(db: DB, tenantId: string, address: string
   const values = {
     quiet_hours: prefs.quiet_hours ? JSON.stringify(prefs.quiet_hours) : null,
     mutes: JSON.stringify(prefs.mutes),
+    digest_at: prefs.digest_at ? JSON.stringify(prefs.digest_at) : null,
     updated_at: now,
   };
   await db

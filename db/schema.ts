@@ -187,6 +187,8 @@ export interface NotificationPreferencesTable {
   quiet_hours: string | null;
   /** JSON `[{ site_id, until }]`. */
   mutes: Generated<string>;
+  /** JSON `{ hour, weekday?, zone }`: when this member's digests arrive; null: at the rule's hour. */
+  digest_at: Generated<string | null>;
   updated_at: string;
 }
 

@@ -165,6 +165,22 @@ describe('the digest sweep', () => {
       },
     ]);
     const digests = () => db.selectFrom('notifications').selectAll().where('category', '=', 'digest').execute();
+    // The owner reads digests on Friday at 18:00 (UTC): the Monday digest waits for that.
+    const owner = {
+      tenantId: tenant.id,
+      actor: { kind: 'user' as const, id: 'x' },
+      permissions: [...PERMISSIONS],
+      email: 'eigenaar@winkel.test',
+      role: 'owner' as const,
+      isStaff: false,
+    };
+    await setMySettings(deps, owner, {
+      alerts: true,
+      digest: true,
+      quiet_hours: null,
+      mutes: [],
+      digest_at: { hour: 18, weekday: 5, zone: 'UTC' },
+    });
     // Sunday evening: not yet.
     await sweepDigests(deps, at('2026-11-29T20:00:00Z'));
     expect(await digests()).toHaveLength(0);
@@ -172,7 +188,11 @@ describe('the digest sweep', () => {
     await sweepDigests(deps, at('2026-11-30T08:00:30Z'));
     const sent = await digests();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ address: 'eigenaar@winkel.test', status: 'pending' });
+    expect(sent[0]).toMatchObject({
+      address: 'eigenaar@winkel.test',
+      status: 'pending',
+      next_attempt_at: '2026-12-04T18:00:00.000Z',
+    });
     expect(JSON.parse(sent[0]!.body)).toMatchObject({ kind: 'digest', total: 2 });
     // Twice at the same hour, or the next Monday with nothing waiting: nothing more.
     await sweepDigests(deps, at('2026-11-30T08:05:00Z'));
@@ -327,6 +347,7 @@ describe("a member's own settings", () => {
       digest: true,
       quiet_hours: { from: '12:00', to: '14:00', zone: 'UTC' },
       mutes: [{ site_id: site.id, until: '2026-12-01T00:00:00.000Z' }],
+      digest_at: null,
     });
     expect(await mySettings(deps, me)).toMatchObject({ alerts: true, quiet_hours: { from: '12:00' } });
     await plan('a', '2026-11-28T12:30:00.000Z');
@@ -336,10 +357,11 @@ describe("a member's own settings", () => {
       digest: true,
       quiet_hours: { from: '12:00', to: '14:00', zone: 'UTC' },
       mutes: [],
+      digest_at: null,
     });
     await plan('b', '2026-11-28T12:30:00.000Z');
     expect(await latest()).toMatchObject({ status: 'pending', next_attempt_at: '2026-11-28T14:00:00.000Z' });
-    await setMySettings(deps, me, { alerts: false, digest: true, quiet_hours: null, mutes: [] });
+    await setMySettings(deps, me, { alerts: false, digest: true, quiet_hours: null, mutes: [], digest_at: null });
     await plan('c', '2026-11-28T15:00:00.000Z');
     expect(await latest()).toMatchObject({ status: 'suppressed', last_error: 'afgemeld' });
     await expect(
@@ -348,6 +370,7 @@ describe("a member's own settings", () => {
         digest: true,
         quiet_hours: null,
         mutes: [{ site_id: '00000000-0000-4000-8000-000000000000', until: '2027-01-01T00:00:00.000Z' }],
+        digest_at: null,
       }),
     ).rejects.toThrow(/bestaat niet/);
   });

@@ -110,6 +110,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('address', 'text', (c) => c.notNull())
     .addColumn('quiet_hours', 'text')
     .addColumn('mutes', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('digest_at', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('notification_preferences_pk', ['tenant_id', 'address'])
     .execute();

@@ -22,4 +22,15 @@ export const MyNotificationSettings = z.object({
   digest: z.boolean().meta({ description: 'Overzichten aan uw adres' }),
   quiet_hours: z.object({ from: ClockTime, to: ClockTime, zone: z.string().min(1).max(64) }).nullable(),
   mutes: z.array(z.object({ site_id: Id, until: z.iso.datetime({ offset: true }) })).max(100),
+  digest_at: z
+    .object({
+      hour: z.number().int().min(0).max(23),
+      weekday: z.number().int().min(0).max(6).optional(),
+      zone: z.string().min(1).max(64),
+    })
+    .nullable()
+    .default(null)
+    .meta({
+      description: 'Wanneer uw overzichten komen (uur, voor wekelijkse ook de dag); null: op het uur van de regel',
+    }),
 });

@@ -9,6 +9,8 @@ export interface MySettings {
   digest: boolean;
   quiet_hours: { from: string; to: string; zone: string } | null;
   mutes: Array<{ site_id: string; until: string }>;
+  /** When this member's digests arrive (hour, weekday for weekly ones, zone); null: at the rule's hour. */
+  digest_at: { hour: number; weekday?: number; zone: string } | null;
 }
 
 /** What the logged-in member gets at their own address: categories, personal quiet hours, muted sites. */
@@ -23,8 +25,8 @@ export async function mySettings(deps: ServiceDeps, user: UserPrincipal): Promis
 
 /** Changes the member's own settings; a mute is for one of the tenant's sites, until a date. */
 export async function setMySettings(deps: ServiceDeps, user: UserPrincipal, input: MySettings): Promise<MySettings> {
-  if (input.quiet_hours && !isZone(input.quiet_hours.zone))
-    throw new Invalid(`quiet_hours.zone: ${input.quiet_hours.zone.slice(0, 64)} is geen bekende IANA-tijdzone.`);
+  for (const zone of [input.quiet_hours?.zone, input.digest_at?.zone])
+    if (zone && !isZone(zone)) throw new Invalid(`zone: ${zone.slice(0, 64)} is geen bekende IANA-tijdzone.`);
   const sites = new Set(
     (await deps.db.selectFrom('sites').select('id').where('tenant_id', '=', user.tenantId).execute()).map((s) => s.id),
   );
@@ -39,7 +41,7 @@ export async function setMySettings(deps: ServiceDeps, user: UserPrincipal, inpu
     deps.db,
     user.tenantId,
     user.email,
-    { quiet_hours: input.quiet_hours, mutes: input.mutes },
+    { quiet_hours: input.quiet_hours, mutes: input.mutes, digest_at: input.digest_at },
     now,
   );
   return mySettings(deps, user);

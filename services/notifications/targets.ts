@@ -17,6 +17,8 @@ export interface Target {
   suppressed: string | null;
   /** The recipient's own quiet hours (a member's settings); null without. */
   quiet?: { from: string; to: string; zone: string } | null;
+  /** When the recipient's digests arrive (a member's settings); null: at the rule's hour. */
+  digestAt?: { hour: number; weekday?: number; zone: string } | null;
 }
 
 export const targetKey = (t: Target) => t.address ?? `channel:${t.channelId}`;
@@ -82,6 +84,7 @@ export async function targetsOf(
     const mute = about && prefs.mutes.find((m) => m.site_id === about.siteId && m.until > about.now);
     if (mute) target.suppressed = `site gedempt tot ${mute.until.slice(0, 10)}`;
     target.quiet = prefs.quiet_hours;
+    target.digestAt = prefs.digest_at;
   }
   return targets;
 }

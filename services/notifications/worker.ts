@@ -37,7 +37,7 @@ import {
 } from './message.ts';
 import { foldAlerts } from './plan.ts';
 import { targetKey, targetsOf } from './targets.ts';
-import { latestSlot } from './zoned-time.ts';
+import { latestSlot, nextSlot } from './zoned-time.ts';
 
 /** How long a reset link works. */
 export const RESET_VALID_MS = 30 * 60_000;
@@ -447,7 +447,10 @@ async function sweepPart(
         category: 'digest' as const,
         dedupe_key: `digest:${rule.id}:${part}:${slotIso}:${targetKey(target)}`,
         body,
-        next_attempt_at: nowIso,
+        // A member who chose their own digest hour gets it then: the next such hour from now.
+        next_attempt_at: target.digestAt
+          ? new Date(nextSlot(now, target.digestAt, mode === 'weekly')).toISOString()
+          : nowIso,
         ...(target.suppressed ? { status: 'suppressed' as const, error: target.suppressed } : {}),
       })),
       nowIso,

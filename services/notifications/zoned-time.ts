@@ -122,3 +122,15 @@ export function latestSlot(instant: number, zone: string, hour: number, weekday:
   }
   return instant;
 }
+
+/** The first slot at or after an instant: a member's own digest hour (weekday for weekly digests). */
+export function nextSlot(
+  instant: number,
+  at: { hour: number; weekday?: number; zone: string },
+  weekly: boolean,
+): number {
+  const weekday = weekly ? (at.weekday ?? 1) : null;
+  const latest = latestSlot(instant, at.zone, at.hour, weekday);
+  if (latest === instant) return latest;
+  return latestSlot(instant + (weekly ? 7 : 1) * 86_400_000, at.zone, at.hour, weekday);
+}

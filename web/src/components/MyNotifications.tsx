@@ -18,6 +18,8 @@ export function MyNotifications() {
   const [digest, setDigest] = useState(true);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [digestHour, setDigestHour] = useState('');
+  const [digestDay, setDigestDay] = useState('1');
   const [muteSite, setMuteSite] = useState('');
   const [muteUntil, setMuteUntil] = useState('');
   useEffect(() => {
@@ -26,6 +28,8 @@ export function MyNotifications() {
     setDigest(settings.data.digest);
     setFrom(settings.data.quiet_hours?.from ?? '');
     setTo(settings.data.quiet_hours?.to ?? '');
+    setDigestHour(settings.data.digest_at ? String(settings.data.digest_at.hour) : '');
+    setDigestDay(String(settings.data.digest_at?.weekday ?? 1));
   }, [settings.data]);
   const mutes = settings.data?.mutes ?? [];
   const submit = (event: FormEvent) => {
@@ -37,6 +41,7 @@ export function MyNotifications() {
       alerts,
       digest,
       quiet_hours: from && to ? { from, to, zone } : null,
+      digest_at: digestHour === '' ? null : { hour: Number(digestHour), weekday: Number(digestDay), zone },
       mutes: [...mutes.filter((m) => m.site_id !== muteSite), ...added],
     });
   };
@@ -55,6 +60,23 @@ export function MyNotifications() {
         <input id="my-quiet-from" type="time" value={from} onChange={(e) => setFrom(e.target.value)} />
         <label htmlFor="my-quiet-to">Stil tot</label>
         <input id="my-quiet-to" type="time" value={to} onChange={(e) => setTo(e.target.value)} />
+        <label htmlFor="my-digest-hour">Overzicht om (uur, leeg: op het uur van de regel)</label>
+        <input
+          id="my-digest-hour"
+          type="number"
+          min={0}
+          max={23}
+          value={digestHour}
+          onChange={(e) => setDigestHour(e.target.value)}
+        />
+        <label htmlFor="my-digest-day">Weekoverzicht op</label>
+        <select id="my-digest-day" value={digestDay} onChange={(e) => setDigestDay(e.target.value)}>
+          {['zondag', 'maandag', 'dinsdag', 'woensdag', 'donderdag', 'vrijdag', 'zaterdag'].map((day, i) => (
+            <option key={day} value={i}>
+              {day}
+            </option>
+          ))}
+        </select>
         <label htmlFor="mute-site">Site dempen</label>
         <select id="mute-site" value={muteSite} onChange={(e) => setMuteSite(e.target.value)}>
           <option value="">–</option>
