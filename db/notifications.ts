@@ -1,5 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { NotificationCategory, NotifyDeliveryStatus, Role, UnsubscribeCategory } from '../domain/vocabulary.ts';
+import type {
+  NotificationCategory,
+  NotifyDeliveryStatus,
+  Role,
+  Severity,
+  UnsubscribeCategory,
+} from '../domain/vocabulary.ts';
 import type { DB } from './database.ts';
 import { claimDue } from './leases.ts';
 import { uuidv7 } from './ids.ts';
@@ -517,5 +523,92 @@ export async function resubscribe(db: DB, tenantId: string, address: string, cat
     .where('tenant_id', '=', tenantId)
     .where('address', '=', address.toLowerCase())
     .where('category', '=', category)
+    .execute();
+}
+
+// Look-ups of the worker, the planner and the preview.
+
+export function findNotification(db: DB, id: string) {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export function notificationByKey(db: DB, dedupeKey: string) {
+  return db.selectFrom('notifications').selectAll().where('dedupe_key', '=', dedupeKey).executeTakeFirstOrThrow();
+}
+
+export function channelById(db: DB, id: string) {
+  return db.selectFrom('notification_channels').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The tenant's enabled channels among these ids. */
+export function enabledChannels(db: DB, tenantId: string, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([] as Array<Pick<ChannelRow, 'id' | 'kind'>>);
+  return db
+    .selectFrom('notification_channels')
+    .select(['id', 'kind'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .where('enabled', '=', 1)
+    .execute();
+}
+
+/** Other due, unclaimed alerts for the same channel and address as this message (to fold into it). */
+export function dueAlertsLike(db: DB, n: Pick<NotificationRow, 'id' | 'channel_id' | 'address'>, at: string) {
+  let query = db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('category', '=', 'alerts')
+    .where('id', '!=', n.id)
+    .where('next_attempt_at', '<=', at)
+    .where('claimed_by', 'is', null);
+  query = n.channel_id ? query.where('channel_id', '=', n.channel_id) : query.where('channel_id', 'is', null);
+  query = n.address ? query.where('address', '=', n.address) : query.where('address', 'is', null);
+  return query.execute();
+}
+
+/** How often each of these findings regressed since a moment. */
+export async function regressionsSince(db: DB, findingIds: string[], since: string): Promise<Map<string, number>> {
+  if (findingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('scan_changes')
+    .innerJoin('scans', 'scans.id', 'scan_changes.scan_id')
+    .select(['scan_changes.finding_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('scan_changes.finding_id', 'in', findingIds)
+    .where('scan_changes.kind', '=', 'regressed')
+    .where('scans.scanned_at', '>=', since)
+    .groupBy('scan_changes.finding_id')
+    .execute();
+  return new Map(rows.map((r) => [r.finding_id, Number(r.n)]));
+}
+
+/** A site's open and in-progress findings per severity. */
+export async function openTotalsOfSite(db: DB, siteId: string): Promise<Record<Severity, number>> {
+  const rows = await db
+    .selectFrom('findings')
+    .select(['severity', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('site_id', '=', siteId)
+    .where('status', 'in', ['OPEN', 'IN_PROGRESS'])
+    .groupBy('severity')
+    .execute();
+  const totals = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
+  for (const row of rows) totals[row.severity] = Number(row.n);
+  return totals;
+}
+
+/** What one scan changed, with each finding's title and severity (the rules' preview). */
+export function changesOfScanWithTitles(db: DB, scanId: string) {
+  return db
+    .selectFrom('scan_changes')
+    .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
+    .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
+    .select([
+      'scan_changes.kind',
+      'scan_changes.from_severity',
+      'scan_changes.to_severity',
+      'findings.severity',
+      'finding_texts.title',
+    ])
+    .where('scan_changes.scan_id', '=', scanId)
     .execute();
 }

@@ -99,7 +99,7 @@ export async function siteHasScans(db: DB, tenantId: string, siteId: string): Pr
   return (await latestScanId(db, tenantId, siteId)) !== undefined;
 }
 
-function latestScanId(trx: DB, tenantId: string, siteId: string) {
+export function latestScanId(trx: DB, tenantId: string, siteId: string) {
   return trx
     .selectFrom('scans')
     .select('id')

@@ -3,6 +3,7 @@ import { firstHeader } from '../net/headers.ts';
 import type { HttpClient } from '../net/http-client.ts';
 import type { FetchedResponse } from '../net/http-evidence.ts';
 import { isHtmlContentType, parseHtml, type HtmlFacts } from '../probes/html.ts';
+import { httpUrl } from '../probes/chunk-references.ts';
 import { followChain, PAGE_BYTES, type SiteContact } from '../probes/retriever.ts';
 import type { CrawlSkip, CrawlStop, PageSource, RobotsVerdict } from '../vocabulary.ts';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, ROBOTS_BYTES, robotsAllow, type RobotsRules } from './robots.ts';
@@ -122,7 +123,7 @@ const looksLikeSitemap = (text: string) => /<(?:[a-z0-9_-]+:)?(?:urlset|sitemapi
  */
 async function readSitemaps(client: HttpClient, origin: string, robots: RobotsRules, scope: Scope) {
   const listed = robots.sitemaps
-    .map((raw) => candidateUrlOf(raw, origin))
+    .map((raw) => httpUrl(raw, origin))
     .filter((url): url is string => url !== null && new URL(url).origin === origin);
   const queue = listed.length > 0 ? listed : ['/sitemap.xml', '/wp-sitemap.xml'].map((p) => new URL(p, origin).href);
   const read = new Set<string>();
@@ -144,7 +145,7 @@ async function readSitemaps(client: HttpClient, origin: string, robots: RobotsRu
     const map = parseSitemap(text, CRAWL_LIMITS.urls - entries.length);
     if (map.index && (depth.get(url) ?? 0) === 0) {
       for (const child of map.sitemaps) {
-        const next = candidateUrlOf(child, final.url);
+        const next = httpUrl(child, final.url);
         if (next && new URL(next).origin === origin && !read.has(next)) {
           queue.push(next);
           depth.set(next, 1);
@@ -166,15 +167,6 @@ async function readSitemaps(client: HttpClient, origin: string, robots: RobotsRu
     }
   }
   return { entries, skips };
-}
-
-function candidateUrlOf(raw: string, base: string): string | null {
-  try {
-    const url = new URL(raw.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -277,7 +269,7 @@ export async function crawlSite(
       const location =
         response.status >= 300 && response.status < 400 ? firstHeader(response.headers, 'location') : null;
       if (location) {
-        const next = candidateUrlOf(location, url);
+        const next = httpUrl(location, url);
         if (!next || new URL(next).origin !== origin) {
           countSkip('off_origin');
           return null;

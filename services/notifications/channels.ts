@@ -7,12 +7,15 @@ import {
   deliveriesOfTenant,
   enqueueNotifications,
   findChannel,
+  findNotification,
+  notificationByKey,
   insertChannel,
   insertRecipients,
   isMemberAddress,
   recipientsOfChannels,
   updateChannel,
   type ChannelRow,
+  type NotificationRow,
   type RecipientRow,
 } from '../../db/notifications.ts';
 import { assertPermission, type Actor } from '../../domain/actor.ts';
@@ -234,17 +237,17 @@ export async function testChannel(deps: ServiceDeps, actor: Actor, input: { chan
     ],
     now,
   );
-  const delivery = await deps.db
-    .selectFrom('notifications')
-    .select('id')
-    .where('dedupe_key', '=', key)
-    .executeTakeFirstOrThrow();
-  await new NotificationWorker(deps, notificationWorkerOptions(deps, `test:${id}`), QUIET).deliverNow(delivery.id);
-  const [shownDelivery] = (await deliveriesOfTenant(deps.db, actor.tenantId, 50)).filter((d) => d.id === delivery.id);
-  return deliveryView(shownDelivery!);
+  const planned = await notificationByKey(deps.db, key);
+  await new NotificationWorker(deps, notificationWorkerOptions(deps, `test:${id}`), QUIET).deliverNow(planned.id);
+  return deliveryView(await findNotification(deps.db, planned.id));
 }
 
-export function deliveryView(row: Awaited<ReturnType<typeof deliveriesOfTenant>>[number]) {
+export function deliveryView(
+  row: Pick<
+    NotificationRow,
+    'id' | 'channel_id' | 'rule_id' | 'status' | 'attempts' | 'last_error' | 'created_at' | 'sent_at'
+  >,
+) {
   return {
     id: row.id,
     channel_id: row.channel_id,

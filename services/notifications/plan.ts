@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import {
   enqueueNotifications,
   insertDigestItems,
+  openTotalsOfSite,
+  regressionsSince,
   replaceBody,
   rulesOfTenant,
   waitingNotification,
@@ -10,6 +11,7 @@ import {
 } from '../../db/notifications.ts';
 import { SEVERITIES, type NotifyEvent, type Severity, type WebhookEvent } from '../../domain/vocabulary.ts';
 import { enqueueEvents } from '../../db/outbox.ts';
+import { findSite } from '../../db/sites.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { siteLink, publicLink } from './links.ts';
 import { MAX_LINES, shownName, shownTitle, type AlertBody, type ChangeLine } from './message.ts';
@@ -39,32 +41,11 @@ const UNSTABLE_AFTER = 3;
 const UNSTABLE_DAYS = 7;
 const rank = (severity: Severity) => SEVERITIES.indexOf(severity);
 
-async function openTotals(trx: DB, siteId: string): Promise<Record<Severity, number>> {
-  const rows = await trx
-    .selectFrom('findings')
-    .select(['severity', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('site_id', '=', siteId)
-    .where('status', 'in', ['OPEN', 'IN_PROGRESS'])
-    .groupBy('severity')
-    .execute();
-  const totals = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
-  for (const row of rows) totals[row.severity] = Number(row.n);
-  return totals;
-}
-
+/** Findings that regressed more than UNSTABLE_AFTER times in UNSTABLE_DAYS. */
 async function unstableFindings(trx: DB, ids: string[], now: string): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
   const since = new Date(Date.parse(now) - UNSTABLE_DAYS * 86_400_000).toISOString();
-  const rows = await trx
-    .selectFrom('scan_changes')
-    .innerJoin('scans', 'scans.id', 'scan_changes.scan_id')
-    .select(['scan_changes.finding_id', sql<number>`count(*)`.as('n')])
-    .where('scan_changes.finding_id', 'in', ids)
-    .where('scan_changes.kind', '=', 'regressed')
-    .where('scans.scanned_at', '>=', since)
-    .groupBy('scan_changes.finding_id')
-    .execute();
-  return new Set(rows.filter((r) => Number(r.n) > UNSTABLE_AFTER).map((r) => r.finding_id));
+  const counts = await regressionsSince(trx, ids, since);
+  return new Set([...counts].filter(([, n]) => n > UNSTABLE_AFTER).map(([id]) => id));
 }
 
 const lineOf = (c: FindingChangeNotice, unstable: boolean): ChangeLine => ({
@@ -101,9 +82,11 @@ function leavesAt(rule: RuleRow, severities: Severity[], now: string): number | 
   return quiet && !bypass ? quietUntil(Date.parse(now), quiet) : null;
 }
 
-function matches(rule: RuleRow, siteId: string, change: FindingChangeNotice): boolean {
-  const sites = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
-  if (sites && !sites.includes(siteId)) return false;
+/** Whether a rule counts a change: one of its events, at its lowest severity or above (its sites are the caller's). */
+export function ruleCounts(
+  rule: Pick<RuleRow, 'events' | 'min_severity'>,
+  change: { event: NotifyEvent; severity: Severity },
+) {
   const events = JSON.parse(rule.events) as NotifyEvent[];
   return events.includes(change.event) && rank(change.severity) <= rank(rule.min_severity);
 }
@@ -128,11 +111,11 @@ export async function planScanNotifications(
     notice.changes.filter((c) => c.event === 'regressed').map((c) => c.findingId),
     now,
   );
-  const open = await openTotals(trx, notice.site.id);
+  const open = await openTotalsOfSite(trx, notice.site.id);
   for (const rule of rules) {
     const sites = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
     if (sites && !sites.includes(notice.site.id)) continue;
-    const matched = notice.changes.filter((c) => matches(rule, notice.site.id, c) && !unstable.has(c.findingId));
+    const matched = notice.changes.filter((c) => ruleCounts(rule, c) && !unstable.has(c.findingId));
     const rest = notice.changes.filter((c) => !matched.includes(c));
     const item = (c: FindingChangeNotice) => ({
       site: { id: notice.site.id, name: shownName(notice.site.name), host: new URL(notice.site.url).host },
@@ -319,20 +302,15 @@ export async function planEventNotifications(
   if (notices.length === 0) return;
   for (const rule of await rulesOfTenant(trx, tenantId)) {
     const sites = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
-    const events = JSON.parse(rule.events) as NotifyEvent[];
     for (const notice of notices) {
       if (sites && !sites.includes(notice.siteId)) continue;
-      const site = await trx
-        .selectFrom('sites')
-        .select(['id', 'url'])
-        .where('id', '=', notice.siteId)
-        .executeTakeFirst();
+      const site = await findSite(trx, tenantId, notice.siteId);
       if (!site) continue;
       const item = {
         site: { id: site.id, name: shownName(notice.siteName), host: new URL(site.url).host },
         line: notice.line,
       };
-      const counts = events.includes(notice.event) && rank(notice.line.severity) <= rank(rule.min_severity);
+      const counts = ruleCounts(rule, { event: notice.event, severity: notice.line.severity });
       if (!counts || rule.mode !== 'immediate') {
         const part = counts ? ('digest' as const) : rule.rest ? ('rest' as const) : null;
         if (part)
@@ -346,7 +324,7 @@ export async function planEventNotifications(
         lines: [notice.line],
         more: 0,
         counts: { new: 0, regressed: 0, resolved: 0, other: 1 },
-        open: await openTotals(trx, site.id),
+        open: await openTotalsOfSite(trx, site.id),
         scan_link: siteLink(deps, site.id),
         scanned_at: now,
       };

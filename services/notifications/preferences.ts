@@ -1,4 +1,5 @@
 import { isUnsubscribed, preferencesOf, resubscribe, storePreferences, unsubscribe } from '../../db/notifications.ts';
+import { findSite } from '../../db/sites.ts';
 import { Invalid } from '../../domain/errors.ts';
 import type { UserPrincipal } from '../accounts.ts';
 import { isoNow, type ServiceDeps } from '../deps.ts';
@@ -27,11 +28,9 @@ export async function mySettings(deps: ServiceDeps, user: UserPrincipal): Promis
 export async function setMySettings(deps: ServiceDeps, user: UserPrincipal, input: MySettings): Promise<MySettings> {
   for (const zone of [input.quiet_hours?.zone, input.digest_at?.zone])
     if (zone && !isZone(zone)) throw new Invalid(`zone: ${zone.slice(0, 64)} is geen bekende IANA-tijdzone.`);
-  const sites = new Set(
-    (await deps.db.selectFrom('sites').select('id').where('tenant_id', '=', user.tenantId).execute()).map((s) => s.id),
-  );
-  const foreign = input.mutes.find((m) => !sites.has(m.site_id));
-  if (foreign) throw new Invalid(`mutes: site ${foreign.site_id} bestaat niet.`);
+  for (const mute of input.mutes)
+    if (!(await findSite(deps.db, user.tenantId, mute.site_id)))
+      throw new Invalid(`mutes: site ${mute.site_id} bestaat niet.`);
   const now = isoNow(deps);
   for (const category of ['alerts', 'digest'] as const) {
     if (input[category]) await resubscribe(deps.db, user.tenantId, user.email, category);

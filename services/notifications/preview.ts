@@ -1,4 +1,6 @@
-import { rulesOfTenant } from '../../db/notifications.ts';
+import { changesOfScanWithTitles, channelsOfTenant, rulesOfTenant } from '../../db/notifications.ts';
+import { listSites } from '../../db/sites.ts';
+import { ruleCounts } from './plan.ts';
 import { assertPermission, type Actor } from '../../domain/actor.ts';
 import { SEVERITIES, type NotifyEvent, type Severity } from '../../domain/vocabulary.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -20,32 +22,11 @@ const CHANGE_EVENTS: Record<string, NotifyEvent> = {
 export async function previewRules(deps: ServiceDeps, actor: Actor) {
   assertPermission(actor, 'read_config');
   const { db } = deps;
-  const sites = await db.selectFrom('sites').select(['id', 'name']).where('tenant_id', '=', actor.tenantId).execute();
+  const { rows: sites } = await listSites(db, actor.tenantId, {});
   const changesBySite = new Map<string, Array<{ title: string; severity: Severity; event: NotifyEvent }>>();
   for (const site of sites) {
-    const latest = await db
-      .selectFrom('scans')
-      .select('id')
-      .where('tenant_id', '=', actor.tenantId)
-      .where('site_id', '=', site.id)
-      .orderBy('scanned_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!latest) continue;
-    const rows = await db
-      .selectFrom('scan_changes')
-      .innerJoin('findings', 'findings.id', 'scan_changes.finding_id')
-      .innerJoin('finding_texts', 'finding_texts.id', 'findings.text_id')
-      .select([
-        'scan_changes.kind',
-        'scan_changes.from_severity',
-        'scan_changes.to_severity',
-        'findings.severity',
-        'finding_texts.title',
-      ])
-      .where('scan_changes.scan_id', '=', latest.id)
-      .execute();
+    if (!site.latest_scan_id) continue;
+    const rows = await changesOfScanWithTitles(db, site.latest_scan_id);
     const changes = rows.flatMap((row) => {
       if (CHANGE_EVENTS[row.kind])
         return [{ title: row.title, severity: row.severity, event: CHANGE_EVENTS[row.kind]! }];
@@ -59,21 +40,16 @@ export async function previewRules(deps: ServiceDeps, actor: Actor) {
     changesBySite.set(site.id, changes);
   }
   const rules = await rulesOfTenant(db, actor.tenantId);
-  const channels = await db
-    .selectFrom('notification_channels')
-    .select(['id', 'name'])
-    .where('tenant_id', '=', actor.tenantId)
-    .execute();
+  const channels = await channelsOfTenant(db, actor.tenantId);
   const channelName = new Map(channels.map((c) => [c.id, c.name]));
   const previews = [];
   for (const rule of rules) {
     const scope = rule.site_ids ? (JSON.parse(rule.site_ids) as string[]) : null;
-    const events = JSON.parse(rule.events) as NotifyEvent[];
     const messages = sites
       .filter((site) => !scope || scope.includes(site.id))
       .map((site) => {
         const matched = (changesBySite.get(site.id) ?? [])
-          .filter((c) => events.includes(c.event) && rank(c.severity) <= rank(rule.min_severity))
+          .filter((c) => ruleCounts(rule, c))
           .sort((a, b) => rank(a.severity) - rank(b.severity));
         return {
           site_name: shownName(site.name),

@@ -1,4 +1,5 @@
 import {
+  enabledChannels,
   isUnsubscribed,
   memberAddresses,
   preferencesOf,
@@ -38,16 +39,7 @@ export async function targetsOf(
 ): Promise<Target[]> {
   const mail = Boolean(deps.config.SMTP_URL);
   const channelIds = JSON.parse(rule.channel_ids) as string[];
-  const channels =
-    channelIds.length === 0
-      ? []
-      : await db
-          .selectFrom('notification_channels')
-          .select(['id', 'kind'])
-          .where('tenant_id', '=', tenantId)
-          .where('id', 'in', channelIds)
-          .where('enabled', '=', 1)
-          .execute();
+  const channels = await enabledChannels(db, tenantId, channelIds);
   const members = mail ? await memberAddresses(db, tenantId, JSON.parse(rule.roles) as Role[]) : [];
   const recipients = await recipientsOfChannels(
     db,

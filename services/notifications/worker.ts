@@ -1,7 +1,10 @@
 import {
   claimNotifications,
+  channelById,
   claimOne,
   digestRules,
+  dueAlertsLike,
+  findNotification,
   dueNotifications,
   enqueueNotifications,
   markDigestSent,
@@ -131,22 +134,11 @@ export class NotificationWorker extends PollingWorker {
     }
   }
 
-  /** Sends every due message now (tests, `mail test`): one round without waiting for the timer. */
-  async flush(): Promise<void> {
-    await this.round();
-    while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-
   /** Claims and sends one message at once (a channel's test button); false when another worker has it. */
   async deliverNow(id: string): Promise<boolean> {
     const leaseUntil = new Date(this.now() + this.options.leaseMs).toISOString();
     if (!(await claimOne(this.deps.db, id, this.options.workerId, leaseUntil))) return false;
-    const row = await this.deps.db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    await this.deliver(row);
+    await this.deliver(await findNotification(this.deps.db, id));
     return true;
   }
 
@@ -169,9 +161,7 @@ export class NotificationWorker extends PollingWorker {
       }
       body = prepared;
     }
-    const channel = n.channel_id
-      ? await db.selectFrom('notification_channels').selectAll().where('id', '=', n.channel_id).executeTakeFirst()
-      : undefined;
+    const channel = n.channel_id ? await channelById(db, n.channel_id) : undefined;
     if (n.channel_id && (!channel || channel.enabled !== 1)) {
       await recordNotification(db, {
         id: n.id,
@@ -225,17 +215,7 @@ export class NotificationWorker extends PollingWorker {
 
   /** Alerts for the same recipient that are due too (held by the hourly limit) leave as this one message. */
   private async foldWaiting(n: NotificationRow, body: AlertBody, at: string): Promise<AlertBody> {
-    let query = this.deps.db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('category', '=', 'alerts')
-      .where('id', '!=', n.id)
-      .where('next_attempt_at', '<=', at)
-      .where('claimed_by', 'is', null);
-    query = n.channel_id ? query.where('channel_id', '=', n.channel_id) : query.where('channel_id', 'is', null);
-    query = n.address ? query.where('address', '=', n.address) : query.where('address', 'is', null);
-    const others = await query.execute();
+    const others = await dueAlertsLike(this.deps.db, n, at);
     let folded = body;
     for (const other of others) {
       const otherBody = JSON.parse(other.body) as NotificationBody;
